@@ -35,29 +35,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.hiprand", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `hiprandCreateGenerator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandCreateGenerator: rt::call::Function = rt::call::Function::new(
-    c"hiprandCreateGenerator",
-    "hiprandCreateGenerator",
-    &["rng_type"],
-    rt::fastcall_entry!(C_hiprandCreateGenerator),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_hiprandCreateGenerator, C_hiprandCreateGenerator, c"hiprandCreateGenerator", "hiprandCreateGenerator",
     c"hiprandCreateGenerator(rng_type)\n--\n\nCreates a new random number generator.\n\nCreates a new random number generator of type rng_type,\nand returns it in generator. That generator will use\nGPU to create random numbers.\n\nValues for rng_type are:\n- HIPRAND_RNG_PSEUDO_DEFAULT\n- HIPRAND_RNG_PSEUDO_XORWOW\n- HIPRAND_RNG_PSEUDO_MRG32K3A\n- HIPRAND_RNG_PSEUDO_MTGP32\n- HIPRAND_RNG_PSEUDO_MT19937\n- HIPRAND_RNG_PSEUDO_PHILOX4_32_10\n- HIPRAND_RNG_QUASI_DEFAULT\n- HIPRAND_RNG_QUASI_SOBOL32\n- HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL32\n- HIPRAND_RNG_QUASI_SOBOL64\n- HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL64\n\nArgs:\n    rng_type: - Type of random number generator to create\n\nReturns: a tuple of 2 item(s):\n    hiprandStatus\n    generator: rocrand_generator_base_type\n    - HIPRAND_STATUS_ALLOCATION_FAILED, if memory allocation failed \\n\n    - HIPRAND_STATUS_INITIALIZATION_FAILED if there was a problem setting up the GPU \\n\n    - HIPRAND_STATUS_VERSION_MISMATCH if the header file version does not match the\n    dynamically linked library version \\n\n    - HIPRAND_STATUS_TYPE_ERROR if the value for rng_type is invalid \\n\n    - HIPRAND_STATUS_NOT_IMPLEMENTED if generator of type rng_type is not implemented yet \\n\n    - HIPRAND_STATUS_SUCCESS if generator was created successfully \\n",
-);
-
-/// The arguments of a call of `hiprandCreateGenerator`, converted in order.
-unsafe fn C_hiprandCreateGenerator(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hiprandCreateGenerator.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hiprandCreateGenerator(py, &x0)?.into_ptr())
-}
+    ["rng_type"],
+    |py, [x0]| hiprandCreateGenerator(py, &x0));
 
 fn hiprandCreateGenerator(py: Python<'_>, rng_type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandCreateGenerator");
@@ -73,29 +57,10 @@ fn hiprandCreateGenerator(py: Python<'_>, rng_type: &Bound<'_, PyAny>) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_rng_type) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?, TYPES.instance_at(py, 6, o_generator, None)?])
 }
-/// `hiprandCreateGeneratorHost` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandCreateGeneratorHost: rt::call::Function = rt::call::Function::new(
-    c"hiprandCreateGeneratorHost",
-    "hiprandCreateGeneratorHost",
-    &["rng_type"],
-    rt::fastcall_entry!(C_hiprandCreateGeneratorHost),
+rt::function!(F_hiprandCreateGeneratorHost, C_hiprandCreateGeneratorHost, c"hiprandCreateGeneratorHost", "hiprandCreateGeneratorHost",
     c"hiprandCreateGeneratorHost(rng_type)\n--\n\nCreates a new random number generator on host.\n\nCreates a new host random number generator of type rng_type\nand returns it in generator. Created generator will use\nhost CPU to generate random numbers.\n\nValues for rng_type are:\n- HIPRAND_RNG_PSEUDO_DEFAULT\n- HIPRAND_RNG_PSEUDO_XORWOW\n- HIPRAND_RNG_PSEUDO_MRG32K3A\n- HIPRAND_RNG_PSEUDO_MTGP32\n- HIPRAND_RNG_PSEUDO_MT19937\n- HIPRAND_RNG_PSEUDO_PHILOX4_32_10\n- HIPRAND_RNG_QUASI_DEFAULT\n- HIPRAND_RNG_QUASI_SOBOL32\n- HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL32\n- HIPRAND_RNG_QUASI_SOBOL64\n- HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL64\n\nArgs:\n    rng_type: - Type of random number generator to create\n\nReturns: a tuple of 2 item(s):\n    hiprandStatus\n    generator: rocrand_generator_base_type\n    - HIPRAND_STATUS_ALLOCATION_FAILED, if memory allocation failed \\n\n    - HIPRAND_STATUS_VERSION_MISMATCH if the header file version does not match the\n    dynamically linked library version \\n\n    - HIPRAND_STATUS_TYPE_ERROR if the value for rng_type is invalid \\n\n    - HIPRAND_STATUS_NOT_IMPLEMENTED if host generator of type rng_type is not implemented yet \\n\n    - HIPRAND_STATUS_SUCCESS if generator was created successfully \\n",
-);
-
-/// The arguments of a call of `hiprandCreateGeneratorHost`, converted in order.
-unsafe fn C_hiprandCreateGeneratorHost(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hiprandCreateGeneratorHost.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hiprandCreateGeneratorHost(py, &x0)?.into_ptr())
-}
+    ["rng_type"],
+    |py, [x0]| hiprandCreateGeneratorHost(py, &x0));
 
 fn hiprandCreateGeneratorHost(py: Python<'_>, rng_type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandCreateGeneratorHost");
@@ -111,29 +76,10 @@ fn hiprandCreateGeneratorHost(py: Python<'_>, rng_type: &Bound<'_, PyAny>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_rng_type) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?, TYPES.instance_at(py, 6, o_generator, None)?])
 }
-/// `hiprandDestroyGenerator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandDestroyGenerator: rt::call::Function = rt::call::Function::new(
-    c"hiprandDestroyGenerator",
-    "hiprandDestroyGenerator",
-    &["generator"],
-    rt::fastcall_entry!(C_hiprandDestroyGenerator),
+rt::function!(F_hiprandDestroyGenerator, C_hiprandDestroyGenerator, c"hiprandDestroyGenerator", "hiprandDestroyGenerator",
     c"hiprandDestroyGenerator(generator)\n--\n\nDestroys random number generator.\n\nDestroys random number generator and frees related memory.\n\nArgs:\n    generator: - Generator to be destroyed\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_SUCCESS if generator was destroyed successfully \\n",
-);
-
-/// The arguments of a call of `hiprandDestroyGenerator`, converted in order.
-unsafe fn C_hiprandDestroyGenerator(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hiprandDestroyGenerator.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hiprandDestroyGenerator(py, rt::call::extract(x0, "generator")?)?.into_ptr())
-}
+    ["generator"],
+    |py, [x0]| hiprandDestroyGenerator(py, rt::call::extract(x0, "generator")?));
 
 fn hiprandDestroyGenerator(py: Python<'_>, generator: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandDestroyGenerator");
@@ -147,29 +93,10 @@ fn hiprandDestroyGenerator(py: Python<'_>, generator: rt::PtrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_generator) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandGenerate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandGenerate: rt::call::Function = rt::call::Function::new(
-    c"hiprandGenerate",
-    "hiprandGenerate",
-    &["generator", "output_data", "n"],
-    rt::fastcall_entry!(C_hiprandGenerate),
+rt::function!(F_hiprandGenerate, C_hiprandGenerate, c"hiprandGenerate", "hiprandGenerate",
     c"hiprandGenerate(generator, output_data, n)\n--\n\nGenerates uniformly distributed 32-bit unsigned integers.\n\nGenerates n uniformly distributed 32-bit unsigned integers and\nsaves them to output_data.\n\nGenerated numbers are between 0 and 2^32, including 0 and\nexcluding 2^32.\n\nNote: generator must be not be of type HIPRAND_RNG_QUASI_SOBOL64\nor HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL64.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of 32-bit unsigned integers to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
-);
-
-/// The arguments of a call of `hiprandGenerate`, converted in order.
-unsafe fn C_hiprandGenerate(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_hiprandGenerate.args::<3>(py, args, nargs, kwnames)? };
-    Ok(hiprandGenerate(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?)?.into_ptr())
-}
+    ["generator", "output_data", "n"],
+    |py, [x0, x1, x2]| hiprandGenerate(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?));
 
 fn hiprandGenerate(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerate");
@@ -186,29 +113,10 @@ fn hiprandGenerate(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandGenerateChar` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandGenerateChar: rt::call::Function = rt::call::Function::new(
-    c"hiprandGenerateChar",
-    "hiprandGenerateChar",
-    &["generator", "output_data", "n"],
-    rt::fastcall_entry!(C_hiprandGenerateChar),
+rt::function!(F_hiprandGenerateChar, C_hiprandGenerateChar, c"hiprandGenerateChar", "hiprandGenerateChar",
     c"hiprandGenerateChar(generator, output_data, n)\n--\n\nGenerates uniformly distributed 8-bit unsigned integers.\n\nGenerates n uniformly distributed 8-bit unsigned integers and\nsaves them to output_data.\n\nGenerated numbers are between 0 and 2^8, including 0 and\nexcluding 2^8.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of 8-bit unsigned integers to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
-);
-
-/// The arguments of a call of `hiprandGenerateChar`, converted in order.
-unsafe fn C_hiprandGenerateChar(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_hiprandGenerateChar.args::<3>(py, args, nargs, kwnames)? };
-    Ok(hiprandGenerateChar(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?)?.into_ptr())
-}
+    ["generator", "output_data", "n"],
+    |py, [x0, x1, x2]| hiprandGenerateChar(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?));
 
 fn hiprandGenerateChar(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateChar");
@@ -225,29 +133,10 @@ fn hiprandGenerateChar(py: Python<'_>, generator: rt::PtrArg, output_data: &Boun
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandGenerateShort` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandGenerateShort: rt::call::Function = rt::call::Function::new(
-    c"hiprandGenerateShort",
-    "hiprandGenerateShort",
-    &["generator", "output_data", "n"],
-    rt::fastcall_entry!(C_hiprandGenerateShort),
+rt::function!(F_hiprandGenerateShort, C_hiprandGenerateShort, c"hiprandGenerateShort", "hiprandGenerateShort",
     c"hiprandGenerateShort(generator, output_data, n)\n--\n\nGenerates uniformly distributed 16-bit unsigned integers.\n\nGenerates n uniformly distributed 16-bit unsigned integers and\nsaves them to output_data.\n\nGenerated numbers are between 0 and 2^16, including 0 and\nexcluding 2^16.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of 16-bit unsigned integers to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
-);
-
-/// The arguments of a call of `hiprandGenerateShort`, converted in order.
-unsafe fn C_hiprandGenerateShort(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_hiprandGenerateShort.args::<3>(py, args, nargs, kwnames)? };
-    Ok(hiprandGenerateShort(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?)?.into_ptr())
-}
+    ["generator", "output_data", "n"],
+    |py, [x0, x1, x2]| hiprandGenerateShort(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?));
 
 fn hiprandGenerateShort(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateShort");
@@ -264,29 +153,10 @@ fn hiprandGenerateShort(py: Python<'_>, generator: rt::PtrArg, output_data: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandGenerateLongLong` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandGenerateLongLong: rt::call::Function = rt::call::Function::new(
-    c"hiprandGenerateLongLong",
-    "hiprandGenerateLongLong",
-    &["generator", "output_data", "n"],
-    rt::fastcall_entry!(C_hiprandGenerateLongLong),
+rt::function!(F_hiprandGenerateLongLong, C_hiprandGenerateLongLong, c"hiprandGenerateLongLong", "hiprandGenerateLongLong",
     c"hiprandGenerateLongLong(generator, output_data, n)\n--\n\nGenerates uniformly distributed 64-bit unsigned integers.\n\nGenerates n uniformly distributed 64-bit unsigned integers and\nsaves them to output_data.\n\nGenerated numbers are between 0 and 2^64, including 0 and\nexcluding 2^64.\n\nNote: generator must be of type HIPRAND_RNG_QUASI_SOBOL64\nor HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL64.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of 64-bit unsigned integers to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
-);
-
-/// The arguments of a call of `hiprandGenerateLongLong`, converted in order.
-unsafe fn C_hiprandGenerateLongLong(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_hiprandGenerateLongLong.args::<3>(py, args, nargs, kwnames)? };
-    Ok(hiprandGenerateLongLong(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?)?.into_ptr())
-}
+    ["generator", "output_data", "n"],
+    |py, [x0, x1, x2]| hiprandGenerateLongLong(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?));
 
 fn hiprandGenerateLongLong(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLongLong");
@@ -303,29 +173,10 @@ fn hiprandGenerateLongLong(py: Python<'_>, generator: rt::PtrArg, output_data: &
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandGenerateUniform` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandGenerateUniform: rt::call::Function = rt::call::Function::new(
-    c"hiprandGenerateUniform",
-    "hiprandGenerateUniform",
-    &["generator", "output_data", "n"],
-    rt::fastcall_entry!(C_hiprandGenerateUniform),
+rt::function!(F_hiprandGenerateUniform, C_hiprandGenerateUniform, c"hiprandGenerateUniform", "hiprandGenerateUniform",
     c"hiprandGenerateUniform(generator, output_data, n)\n--\n\nGenerates uniformly distributed floats.\n\nGenerates n uniformly distributed 32-bit floating-point values\nand saves them to output_data.\n\nGenerated numbers are between 0.0f and 1.0f, excluding 0.0f and\nincluding 1.0f.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of floats to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
-);
-
-/// The arguments of a call of `hiprandGenerateUniform`, converted in order.
-unsafe fn C_hiprandGenerateUniform(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_hiprandGenerateUniform.args::<3>(py, args, nargs, kwnames)? };
-    Ok(hiprandGenerateUniform(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?)?.into_ptr())
-}
+    ["generator", "output_data", "n"],
+    |py, [x0, x1, x2]| hiprandGenerateUniform(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?));
 
 fn hiprandGenerateUniform(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateUniform");
@@ -342,29 +193,10 @@ fn hiprandGenerateUniform(py: Python<'_>, generator: rt::PtrArg, output_data: &B
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandGenerateUniformDouble` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandGenerateUniformDouble: rt::call::Function = rt::call::Function::new(
-    c"hiprandGenerateUniformDouble",
-    "hiprandGenerateUniformDouble",
-    &["generator", "output_data", "n"],
-    rt::fastcall_entry!(C_hiprandGenerateUniformDouble),
+rt::function!(F_hiprandGenerateUniformDouble, C_hiprandGenerateUniformDouble, c"hiprandGenerateUniformDouble", "hiprandGenerateUniformDouble",
     c"hiprandGenerateUniformDouble(generator, output_data, n)\n--\n\nGenerates uniformly distributed double-precision floating-point values.\n\nGenerates n uniformly distributed 64-bit double-precision floating-point\nvalues and saves them to output_data.\n\nGenerated numbers are between 0.0 and 1.0, excluding 0.0 and\nincluding 1.0.\n\nNote: When generator is of type: HIPRAND_RNG_PSEUDO_MRG32K3A,\nHIPRAND_RNG_PSEUDO_MTGP32, HIPRAND_RNG_QUASI_SOBOL32, or\nHIPRAND_RNG_QUASI_SCRAMBLED_SOBOL32 then the returned double\nvalues are generated from only 32 random bits\neach (one <tt>unsigned int</tt> value per one generated double).\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of floats to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
-);
-
-/// The arguments of a call of `hiprandGenerateUniformDouble`, converted in order.
-unsafe fn C_hiprandGenerateUniformDouble(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_hiprandGenerateUniformDouble.args::<3>(py, args, nargs, kwnames)? };
-    Ok(hiprandGenerateUniformDouble(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?)?.into_ptr())
-}
+    ["generator", "output_data", "n"],
+    |py, [x0, x1, x2]| hiprandGenerateUniformDouble(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?));
 
 fn hiprandGenerateUniformDouble(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateUniformDouble");
@@ -381,29 +213,10 @@ fn hiprandGenerateUniformDouble(py: Python<'_>, generator: rt::PtrArg, output_da
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandGenerateUniformHalf` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandGenerateUniformHalf: rt::call::Function = rt::call::Function::new(
-    c"hiprandGenerateUniformHalf",
-    "hiprandGenerateUniformHalf",
-    &["generator", "output_data", "n"],
-    rt::fastcall_entry!(C_hiprandGenerateUniformHalf),
+rt::function!(F_hiprandGenerateUniformHalf, C_hiprandGenerateUniformHalf, c"hiprandGenerateUniformHalf", "hiprandGenerateUniformHalf",
     c"hiprandGenerateUniformHalf(generator, output_data, n)\n--\n\nGenerates uniformly distributed half-precision floating-point values.\n\nGenerates n uniformly distributed 16-bit half-precision floating-point\nvalues and saves them to output_data.\n\nGenerated numbers are between 0.0 and 1.0, excluding 0.0 and\nincluding 1.0.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of halfs to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
-);
-
-/// The arguments of a call of `hiprandGenerateUniformHalf`, converted in order.
-unsafe fn C_hiprandGenerateUniformHalf(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_hiprandGenerateUniformHalf.args::<3>(py, args, nargs, kwnames)? };
-    Ok(hiprandGenerateUniformHalf(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?)?.into_ptr())
-}
+    ["generator", "output_data", "n"],
+    |py, [x0, x1, x2]| hiprandGenerateUniformHalf(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?));
 
 fn hiprandGenerateUniformHalf(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateUniformHalf");
@@ -420,29 +233,10 @@ fn hiprandGenerateUniformHalf(py: Python<'_>, generator: rt::PtrArg, output_data
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandGenerateNormal` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandGenerateNormal: rt::call::Function = rt::call::Function::new(
-    c"hiprandGenerateNormal",
-    "hiprandGenerateNormal",
-    &["generator", "output_data", "n", "mean", "stddev"],
-    rt::fastcall_entry!(C_hiprandGenerateNormal),
+rt::function!(F_hiprandGenerateNormal, C_hiprandGenerateNormal, c"hiprandGenerateNormal", "hiprandGenerateNormal",
     c"hiprandGenerateNormal(generator, output_data, n, mean, stddev)\n--\n\nGenerates normally distributed floats.\n\nGenerates n normally distributed 32-bit floating-point\nvalues and saves them to output_data.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of floats to generate\n    mean: - Mean value of normal distribution\n    stddev: - Standard deviation value of normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(float2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
-);
-
-/// The arguments of a call of `hiprandGenerateNormal`, converted in order.
-unsafe fn C_hiprandGenerateNormal(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_hiprandGenerateNormal.args::<5>(py, args, nargs, kwnames)? };
-    Ok(hiprandGenerateNormal(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?)?.into_ptr())
-}
+    ["generator", "output_data", "n", "mean", "stddev"],
+    |py, [x0, x1, x2, x3, x4]| hiprandGenerateNormal(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
 
 fn hiprandGenerateNormal(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f32, stddev: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateNormal");
@@ -461,29 +255,10 @@ fn hiprandGenerateNormal(py: Python<'_>, generator: rt::PtrArg, output_data: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandGenerateNormalDouble` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandGenerateNormalDouble: rt::call::Function = rt::call::Function::new(
-    c"hiprandGenerateNormalDouble",
-    "hiprandGenerateNormalDouble",
-    &["generator", "output_data", "n", "mean", "stddev"],
-    rt::fastcall_entry!(C_hiprandGenerateNormalDouble),
+rt::function!(F_hiprandGenerateNormalDouble, C_hiprandGenerateNormalDouble, c"hiprandGenerateNormalDouble", "hiprandGenerateNormalDouble",
     c"hiprandGenerateNormalDouble(generator, output_data, n, mean, stddev)\n--\n\nGenerates normally distributed doubles.\n\nGenerates n normally distributed 64-bit double-precision floating-point\nnumbers and saves them to output_data.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of doubles to generate\n    mean: - Mean value of normal distribution\n    stddev: - Standard deviation value of normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(double2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
-);
-
-/// The arguments of a call of `hiprandGenerateNormalDouble`, converted in order.
-unsafe fn C_hiprandGenerateNormalDouble(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_hiprandGenerateNormalDouble.args::<5>(py, args, nargs, kwnames)? };
-    Ok(hiprandGenerateNormalDouble(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?)?.into_ptr())
-}
+    ["generator", "output_data", "n", "mean", "stddev"],
+    |py, [x0, x1, x2, x3, x4]| hiprandGenerateNormalDouble(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
 
 fn hiprandGenerateNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f64, stddev: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateNormalDouble");
@@ -502,29 +277,10 @@ fn hiprandGenerateNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_dat
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandGenerateNormalHalf` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandGenerateNormalHalf: rt::call::Function = rt::call::Function::new(
-    c"hiprandGenerateNormalHalf",
-    "hiprandGenerateNormalHalf",
-    &["generator", "output_data", "n", "mean", "stddev"],
-    rt::fastcall_entry!(C_hiprandGenerateNormalHalf),
+rt::function!(F_hiprandGenerateNormalHalf, C_hiprandGenerateNormalHalf, c"hiprandGenerateNormalHalf", "hiprandGenerateNormalHalf",
     c"hiprandGenerateNormalHalf(generator, output_data, n, mean, stddev)\n--\n\nGenerates normally distributed halfs.\n\nGenerates n normally distributed 16-bit half-precision floating-point\nnumbers and saves them to output_data.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of halfs to generate\n    mean: - Mean value of normal distribution\n    stddev: - Standard deviation value of normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(half2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
-);
-
-/// The arguments of a call of `hiprandGenerateNormalHalf`, converted in order.
-unsafe fn C_hiprandGenerateNormalHalf(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_hiprandGenerateNormalHalf.args::<5>(py, args, nargs, kwnames)? };
-    Ok(hiprandGenerateNormalHalf(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?)?.into_ptr())
-}
+    ["generator", "output_data", "n", "mean", "stddev"],
+    |py, [x0, x1, x2, x3, x4]| hiprandGenerateNormalHalf(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
 
 fn hiprandGenerateNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: rt::CInt<u16>, stddev: rt::CInt<u16>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateNormalHalf");
@@ -543,29 +299,10 @@ fn hiprandGenerateNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_data:
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandGenerateLogNormal` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandGenerateLogNormal: rt::call::Function = rt::call::Function::new(
-    c"hiprandGenerateLogNormal",
-    "hiprandGenerateLogNormal",
-    &["generator", "output_data", "n", "mean", "stddev"],
-    rt::fastcall_entry!(C_hiprandGenerateLogNormal),
+rt::function!(F_hiprandGenerateLogNormal, C_hiprandGenerateLogNormal, c"hiprandGenerateLogNormal", "hiprandGenerateLogNormal",
     c"hiprandGenerateLogNormal(generator, output_data, n, mean, stddev)\n--\n\nGenerates log-normally distributed floats.\n\nGenerates n log-normally distributed 32-bit floating-point values\nand saves them to output_data.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of floats to generate\n    mean: - Mean value of log normal distribution\n    stddev: - Standard deviation value of log normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(float2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
-);
-
-/// The arguments of a call of `hiprandGenerateLogNormal`, converted in order.
-unsafe fn C_hiprandGenerateLogNormal(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_hiprandGenerateLogNormal.args::<5>(py, args, nargs, kwnames)? };
-    Ok(hiprandGenerateLogNormal(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?)?.into_ptr())
-}
+    ["generator", "output_data", "n", "mean", "stddev"],
+    |py, [x0, x1, x2, x3, x4]| hiprandGenerateLogNormal(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
 
 fn hiprandGenerateLogNormal(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f32, stddev: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLogNormal");
@@ -584,29 +321,10 @@ fn hiprandGenerateLogNormal(py: Python<'_>, generator: rt::PtrArg, output_data: 
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandGenerateLogNormalDouble` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandGenerateLogNormalDouble: rt::call::Function = rt::call::Function::new(
-    c"hiprandGenerateLogNormalDouble",
-    "hiprandGenerateLogNormalDouble",
-    &["generator", "output_data", "n", "mean", "stddev"],
-    rt::fastcall_entry!(C_hiprandGenerateLogNormalDouble),
+rt::function!(F_hiprandGenerateLogNormalDouble, C_hiprandGenerateLogNormalDouble, c"hiprandGenerateLogNormalDouble", "hiprandGenerateLogNormalDouble",
     c"hiprandGenerateLogNormalDouble(generator, output_data, n, mean, stddev)\n--\n\nGenerates log-normally distributed doubles.\n\nGenerates n log-normally distributed 64-bit double-precision floating-point\nvalues and saves them to output_data.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of doubles to generate\n    mean: - Mean value of log normal distribution\n    stddev: - Standard deviation value of log normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(double2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
-);
-
-/// The arguments of a call of `hiprandGenerateLogNormalDouble`, converted in order.
-unsafe fn C_hiprandGenerateLogNormalDouble(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_hiprandGenerateLogNormalDouble.args::<5>(py, args, nargs, kwnames)? };
-    Ok(hiprandGenerateLogNormalDouble(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?)?.into_ptr())
-}
+    ["generator", "output_data", "n", "mean", "stddev"],
+    |py, [x0, x1, x2, x3, x4]| hiprandGenerateLogNormalDouble(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
 
 fn hiprandGenerateLogNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: f64, stddev: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLogNormalDouble");
@@ -625,29 +343,10 @@ fn hiprandGenerateLogNormalDouble(py: Python<'_>, generator: rt::PtrArg, output_
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandGenerateLogNormalHalf` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandGenerateLogNormalHalf: rt::call::Function = rt::call::Function::new(
-    c"hiprandGenerateLogNormalHalf",
-    "hiprandGenerateLogNormalHalf",
-    &["generator", "output_data", "n", "mean", "stddev"],
-    rt::fastcall_entry!(C_hiprandGenerateLogNormalHalf),
+rt::function!(F_hiprandGenerateLogNormalHalf, C_hiprandGenerateLogNormalHalf, c"hiprandGenerateLogNormalHalf", "hiprandGenerateLogNormalHalf",
     c"hiprandGenerateLogNormalHalf(generator, output_data, n, mean, stddev)\n--\n\nGenerates log-normally distributed halfs.\n\nGenerates n log-normally distributed 16-bit half-precision floating-point\nvalues and saves them to output_data.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of halfs to generate\n    mean: - Mean value of log normal distribution\n    stddev: - Standard deviation value of log normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(half2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
-);
-
-/// The arguments of a call of `hiprandGenerateLogNormalHalf`, converted in order.
-unsafe fn C_hiprandGenerateLogNormalHalf(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_hiprandGenerateLogNormalHalf.args::<5>(py, args, nargs, kwnames)? };
-    Ok(hiprandGenerateLogNormalHalf(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?)?.into_ptr())
-}
+    ["generator", "output_data", "n", "mean", "stddev"],
+    |py, [x0, x1, x2, x3, x4]| hiprandGenerateLogNormalHalf(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "mean")?, rt::call::extract(x4, "stddev")?));
 
 fn hiprandGenerateLogNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, mean: rt::CInt<u16>, stddev: rt::CInt<u16>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateLogNormalHalf");
@@ -666,29 +365,10 @@ fn hiprandGenerateLogNormalHalf(py: Python<'_>, generator: rt::PtrArg, output_da
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandGeneratePoisson` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandGeneratePoisson: rt::call::Function = rt::call::Function::new(
-    c"hiprandGeneratePoisson",
-    "hiprandGeneratePoisson",
-    &["generator", "output_data", "n", "lambda_"],
-    rt::fastcall_entry!(C_hiprandGeneratePoisson),
+rt::function!(F_hiprandGeneratePoisson, C_hiprandGeneratePoisson, c"hiprandGeneratePoisson", "hiprandGeneratePoisson",
     c"hiprandGeneratePoisson(generator, output_data, n, lambda_)\n--\n\nGenerates Poisson-distributed 32-bit unsigned integers.\n\nGenerates n Poisson-distributed 32-bit unsigned integers and\nsaves them to output_data.\n\nArgs:\n    generator: - Generator to use\n    output_data: - Pointer to memory to store generated numbers\n    n: - Number of 32-bit unsigned integers to generate\n    lambda: - lambda for the Poisson distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_OUT_OF_RANGE if lambda is non-positive \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
-);
-
-/// The arguments of a call of `hiprandGeneratePoisson`, converted in order.
-unsafe fn C_hiprandGeneratePoisson(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hiprandGeneratePoisson.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hiprandGeneratePoisson(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "lambda_")?)?.into_ptr())
-}
+    ["generator", "output_data", "n", "lambda_"],
+    |py, [x0, x1, x2, x3]| hiprandGeneratePoisson(py, rt::call::extract(x0, "generator")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "lambda_")?));
 
 fn hiprandGeneratePoisson(py: Python<'_>, generator: rt::PtrArg, output_data: &Bound<'_, PyAny>, n: rt::CInt<u64>, lambda_: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGeneratePoisson");
@@ -706,29 +386,10 @@ fn hiprandGeneratePoisson(py: Python<'_>, generator: rt::PtrArg, output_data: &B
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_lambda) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandGenerateSeeds` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandGenerateSeeds: rt::call::Function = rt::call::Function::new(
-    c"hiprandGenerateSeeds",
-    "hiprandGenerateSeeds",
-    &["generator"],
-    rt::fastcall_entry!(C_hiprandGenerateSeeds),
+rt::function!(F_hiprandGenerateSeeds, C_hiprandGenerateSeeds, c"hiprandGenerateSeeds", "hiprandGenerateSeeds",
     c"hiprandGenerateSeeds(generator)\n--\n\nInitializes the generator's state on GPU or host.\n\nInitializes the generator's state on GPU or host.\n\nIf hiprandGenerateSeeds() was not called for a generator, it will be\nautomatically called by functions which generates random numbers like\nhiprandGenerate(), hiprandGenerateUniform(), hiprandGenerateNormal() etc.\n\nArgs:\n    generator: - Generator to initialize\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was never created \\n\n    - HIPRAND_STATUS_PREEXISTING_FAILURE if there was an existing error from\n    a previous kernel launch \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if the kernel launch failed for any reason \\n\n    - HIPRAND_STATUS_SUCCESS if the seeds were generated successfully \\n",
-);
-
-/// The arguments of a call of `hiprandGenerateSeeds`, converted in order.
-unsafe fn C_hiprandGenerateSeeds(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hiprandGenerateSeeds.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hiprandGenerateSeeds(py, rt::call::extract(x0, "generator")?)?.into_ptr())
-}
+    ["generator"],
+    |py, [x0]| hiprandGenerateSeeds(py, rt::call::extract(x0, "generator")?));
 
 fn hiprandGenerateSeeds(py: Python<'_>, generator: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGenerateSeeds");
@@ -742,29 +403,10 @@ fn hiprandGenerateSeeds(py: Python<'_>, generator: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_generator) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandSetStream` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandSetStream: rt::call::Function = rt::call::Function::new(
-    c"hiprandSetStream",
-    "hiprandSetStream",
-    &["generator", "stream"],
-    rt::fastcall_entry!(C_hiprandSetStream),
+rt::function!(F_hiprandSetStream, C_hiprandSetStream, c"hiprandSetStream", "hiprandSetStream",
     c"hiprandSetStream(generator, stream)\n--\n\nSets the current stream for kernel launches.\n\nSets the current stream for all kernel launches of the generator.\nAll functions will use this stream.\n\nArgs:\n    generator: - Generator to modify\n    stream: - Stream to use or NULL for default stream\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_SUCCESS if stream was set successfully \\n",
-);
-
-/// The arguments of a call of `hiprandSetStream`, converted in order.
-unsafe fn C_hiprandSetStream(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hiprandSetStream.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hiprandSetStream(py, rt::call::extract(x0, "generator")?, rt::call::extract(x1, "stream")?)?.into_ptr())
-}
+    ["generator", "stream"],
+    |py, [x0, x1]| hiprandSetStream(py, rt::call::extract(x0, "generator")?, rt::call::extract(x1, "stream")?));
 
 fn hiprandSetStream(py: Python<'_>, generator: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetStream");
@@ -779,29 +421,10 @@ fn hiprandSetStream(py: Python<'_>, generator: rt::PtrArg, stream: rt::PtrArg) -
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandSetPseudoRandomGeneratorSeed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandSetPseudoRandomGeneratorSeed: rt::call::Function = rt::call::Function::new(
-    c"hiprandSetPseudoRandomGeneratorSeed",
-    "hiprandSetPseudoRandomGeneratorSeed",
-    &["generator", "seed"],
-    rt::fastcall_entry!(C_hiprandSetPseudoRandomGeneratorSeed),
+rt::function!(F_hiprandSetPseudoRandomGeneratorSeed, C_hiprandSetPseudoRandomGeneratorSeed, c"hiprandSetPseudoRandomGeneratorSeed", "hiprandSetPseudoRandomGeneratorSeed",
     c"hiprandSetPseudoRandomGeneratorSeed(generator, seed)\n--\n\nSets the seed of a pseudo-random number generator.\n\nSets the seed of the pseudo-random number generator.\n\n- This operation resets the generator's internal state.\n- This operation does not change the generator's offset.\n\nArgs:\n    generator: - Pseudo-random number generator\n    seed: - New seed value\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_TYPE_ERROR if the generator is a quasi random number generator \\n\n    - HIPRAND_STATUS_SUCCESS if seed was set successfully \\n",
-);
-
-/// The arguments of a call of `hiprandSetPseudoRandomGeneratorSeed`, converted in order.
-unsafe fn C_hiprandSetPseudoRandomGeneratorSeed(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hiprandSetPseudoRandomGeneratorSeed.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hiprandSetPseudoRandomGeneratorSeed(py, rt::call::extract(x0, "generator")?, rt::call::extract(x1, "seed")?)?.into_ptr())
-}
+    ["generator", "seed"],
+    |py, [x0, x1]| hiprandSetPseudoRandomGeneratorSeed(py, rt::call::extract(x0, "generator")?, rt::call::extract(x1, "seed")?));
 
 fn hiprandSetPseudoRandomGeneratorSeed(py: Python<'_>, generator: rt::PtrArg, seed: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetPseudoRandomGeneratorSeed");
@@ -816,29 +439,10 @@ fn hiprandSetPseudoRandomGeneratorSeed(py: Python<'_>, generator: rt::PtrArg, se
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_seed) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandSetGeneratorOffset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandSetGeneratorOffset: rt::call::Function = rt::call::Function::new(
-    c"hiprandSetGeneratorOffset",
-    "hiprandSetGeneratorOffset",
-    &["generator", "offset"],
-    rt::fastcall_entry!(C_hiprandSetGeneratorOffset),
+rt::function!(F_hiprandSetGeneratorOffset, C_hiprandSetGeneratorOffset, c"hiprandSetGeneratorOffset", "hiprandSetGeneratorOffset",
     c"hiprandSetGeneratorOffset(generator, offset)\n--\n\nSets the offset of a random number generator.\n\nSets the absolute offset of the random number generator.\n\n- This operation resets the generator's internal state.\n- This operation does not change the generator's seed.\n\nAbsolute offset cannot be set if generator's type is\nHIPRAND_RNG_PSEUDO_MTGP32 or HIPRAND_RNG_PSEUDO_MT19937.\n\nArgs:\n    generator: - Random number generator\n    offset: - New absolute offset\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_SUCCESS if offset was successfully set \\n\n    - HIPRAND_STATUS_TYPE_ERROR if generator's type is HIPRAND_RNG_PSEUDO_MTGP32\n    or HIPRAND_RNG_PSEUDO_MT19937 \\n",
-);
-
-/// The arguments of a call of `hiprandSetGeneratorOffset`, converted in order.
-unsafe fn C_hiprandSetGeneratorOffset(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hiprandSetGeneratorOffset.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hiprandSetGeneratorOffset(py, rt::call::extract(x0, "generator")?, rt::call::extract(x1, "offset")?)?.into_ptr())
-}
+    ["generator", "offset"],
+    |py, [x0, x1]| hiprandSetGeneratorOffset(py, rt::call::extract(x0, "generator")?, rt::call::extract(x1, "offset")?));
 
 fn hiprandSetGeneratorOffset(py: Python<'_>, generator: rt::PtrArg, offset: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetGeneratorOffset");
@@ -853,29 +457,10 @@ fn hiprandSetGeneratorOffset(py: Python<'_>, generator: rt::PtrArg, offset: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_offset) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandSetQuasiRandomGeneratorDimensions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandSetQuasiRandomGeneratorDimensions: rt::call::Function = rt::call::Function::new(
-    c"hiprandSetQuasiRandomGeneratorDimensions",
-    "hiprandSetQuasiRandomGeneratorDimensions",
-    &["generator", "dimensions"],
-    rt::fastcall_entry!(C_hiprandSetQuasiRandomGeneratorDimensions),
+rt::function!(F_hiprandSetQuasiRandomGeneratorDimensions, C_hiprandSetQuasiRandomGeneratorDimensions, c"hiprandSetQuasiRandomGeneratorDimensions", "hiprandSetQuasiRandomGeneratorDimensions",
     c"hiprandSetQuasiRandomGeneratorDimensions(generator, dimensions)\n--\n\nSet the number of dimensions of a quasi-random number generator.\n\nSet the number of dimensions of a quasi-random number generator.\nSupported values of dimensions are 1 to 20000.\n\n- This operation resets the generator's internal state.\n- This operation does not change the generator's offset.\n\nArgs:\n    generator: - Quasi-random number generator\n    dimensions: - Number of dimensions\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_CREATED if the generator wasn't created \\n\n    - HIPRAND_STATUS_TYPE_ERROR if the generator is not a quasi-random number generator \\n\n    - HIPRAND_STATUS_OUT_OF_RANGE if dimensions is out of range \\n\n    - HIPRAND_STATUS_SUCCESS if the number of dimensions was set successfully \\n",
-);
-
-/// The arguments of a call of `hiprandSetQuasiRandomGeneratorDimensions`, converted in order.
-unsafe fn C_hiprandSetQuasiRandomGeneratorDimensions(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hiprandSetQuasiRandomGeneratorDimensions.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hiprandSetQuasiRandomGeneratorDimensions(py, rt::call::extract(x0, "generator")?, rt::call::extract(x1, "dimensions")?)?.into_ptr())
-}
+    ["generator", "dimensions"],
+    |py, [x0, x1]| hiprandSetQuasiRandomGeneratorDimensions(py, rt::call::extract(x0, "generator")?, rt::call::extract(x1, "dimensions")?));
 
 fn hiprandSetQuasiRandomGeneratorDimensions(py: Python<'_>, generator: rt::PtrArg, dimensions: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandSetQuasiRandomGeneratorDimensions");
@@ -890,29 +475,10 @@ fn hiprandSetQuasiRandomGeneratorDimensions(py: Python<'_>, generator: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_dimensions) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
-/// `hiprandGetVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandGetVersion: rt::call::Function = rt::call::Function::new(
-    c"hiprandGetVersion",
-    "hiprandGetVersion",
-    &[],
-    rt::fastcall_entry!(C_hiprandGetVersion),
+rt::function!(F_hiprandGetVersion, C_hiprandGetVersion, c"hiprandGetVersion", "hiprandGetVersion",
     c"hiprandGetVersion()\n--\n\nReturns the version number of the cuRAND or rocRAND library.\n\nReturns in version the version number of the underlying cuRAND or\nrocRAND library.\n\nReturns: a tuple of 2 item(s):\n    hiprandStatus\n    version: int\n    - HIPRAND_STATUS_OUT_OF_RANGE if version is NULL \\n\n    - HIPRAND_STATUS_SUCCESS if the version number was successfully returned \\n",
-);
-
-/// The arguments of a call of `hiprandGetVersion`, converted in order.
-unsafe fn C_hiprandGetVersion(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_hiprandGetVersion.args::<0>(py, args, nargs, kwnames)? };
-    Ok(hiprandGetVersion(py)?.into_ptr())
-}
+    [],
+    |py, []| hiprandGetVersion(py));
 
 fn hiprandGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGetVersion");
@@ -927,29 +493,10 @@ fn hiprandGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?, rt::obj(py, o_version)?])
 }
-/// `hiprandCreatePoissonDistribution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandCreatePoissonDistribution: rt::call::Function = rt::call::Function::new(
-    c"hiprandCreatePoissonDistribution",
-    "hiprandCreatePoissonDistribution",
-    &["lambda_"],
-    rt::fastcall_entry!(C_hiprandCreatePoissonDistribution),
+rt::function!(F_hiprandCreatePoissonDistribution, C_hiprandCreatePoissonDistribution, c"hiprandCreatePoissonDistribution", "hiprandCreatePoissonDistribution",
     c"hiprandCreatePoissonDistribution(lambda_)\n--\n\nConstruct the histogram for a Poisson distribution.\n\nConstruct the histogram for the Poisson distribution with lambda lambda.\n\nArgs:\n    lambda: - lambda for the Poisson distribution\n\nReturns: a tuple of 2 item(s):\n    hiprandStatus\n    discrete_distribution: rocrand_discrete_distribution_st\n    - HIPRAND_STATUS_ALLOCATION_FAILED if memory could not be allocated \\n\n    - HIPRAND_STATUS_OUT_OF_RANGE if discrete_distribution pointer was null \\n\n    - HIPRAND_STATUS_OUT_OF_RANGE if lambda is non-positive \\n\n    - HIPRAND_STATUS_SUCCESS if the histogram was constructed successfully \\n",
-);
-
-/// The arguments of a call of `hiprandCreatePoissonDistribution`, converted in order.
-unsafe fn C_hiprandCreatePoissonDistribution(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hiprandCreatePoissonDistribution.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hiprandCreatePoissonDistribution(py, rt::call::extract(x0, "lambda_")?)?.into_ptr())
-}
+    ["lambda_"],
+    |py, [x0]| hiprandCreatePoissonDistribution(py, rt::call::extract(x0, "lambda_")?));
 
 fn hiprandCreatePoissonDistribution(py: Python<'_>, lambda_: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandCreatePoissonDistribution");
@@ -965,29 +512,10 @@ fn hiprandCreatePoissonDistribution(py: Python<'_>, lambda_: f64) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_lambda, a_discrete_distribution) });
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?, TYPES.instance_at(py, 5, o_discrete_distribution, None)?])
 }
-/// `hiprandDestroyDistribution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprandDestroyDistribution: rt::call::Function = rt::call::Function::new(
-    c"hiprandDestroyDistribution",
-    "hiprandDestroyDistribution",
-    &["discrete_distribution"],
-    rt::fastcall_entry!(C_hiprandDestroyDistribution),
+rt::function!(F_hiprandDestroyDistribution, C_hiprandDestroyDistribution, c"hiprandDestroyDistribution", "hiprandDestroyDistribution",
     c"hiprandDestroyDistribution(discrete_distribution)\n--\n\nDestroy the histogram array for a discrete distribution.\n\nDestroy the histogram array for a discrete distribution created by\nhiprandCreatePoissonDistribution.\n\nArgs:\n    discrete_distribution: - pointer to the histogram in device memory\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_OUT_OF_RANGE if discrete_distribution was null \\n\n    - HIPRAND_STATUS_SUCCESS if the histogram was destroyed successfully \\n",
-);
-
-/// The arguments of a call of `hiprandDestroyDistribution`, converted in order.
-unsafe fn C_hiprandDestroyDistribution(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hiprandDestroyDistribution.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hiprandDestroyDistribution(py, rt::call::extract(x0, "discrete_distribution")?)?.into_ptr())
-}
+    ["discrete_distribution"],
+    |py, [x0]| hiprandDestroyDistribution(py, rt::call::extract(x0, "discrete_distribution")?));
 
 fn hiprandDestroyDistribution(py: Python<'_>, discrete_distribution: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandDestroyDistribution");

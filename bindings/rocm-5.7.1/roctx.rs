@@ -28,29 +28,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.roctx", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `roctx_version_major` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_roctx_version_major: rt::call::Function = rt::call::Function::new(
-    c"roctx_version_major",
-    "roctx_version_major",
-    &[],
-    rt::fastcall_entry!(C_roctx_version_major),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_roctx_version_major, C_roctx_version_major, c"roctx_version_major", "roctx_version_major",
     c"roctx_version_major()\n--\n\nQuery the major version of the installed library.\n\nReturn the major version of the installed library. This can be used to check\nif it is compatible with this interface version.\n\nReturns: a tuple of 1 item(s):\n    int\n    Returns the major version number.",
-);
-
-/// The arguments of a call of `roctx_version_major`, converted in order.
-unsafe fn C_roctx_version_major(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_roctx_version_major.args::<0>(py, args, nargs, kwnames)? };
-    Ok(roctx_version_major(py)?.into_ptr())
-}
+    [],
+    |py, []| roctx_version_major(py));
 
 fn roctx_version_major(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctx_version_major");
@@ -63,29 +47,10 @@ fn roctx_version_major(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// `roctx_version_minor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_roctx_version_minor: rt::call::Function = rt::call::Function::new(
-    c"roctx_version_minor",
-    "roctx_version_minor",
-    &[],
-    rt::fastcall_entry!(C_roctx_version_minor),
+rt::function!(F_roctx_version_minor, C_roctx_version_minor, c"roctx_version_minor", "roctx_version_minor",
     c"roctx_version_minor()\n--\n\nQuery the minor version of the installed library.\n\nReturn the minor version of the installed library. This can be used to check\nif it is compatible with this interface version.\n\nReturns: a tuple of 1 item(s):\n    int\n    Returns the minor version number.",
-);
-
-/// The arguments of a call of `roctx_version_minor`, converted in order.
-unsafe fn C_roctx_version_minor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_roctx_version_minor.args::<0>(py, args, nargs, kwnames)? };
-    Ok(roctx_version_minor(py)?.into_ptr())
-}
+    [],
+    |py, []| roctx_version_minor(py));
 
 fn roctx_version_minor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctx_version_minor");
@@ -98,29 +63,10 @@ fn roctx_version_minor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// `roctxMarkA` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_roctxMarkA: rt::call::Function = rt::call::Function::new(
-    c"roctxMarkA",
-    "roctxMarkA",
-    &["message"],
-    rt::fastcall_entry!(C_roctxMarkA),
+rt::function!(F_roctxMarkA, C_roctxMarkA, c"roctxMarkA", "roctxMarkA",
     c"roctxMarkA(message)\n--\n\nMark an event.\n\nArgs:\n    message [in]: The message associated with the event.",
-);
-
-/// The arguments of a call of `roctxMarkA`, converted in order.
-unsafe fn C_roctxMarkA(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_roctxMarkA.args::<1>(py, args, nargs, kwnames)? };
-    Ok(roctxMarkA(py, rt::call::extract(x0, "message")?)?.into_ptr())
-}
+    ["message"],
+    |py, [x0]| roctxMarkA(py, rt::call::extract(x0, "message")?));
 
 fn roctxMarkA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctxMarkA");
@@ -134,29 +80,10 @@ fn roctxMarkA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_message) });
     rt::tuple(py, [])
 }
-/// `roctxRangePushA` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_roctxRangePushA: rt::call::Function = rt::call::Function::new(
-    c"roctxRangePushA",
-    "roctxRangePushA",
-    &["message"],
-    rt::fastcall_entry!(C_roctxRangePushA),
+rt::function!(F_roctxRangePushA, C_roctxRangePushA, c"roctxRangePushA", "roctxRangePushA",
     c"roctxRangePushA(message)\n--\n\nStart a new nested range.\n\nNested ranges are stacked and local to the current CPU thread.\n\nArgs:\n    message [in]: The message associated with this range.\n\nReturns: a tuple of 1 item(s):\n    int\n    Returns the level this nested range is started at. Nested range\n    levels are 0 based.",
-);
-
-/// The arguments of a call of `roctxRangePushA`, converted in order.
-unsafe fn C_roctxRangePushA(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_roctxRangePushA.args::<1>(py, args, nargs, kwnames)? };
-    Ok(roctxRangePushA(py, rt::call::extract(x0, "message")?)?.into_ptr())
-}
+    ["message"],
+    |py, [x0]| roctxRangePushA(py, rt::call::extract(x0, "message")?));
 
 fn roctxRangePushA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctxRangePushA");
@@ -170,29 +97,10 @@ fn roctxRangePushA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_message) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// `roctxRangePop` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_roctxRangePop: rt::call::Function = rt::call::Function::new(
-    c"roctxRangePop",
-    "roctxRangePop",
-    &[],
-    rt::fastcall_entry!(C_roctxRangePop),
+rt::function!(F_roctxRangePop, C_roctxRangePop, c"roctxRangePop", "roctxRangePop",
     c"roctxRangePop()\n--\n\nStop the current nested range.\n\nStop the current nested range, and pop it from the stack. If a nested range\nwas active before the last one was started, it becomes again the current\nnested range.\n\nReturns: a tuple of 1 item(s):\n    int\n    Returns the level the stopped nested range was started at, or a\n    negative value if there was no nested range active.",
-);
-
-/// The arguments of a call of `roctxRangePop`, converted in order.
-unsafe fn C_roctxRangePop(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_roctxRangePop.args::<0>(py, args, nargs, kwnames)? };
-    Ok(roctxRangePop(py)?.into_ptr())
-}
+    [],
+    |py, []| roctxRangePop(py));
 
 fn roctxRangePop(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctxRangePop");
@@ -205,29 +113,10 @@ fn roctxRangePop(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// `roctxRangeStartA` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_roctxRangeStartA: rt::call::Function = rt::call::Function::new(
-    c"roctxRangeStartA",
-    "roctxRangeStartA",
-    &["message"],
-    rt::fastcall_entry!(C_roctxRangeStartA),
+rt::function!(F_roctxRangeStartA, C_roctxRangeStartA, c"roctxRangeStartA", "roctxRangeStartA",
     c"roctxRangeStartA(message)\n--\n\nStarts a process range.\n\nStart/stop ranges can be started and stopped in different threads. Each\ntimespan is assigned a unique range ID.\n\nArgs:\n    message [in]: The message associated with this range.\n\nReturns: a tuple of 1 item(s):\n    int\n    Returns the ID of the new range.",
-);
-
-/// The arguments of a call of `roctxRangeStartA`, converted in order.
-unsafe fn C_roctxRangeStartA(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_roctxRangeStartA.args::<1>(py, args, nargs, kwnames)? };
-    Ok(roctxRangeStartA(py, rt::call::extract(x0, "message")?)?.into_ptr())
-}
+    ["message"],
+    |py, [x0]| roctxRangeStartA(py, rt::call::extract(x0, "message")?));
 
 fn roctxRangeStartA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctxRangeStartA");
@@ -241,29 +130,10 @@ fn roctxRangeStartA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_message) });
     rt::tuple(py, [rt::obj(py, __r)?])
 }
-/// `roctxRangeStop` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_roctxRangeStop: rt::call::Function = rt::call::Function::new(
-    c"roctxRangeStop",
-    "roctxRangeStop",
-    &["id"],
-    rt::fastcall_entry!(C_roctxRangeStop),
+rt::function!(F_roctxRangeStop, C_roctxRangeStop, c"roctxRangeStop", "roctxRangeStop",
     c"roctxRangeStop(id)\n--\n\nStop a process range.\n\nArgs:\n    id",
-);
-
-/// The arguments of a call of `roctxRangeStop`, converted in order.
-unsafe fn C_roctxRangeStop(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_roctxRangeStop.args::<1>(py, args, nargs, kwnames)? };
-    Ok(roctxRangeStop(py, rt::call::extract(x0, "id")?)?.into_ptr())
-}
+    ["id"],
+    |py, [x0]| roctxRangeStop(py, rt::call::extract(x0, "id")?));
 
 fn roctxRangeStop(py: Python<'_>, id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"roctxRangeStop");

@@ -92,29 +92,13 @@ pub(crate) struct R_amd_comgr_symbolizer_info_s {
     pub handle: u64,
 }
 const _: () = assert!(std::mem::size_of::<R_amd_comgr_symbolizer_info_s>() == 8);
-/// `amd_comgr_status_string` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_status_string: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_status_string",
-    "amd_comgr_status_string",
-    &["status", "status_string"],
-    rt::fastcall_entry!(C_amd_comgr_status_string),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_amd_comgr_status_string, C_amd_comgr_status_string, c"amd_comgr_status_string", "amd_comgr_status_string",
     c"amd_comgr_status_string(status, status_string)\n--\n\nQuery additional information about a status code.\n\nArgs:\n    status [in]: Status code.\n    status_string [out]: A NUL-terminated string that describes\n        the error status.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    status is an invalid status code, or status_string is NULL.",
-);
-
-/// The arguments of a call of `amd_comgr_status_string`, converted in order.
-unsafe fn C_amd_comgr_status_string(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_status_string.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_status_string(py, &x0, rt::call::extract(x1, "status_string")?)?.into_ptr())
-}
+    ["status", "status_string"],
+    |py, [x0, x1]| amd_comgr_status_string(py, &x0, rt::call::extract(x1, "status_string")?));
 
 fn amd_comgr_status_string(py: Python<'_>, status: &Bound<'_, PyAny>, status_string: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_status_string");
@@ -129,29 +113,10 @@ fn amd_comgr_status_string(py: Python<'_>, status: &Bound<'_, PyAny>, status_str
     let __r = py.allow_threads(move || unsafe { __f(a_status, a_status_string) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_get_version` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_get_version: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_get_version",
-    "amd_comgr_get_version",
-    &["major", "minor"],
-    rt::fastcall_entry!(C_amd_comgr_get_version),
+rt::function!(F_amd_comgr_get_version, C_amd_comgr_get_version, c"amd_comgr_get_version", "amd_comgr_get_version",
     c"amd_comgr_get_version(major, minor)\n--\n\nGet the version of the code object manager interface\nsupported.\n\nAn interface is backwards compatible with an implementation with an\nequal major version, and a greater than or equal minor version.\n\nArgs:\n    major [out]: Major version number.\n    minor [out]: Minor version number.",
-);
-
-/// The arguments of a call of `amd_comgr_get_version`, converted in order.
-unsafe fn C_amd_comgr_get_version(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_get_version.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_get_version(py, &x0, &x1)?.into_ptr())
-}
+    ["major", "minor"],
+    |py, [x0, x1]| amd_comgr_get_version(py, &x0, &x1));
 
 fn amd_comgr_get_version(py: Python<'_>, major: &Bound<'_, PyAny>, minor: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_version");
@@ -168,29 +133,10 @@ fn amd_comgr_get_version(py: Python<'_>, major: &Bound<'_, PyAny>, minor: &Bound
     let __r = py.allow_threads(move || unsafe { __f(a_major, a_minor) });
     rt::tuple(py, [])
 }
-/// `amd_comgr_get_isa_count` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_get_isa_count: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_get_isa_count",
-    "amd_comgr_get_isa_count",
-    &["count"],
-    rt::fastcall_entry!(C_amd_comgr_get_isa_count),
+rt::function!(F_amd_comgr_get_isa_count, C_amd_comgr_get_isa_count, c"amd_comgr_get_isa_count", "amd_comgr_get_isa_count",
     c"amd_comgr_get_isa_count(count)\n--\n\nReturn the number of isa names supported by this version of\nthe code object manager library.\n\nThe isa name specifies the instruction set architecture that should\nbe used in the actions that involve machine code generation or\ninspection.\n\nArgs:\n    count [out]: The number of isa names supported.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    count is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_get_isa_count`, converted in order.
-unsafe fn C_amd_comgr_get_isa_count(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_amd_comgr_get_isa_count.args::<1>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_get_isa_count(py, &x0)?.into_ptr())
-}
+    ["count"],
+    |py, [x0]| amd_comgr_get_isa_count(py, &x0));
 
 fn amd_comgr_get_isa_count(py: Python<'_>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_isa_count");
@@ -205,29 +151,10 @@ fn amd_comgr_get_isa_count(py: Python<'_>, count: &Bound<'_, PyAny>) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_get_isa_name` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_get_isa_name: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_get_isa_name",
-    "amd_comgr_get_isa_name",
-    &["index", "isa_name"],
-    rt::fastcall_entry!(C_amd_comgr_get_isa_name),
+rt::function!(F_amd_comgr_get_isa_name, C_amd_comgr_get_isa_name, c"amd_comgr_get_isa_name", "amd_comgr_get_isa_name",
     c"amd_comgr_get_isa_name(index, isa_name)\n--\n\nReturn the Nth isa name supported by this version of the\ncode object manager library.\n\nArgs:\n    index [in]: The index of the isa name to be returned. The\n        first isa name is index 0.\n    isa_name [out]: A null terminated string that is the isa name\n        being requested.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    index is greater than the number of isa name supported by this\n    version of the code object manager library. isa_name is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_get_isa_name`, converted in order.
-unsafe fn C_amd_comgr_get_isa_name(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_get_isa_name.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_get_isa_name(py, rt::call::extract(x0, "index")?, rt::call::extract(x1, "isa_name")?)?.into_ptr())
-}
+    ["index", "isa_name"],
+    |py, [x0, x1]| amd_comgr_get_isa_name(py, rt::call::extract(x0, "index")?, rt::call::extract(x1, "isa_name")?));
 
 fn amd_comgr_get_isa_name(py: Python<'_>, index: rt::CInt<u64>, isa_name: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_isa_name");
@@ -242,29 +169,10 @@ fn amd_comgr_get_isa_name(py: Python<'_>, index: rt::CInt<u64>, isa_name: rt::CS
     let __r = py.allow_threads(move || unsafe { __f(a_index, a_isa_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_get_isa_metadata` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_get_isa_metadata: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_get_isa_metadata",
-    "amd_comgr_get_isa_metadata",
-    &["isa_name"],
-    rt::fastcall_entry!(C_amd_comgr_get_isa_metadata),
+rt::function!(F_amd_comgr_get_isa_metadata, C_amd_comgr_get_isa_metadata, c"amd_comgr_get_isa_metadata", "amd_comgr_get_isa_metadata",
     c"amd_comgr_get_isa_metadata(isa_name)\n--\n\nGet a handle to the metadata of an isa name.\n\nThe structure of the returned metadata is isa name specific and versioned\nwith details specified in\nhttps://llvm.org/docs/AMDGPUUsage.html#code-object-metadata.\nIt can include information about the\nlimits for resources such as registers and memory addressing.\n\nArgs:\n    isa_name [in]: The isa name to query.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    metadata: amd_comgr_metadata_node_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    name is NULL or is not an isa name supported by this version of the\n    code object manager library. metadata is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_get_isa_metadata`, converted in order.
-unsafe fn C_amd_comgr_get_isa_metadata(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_amd_comgr_get_isa_metadata.args::<1>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_get_isa_metadata(py, rt::call::extract(x0, "isa_name")?)?.into_ptr())
-}
+    ["isa_name"],
+    |py, [x0]| amd_comgr_get_isa_metadata(py, rt::call::extract(x0, "isa_name")?));
 
 fn amd_comgr_get_isa_metadata(py: Python<'_>, isa_name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_isa_metadata");
@@ -280,29 +188,10 @@ fn amd_comgr_get_isa_metadata(py: Python<'_>, isa_name: rt::CStrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_isa_name, a_metadata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_metadata.unbind()])
 }
-/// `amd_comgr_create_data` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_create_data: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_create_data",
-    "amd_comgr_create_data",
-    &["kind"],
-    rt::fastcall_entry!(C_amd_comgr_create_data),
+rt::function!(F_amd_comgr_create_data, C_amd_comgr_create_data, c"amd_comgr_create_data", "amd_comgr_create_data",
     c"amd_comgr_create_data(kind)\n--\n\nCreate a data object that can hold data of a specified kind.\n\nData objects are reference counted and are destroyed when the\nreference count reaches 0. When a data object is created its\nreference count is 1, it has 0 bytes of data, it has an empty name,\nand it has no metadata.\n\nArgs:\n    kind [in]: The kind of data the object is intended to hold.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    data: amd_comgr_data_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    kind is an invalid data kind, or @p\n    AMD_COMGR_DATA_KIND_UNDEF. data is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to create the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_create_data`, converted in order.
-unsafe fn C_amd_comgr_create_data(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_amd_comgr_create_data.args::<1>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_create_data(py, &x0)?.into_ptr())
-}
+    ["kind"],
+    |py, [x0]| amd_comgr_create_data(py, &x0));
 
 fn amd_comgr_create_data(py: Python<'_>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_create_data");
@@ -318,29 +207,10 @@ fn amd_comgr_create_data(py: Python<'_>, kind: &Bound<'_, PyAny>) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_kind, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_data.unbind()])
 }
-/// `amd_comgr_release_data` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_release_data: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_release_data",
-    "amd_comgr_release_data",
-    &["data"],
-    rt::fastcall_entry!(C_amd_comgr_release_data),
+rt::function!(F_amd_comgr_release_data, C_amd_comgr_release_data, c"amd_comgr_release_data", "amd_comgr_release_data",
     c"amd_comgr_release_data(data)\n--\n\nIndicate that no longer using a data object handle.\n\nThe reference count of the associated data object is\ndecremented. If it reaches 0 it is destroyed.\n\nArgs:\n    data [in]: The data object to release.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object, or has kind @p\n    AMD_COMGR_DATA_KIND_UNDEF.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_release_data`, converted in order.
-unsafe fn C_amd_comgr_release_data(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_amd_comgr_release_data.args::<1>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_release_data(py, &x0)?.into_ptr())
-}
+    ["data"],
+    |py, [x0]| amd_comgr_release_data(py, &x0));
 
 fn amd_comgr_release_data(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_release_data");
@@ -354,29 +224,10 @@ fn amd_comgr_release_data(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_get_data_kind` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_get_data_kind: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_get_data_kind",
-    "amd_comgr_get_data_kind",
-    &["data", "kind"],
-    rt::fastcall_entry!(C_amd_comgr_get_data_kind),
+rt::function!(F_amd_comgr_get_data_kind, C_amd_comgr_get_data_kind, c"amd_comgr_get_data_kind", "amd_comgr_get_data_kind",
     c"amd_comgr_get_data_kind(data, kind)\n--\n\nGet the kind of the data object.\n\nArgs:\n    data [in]: The data object to query.\n    kind [out]: The kind of data the object.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object. kind is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to create the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_get_data_kind`, converted in order.
-unsafe fn C_amd_comgr_get_data_kind(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_get_data_kind.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_get_data_kind(py, &x0, &x1)?.into_ptr())
-}
+    ["data", "kind"],
+    |py, [x0, x1]| amd_comgr_get_data_kind(py, &x0, &x1));
 
 fn amd_comgr_get_data_kind(py: Python<'_>, data: &Bound<'_, PyAny>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data_kind");
@@ -392,29 +243,10 @@ fn amd_comgr_get_data_kind(py: Python<'_>, data: &Bound<'_, PyAny>, kind: &Bound
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_set_data` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_set_data: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_set_data",
-    "amd_comgr_set_data",
-    &["data", "size", "bytes"],
-    rt::fastcall_entry!(C_amd_comgr_set_data),
+rt::function!(F_amd_comgr_set_data, C_amd_comgr_set_data, c"amd_comgr_set_data", "amd_comgr_set_data",
     c"amd_comgr_set_data(data, size, bytes)\n--\n\nSet the data content of a data object to the specified\nbytes.\n\nAny previous value of the data object is overwritten. Any metadata\nassociated with the data object is also replaced which invalidates\nall metadata handles to the old metadata.\n\nArgs:\n    data [in]: The data object to update.\n    size [in]: The number of bytes in the data specified by bytes.\n    bytes [in]: The bytes to set the data object to. The bytes are\n        copied into the data object and can be freed after the call.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object, or has kind @p\n    AMD_COMGR_DATA_KIND_UNDEF.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_set_data`, converted in order.
-unsafe fn C_amd_comgr_set_data(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_amd_comgr_set_data.args::<3>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_set_data(py, &x0, rt::call::extract(x1, "size")?, rt::call::extract(x2, "bytes")?)?.into_ptr())
-}
+    ["data", "size", "bytes"],
+    |py, [x0, x1, x2]| amd_comgr_set_data(py, &x0, rt::call::extract(x1, "size")?, rt::call::extract(x2, "bytes")?));
 
 fn amd_comgr_set_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: rt::CInt<u64>, bytes: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_set_data");
@@ -430,29 +262,10 @@ fn amd_comgr_set_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: rt::CInt<u6
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_bytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_set_data_from_file_slice` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_set_data_from_file_slice: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_set_data_from_file_slice",
-    "amd_comgr_set_data_from_file_slice",
-    &["data", "file_descriptor", "offset", "size"],
-    rt::fastcall_entry!(C_amd_comgr_set_data_from_file_slice),
+rt::function!(F_amd_comgr_set_data_from_file_slice, C_amd_comgr_set_data_from_file_slice, c"amd_comgr_set_data_from_file_slice", "amd_comgr_set_data_from_file_slice",
     c"amd_comgr_set_data_from_file_slice(data, file_descriptor, offset, size)\n--\n\nFor the given open posix file descriptor, map a slice of the\nfile into the data object. The slice is specified by offset and size.\nInternally this API calls amd_comgr_set_data and resets data object's\ncurrent state.\n\nArgs:\n    data [in,out]: The data object to update.\n    file_descriptor [in]: The native file descriptor for an open file.\n        The file_descriptor must not be passed into a system I/O function\n        by any other thread while this function is executing.  The offset in\n        the file descriptor may be updated based on the requested size and\n        underlying platform. The file_descriptor may be closed immediately\n        after this function returns.\n    offset [in]: position relative to the start of the file\n        specifying the beginning of the slice in file_descriptor.\n    size [in]: Size in bytes of the slice.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The operation is successful.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is an invalid or\n    the map operation failed.",
-);
-
-/// The arguments of a call of `amd_comgr_set_data_from_file_slice`, converted in order.
-unsafe fn C_amd_comgr_set_data_from_file_slice(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_amd_comgr_set_data_from_file_slice.args::<4>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_set_data_from_file_slice(py, &x0, rt::call::extract(x1, "file_descriptor")?, rt::call::extract(x2, "offset")?, rt::call::extract(x3, "size")?)?.into_ptr())
-}
+    ["data", "file_descriptor", "offset", "size"],
+    |py, [x0, x1, x2, x3]| amd_comgr_set_data_from_file_slice(py, &x0, rt::call::extract(x1, "file_descriptor")?, rt::call::extract(x2, "offset")?, rt::call::extract(x3, "size")?));
 
 fn amd_comgr_set_data_from_file_slice(py: Python<'_>, data: &Bound<'_, PyAny>, file_descriptor: rt::CInt<i32>, offset: rt::CInt<u64>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_set_data_from_file_slice");
@@ -469,29 +282,10 @@ fn amd_comgr_set_data_from_file_slice(py: Python<'_>, data: &Bound<'_, PyAny>, f
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_file_descriptor, a_offset, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_set_data_name` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_set_data_name: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_set_data_name",
-    "amd_comgr_set_data_name",
-    &["data", "name"],
-    rt::fastcall_entry!(C_amd_comgr_set_data_name),
+rt::function!(F_amd_comgr_set_data_name, C_amd_comgr_set_data_name, c"amd_comgr_set_data_name", "amd_comgr_set_data_name",
     c"amd_comgr_set_data_name(data, name)\n--\n\nSet the name associated with a data object.\n\nWhen compiling, the full name of an include directive is used to\nreference the contents of the include data object with the same\nname. The name may also be used for other data objects in log and\ndiagnostic output.\n\nArgs:\n    data [in]: The data object to update.\n    name [in]: A null terminated string that specifies the name to\n        use for the data object. If NULL then the name is set to the empty\n        string.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object, or has kind @p\n    AMD_COMGR_DATA_KIND_UNDEF.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_set_data_name`, converted in order.
-unsafe fn C_amd_comgr_set_data_name(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_set_data_name.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_set_data_name(py, &x0, rt::call::extract(x1, "name")?)?.into_ptr())
-}
+    ["data", "name"],
+    |py, [x0, x1]| amd_comgr_set_data_name(py, &x0, rt::call::extract(x1, "name")?));
 
 fn amd_comgr_set_data_name(py: Python<'_>, data: &Bound<'_, PyAny>, name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_set_data_name");
@@ -506,29 +300,10 @@ fn amd_comgr_set_data_name(py: Python<'_>, data: &Bound<'_, PyAny>, name: rt::CS
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_get_data` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_get_data: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_get_data",
-    "amd_comgr_get_data",
-    &["data", "size", "bytes"],
-    rt::fastcall_entry!(C_amd_comgr_get_data),
+rt::function!(F_amd_comgr_get_data, C_amd_comgr_get_data, c"amd_comgr_get_data", "amd_comgr_get_data",
     c"amd_comgr_get_data(data, size, bytes)\n--\n\nGet the data contents, and/or the size of the data\nassociated with a data object.\n\nArgs:\n    data [in]: The data object to query.\n    size [in,out]: On entry, the size of bytes. On return, if bytes\n        is NULL, set to the size of the data object contents.\n    bytes [out]: If not NULL, then the first size bytes of the\n        data object contents is copied. If NULL, no data is copied, and\n        only size is updated (useful in order to find the size of buffer\n        required to copy the data).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object, or has kind @p\n    AMD_COMGR_DATA_KIND_UNDEF. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_get_data`, converted in order.
-unsafe fn C_amd_comgr_get_data(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_amd_comgr_get_data.args::<3>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_get_data(py, &x0, &x1, rt::call::extract(x2, "bytes")?)?.into_ptr())
-}
+    ["data", "size", "bytes"],
+    |py, [x0, x1, x2]| amd_comgr_get_data(py, &x0, &x1, rt::call::extract(x2, "bytes")?));
 
 fn amd_comgr_get_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, bytes: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data");
@@ -545,29 +320,10 @@ fn amd_comgr_get_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, 
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_bytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_get_data_name` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_get_data_name: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_get_data_name",
-    "amd_comgr_get_data_name",
-    &["data", "size", "name"],
-    rt::fastcall_entry!(C_amd_comgr_get_data_name),
+rt::function!(F_amd_comgr_get_data_name, C_amd_comgr_get_data_name, c"amd_comgr_get_data_name", "amd_comgr_get_data_name",
     c"amd_comgr_get_data_name(data, size, name)\n--\n\nGet the data object name and/or name length.\n\nArgs:\n    data [in]: The data object to query.\n    size [in,out]: On entry, the size of name. On return, the size of\n        the data object name including the terminating null character.\n    name [out]: If not NULL, then the first size characters of the\n        data object name are copied. If name is NULL, only size is updated\n        (useful in order to find the size of buffer required to copy the name).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object, or has kind @p\n    AMD_COMGR_DATA_KIND_UNDEF. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_get_data_name`, converted in order.
-unsafe fn C_amd_comgr_get_data_name(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_amd_comgr_get_data_name.args::<3>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_get_data_name(py, &x0, &x1, rt::call::extract(x2, "name")?)?.into_ptr())
-}
+    ["data", "size", "name"],
+    |py, [x0, x1, x2]| amd_comgr_get_data_name(py, &x0, &x1, rt::call::extract(x2, "name")?));
 
 fn amd_comgr_get_data_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, name: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data_name");
@@ -584,29 +340,10 @@ fn amd_comgr_get_data_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_get_data_isa_name` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_get_data_isa_name: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_get_data_isa_name",
-    "amd_comgr_get_data_isa_name",
-    &["data", "size", "isa_name"],
-    rt::fastcall_entry!(C_amd_comgr_get_data_isa_name),
+rt::function!(F_amd_comgr_get_data_isa_name, C_amd_comgr_get_data_isa_name, c"amd_comgr_get_data_isa_name", "amd_comgr_get_data_isa_name",
     c"amd_comgr_get_data_isa_name(data, size, isa_name)\n--\n\nGet the data object isa name and/or isa name length.\n\nArgs:\n    data [in]: The data object to query.\n    size [in,out]: On entry, the size of isa_name. On return, if @p\n        isa_name is NULL, set to the size of the isa name including the terminating\n        null character.\n    isa_name [out]: If not NULL, then the first size characters\n        of the isa name are copied. If NULL, no isa name is copied, and\n        only size is updated (useful in order to find the size of buffer\n        required to copy the isa name).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object, has kind @p\n    AMD_COMGR_DATA_KIND_UNDEF, or is not an isa specific\n    kind. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_get_data_isa_name`, converted in order.
-unsafe fn C_amd_comgr_get_data_isa_name(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_amd_comgr_get_data_isa_name.args::<3>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_get_data_isa_name(py, &x0, &x1, rt::call::extract(x2, "isa_name")?)?.into_ptr())
-}
+    ["data", "size", "isa_name"],
+    |py, [x0, x1, x2]| amd_comgr_get_data_isa_name(py, &x0, &x1, rt::call::extract(x2, "isa_name")?));
 
 fn amd_comgr_get_data_isa_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, isa_name: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data_isa_name");
@@ -623,29 +360,10 @@ fn amd_comgr_get_data_isa_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &B
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_isa_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_create_symbolizer_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_create_symbolizer_info: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_create_symbolizer_info",
-    "amd_comgr_create_symbolizer_info",
-    &["code_object", "print_symbol_callback"],
-    rt::fastcall_entry!(C_amd_comgr_create_symbolizer_info),
+rt::function!(F_amd_comgr_create_symbolizer_info, C_amd_comgr_create_symbolizer_info, c"amd_comgr_create_symbolizer_info", "amd_comgr_create_symbolizer_info",
     c"amd_comgr_create_symbolizer_info(code_object, print_symbol_callback)\n--\n\nCreate a symbolizer info object.\n\nArgs:\n    code_object [in]: A data object denoting a code object for which\n        symbolization should be performed. The kind of this object must be\n        ::AMD_COMGR_DATA_KIND_RELOCATABLE, ::AMD_COMGR_DATA_KIND_EXECUTABLE,\n        or ::AMD_COMGR_DATA_KIND_BYTES.\n    print_symbol_callback [in]: Function called by a successfull\n        symbolize query. symbol is a null-terminated string containing the\n        symbolization of the address and user_data is an arbitary user data.\n        The callback does not own symbol, and it cannot be referenced once\n        the callback returns.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    symbolizer_info: amd_comgr_symbolizer_info_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT if code_object is\n    invalid or print_symbol_callback is null.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to create symbolizer_info as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_create_symbolizer_info`, converted in order.
-unsafe fn C_amd_comgr_create_symbolizer_info(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_create_symbolizer_info.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_create_symbolizer_info(py, &x0, rt::call::extract(x1, "print_symbol_callback")?)?.into_ptr())
-}
+    ["code_object", "print_symbol_callback"],
+    |py, [x0, x1]| amd_comgr_create_symbolizer_info(py, &x0, rt::call::extract(x1, "print_symbol_callback")?));
 
 fn amd_comgr_create_symbolizer_info(py: Python<'_>, code_object: &Bound<'_, PyAny>, print_symbol_callback: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_create_symbolizer_info");
@@ -662,29 +380,10 @@ fn amd_comgr_create_symbolizer_info(py: Python<'_>, code_object: &Bound<'_, PyAn
     let __r = py.allow_threads(move || unsafe { __f(a_code_object, a_print_symbol_callback, a_symbolizer_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_symbolizer_info.unbind()])
 }
-/// `amd_comgr_destroy_symbolizer_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_destroy_symbolizer_info: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_destroy_symbolizer_info",
-    "amd_comgr_destroy_symbolizer_info",
-    &["symbolizer_info"],
-    rt::fastcall_entry!(C_amd_comgr_destroy_symbolizer_info),
+rt::function!(F_amd_comgr_destroy_symbolizer_info, C_amd_comgr_destroy_symbolizer_info, c"amd_comgr_destroy_symbolizer_info", "amd_comgr_destroy_symbolizer_info",
     c"amd_comgr_destroy_symbolizer_info(symbolizer_info)\n--\n\nDestroy symbolizer info object.\n\nArgs:\n    symbolizer_info [in]: A handle to symbolizer info object to destroy.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS on successful execution.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT if @p\n    symbolizer_info is invalid.",
-);
-
-/// The arguments of a call of `amd_comgr_destroy_symbolizer_info`, converted in order.
-unsafe fn C_amd_comgr_destroy_symbolizer_info(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_amd_comgr_destroy_symbolizer_info.args::<1>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_destroy_symbolizer_info(py, &x0)?.into_ptr())
-}
+    ["symbolizer_info"],
+    |py, [x0]| amd_comgr_destroy_symbolizer_info(py, &x0));
 
 fn amd_comgr_destroy_symbolizer_info(py: Python<'_>, symbolizer_info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_destroy_symbolizer_info");
@@ -698,29 +397,10 @@ fn amd_comgr_destroy_symbolizer_info(py: Python<'_>, symbolizer_info: &Bound<'_,
     let __r = py.allow_threads(move || unsafe { __f(a_symbolizer_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_symbolize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_symbolize: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_symbolize",
-    "amd_comgr_symbolize",
-    &["symbolizer_info", "address", "is_code", "user_data"],
-    rt::fastcall_entry!(C_amd_comgr_symbolize),
+rt::function!(F_amd_comgr_symbolize, C_amd_comgr_symbolize, c"amd_comgr_symbolize", "amd_comgr_symbolize",
     c"amd_comgr_symbolize(symbolizer_info, address, is_code, user_data)\n--\n\nSymbolize an address.\n\nThe address is symbolized using the symbol definitions of the\ncode_object specified when the symbolizer_info was created.\nThe print_symbol_callback callback function specified when the\nsymbolizer_info was created is called passing the\nsymbolization result as symbol and user_data value.\n\nIf symbolization is not possible ::AMD_COMGR_STATUS_SUCCESS is returned and\nthe string passed to the symbol argument of the print_symbol_callback\nspecified when the symbolizer_info was created contains the text\n\"<invalid>\" or \"??\". This is consistent with `llvm-symbolizer` utility.\n\nArgs:\n    symbolizer_info [in]: A handle to symbolizer info object which should be\n        used to symbolize the address.\n    address [in]: An unrelocated ELF address to which symbolization\n        query should be performed.\n    is_code [in]: if true, the symbolizer symbolize the address as code\n        and the symbolization result contains filename, function name, line number\n        and column number, else the symbolizer symbolize the address as data and\n        the symbolizaion result contains symbol name, symbol's starting address\n        and symbol size.\n    user_data [in]: Arbitrary user-data passed to print_symbol_callback\n        callback as described for symbolizer_info argument.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    symbolizer_info is an invalid data object.",
-);
-
-/// The arguments of a call of `amd_comgr_symbolize`, converted in order.
-unsafe fn C_amd_comgr_symbolize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_amd_comgr_symbolize.args::<4>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_symbolize(py, &x0, rt::call::extract(x1, "address")?, rt::call::extract(x2, "is_code")?, rt::call::extract(x3, "user_data")?)?.into_ptr())
-}
+    ["symbolizer_info", "address", "is_code", "user_data"],
+    |py, [x0, x1, x2, x3]| amd_comgr_symbolize(py, &x0, rt::call::extract(x1, "address")?, rt::call::extract(x2, "is_code")?, rt::call::extract(x3, "user_data")?));
 
 fn amd_comgr_symbolize(py: Python<'_>, symbolizer_info: &Bound<'_, PyAny>, address: rt::CInt<u64>, is_code: bool, user_data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_symbolize");
@@ -737,29 +417,10 @@ fn amd_comgr_symbolize(py: Python<'_>, symbolizer_info: &Bound<'_, PyAny>, addre
     let __r = py.allow_threads(move || unsafe { __f(a_symbolizer_info, a_address, a_is_code, a_user_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_get_data_metadata` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_get_data_metadata: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_get_data_metadata",
-    "amd_comgr_get_data_metadata",
-    &["data"],
-    rt::fastcall_entry!(C_amd_comgr_get_data_metadata),
+rt::function!(F_amd_comgr_get_data_metadata, C_amd_comgr_get_data_metadata, c"amd_comgr_get_data_metadata", "amd_comgr_get_data_metadata",
     c"amd_comgr_get_data_metadata(data)\n--\n\nGet a handle to the metadata of a data object.\n\nArgs:\n    data [in]: The data object to query.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    metadata: amd_comgr_metadata_node_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object, or has kind @p\n    AMD_COMGR_DATA_KIND_UNDEF. metadata is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_get_data_metadata`, converted in order.
-unsafe fn C_amd_comgr_get_data_metadata(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_amd_comgr_get_data_metadata.args::<1>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_get_data_metadata(py, &x0)?.into_ptr())
-}
+    ["data"],
+    |py, [x0]| amd_comgr_get_data_metadata(py, &x0));
 
 fn amd_comgr_get_data_metadata(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data_metadata");
@@ -775,29 +436,10 @@ fn amd_comgr_get_data_metadata(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_metadata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_metadata.unbind()])
 }
-/// `amd_comgr_destroy_metadata` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_destroy_metadata: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_destroy_metadata",
-    "amd_comgr_destroy_metadata",
-    &["metadata"],
-    rt::fastcall_entry!(C_amd_comgr_destroy_metadata),
+rt::function!(F_amd_comgr_destroy_metadata, C_amd_comgr_destroy_metadata, c"amd_comgr_destroy_metadata", "amd_comgr_destroy_metadata",
     c"amd_comgr_destroy_metadata(metadata)\n--\n\nDestroy a metadata handle.\n\nArgs:\n    metadata [in]: A metadata handle to destroy.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT metadata is an invalid\n    metadata handle.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to update metadata\n    handle as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_destroy_metadata`, converted in order.
-unsafe fn C_amd_comgr_destroy_metadata(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_amd_comgr_destroy_metadata.args::<1>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_destroy_metadata(py, &x0)?.into_ptr())
-}
+    ["metadata"],
+    |py, [x0]| amd_comgr_destroy_metadata(py, &x0));
 
 fn amd_comgr_destroy_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_destroy_metadata");
@@ -811,29 +453,10 @@ fn amd_comgr_destroy_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_metadata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_create_data_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_create_data_set: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_create_data_set",
-    "amd_comgr_create_data_set",
-    &[],
-    rt::fastcall_entry!(C_amd_comgr_create_data_set),
+rt::function!(F_amd_comgr_create_data_set, C_amd_comgr_create_data_set, c"amd_comgr_create_data_set", "amd_comgr_create_data_set",
     c"amd_comgr_create_data_set()\n--\n\nCreate a data set object.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    data_set: amd_comgr_data_set_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to create the data\n    set object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_create_data_set`, converted in order.
-unsafe fn C_amd_comgr_create_data_set(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_amd_comgr_create_data_set.args::<0>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_create_data_set(py)?.into_ptr())
-}
+    [],
+    |py, []| amd_comgr_create_data_set(py));
 
 fn amd_comgr_create_data_set(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_create_data_set");
@@ -848,29 +471,10 @@ fn amd_comgr_create_data_set(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_data_set) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_data_set.unbind()])
 }
-/// `amd_comgr_destroy_data_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_destroy_data_set: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_destroy_data_set",
-    "amd_comgr_destroy_data_set",
-    &["data_set"],
-    rt::fastcall_entry!(C_amd_comgr_destroy_data_set),
+rt::function!(F_amd_comgr_destroy_data_set, C_amd_comgr_destroy_data_set, c"amd_comgr_destroy_data_set", "amd_comgr_destroy_data_set",
     c"amd_comgr_destroy_data_set(data_set)\n--\n\nDestroy a data set object.\n\nThe reference counts of any associated data objects are decremented. Any\nhandles to the data set object become invalid.\n\nArgs:\n    data_set [in]: A handle to the data set object to destroy.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is an invalid\n    data set object.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to update data set\n    object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_destroy_data_set`, converted in order.
-unsafe fn C_amd_comgr_destroy_data_set(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_amd_comgr_destroy_data_set.args::<1>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_destroy_data_set(py, &x0)?.into_ptr())
-}
+    ["data_set"],
+    |py, [x0]| amd_comgr_destroy_data_set(py, &x0));
 
 fn amd_comgr_destroy_data_set(py: Python<'_>, data_set: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_destroy_data_set");
@@ -884,29 +488,10 @@ fn amd_comgr_destroy_data_set(py: Python<'_>, data_set: &Bound<'_, PyAny>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_data_set) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_data_set_add` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_data_set_add: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_data_set_add",
-    "amd_comgr_data_set_add",
-    &["data_set", "data"],
-    rt::fastcall_entry!(C_amd_comgr_data_set_add),
+rt::function!(F_amd_comgr_data_set_add, C_amd_comgr_data_set_add, c"amd_comgr_data_set_add", "amd_comgr_data_set_add",
     c"amd_comgr_data_set_add(data_set, data)\n--\n\nAdd a data object to a data set object if it is not already added.\n\nThe reference count of the data object is incremented.\n\nArgs:\n    data_set [in]: A handle to the data set object to be updated.\n    data [in]: A handle to the data object to be added. If data_set\n        already has the specified handle present, then it is not added. The order\n        that data objects are added is preserved.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is an invalid\n    data set object. data is an invalid data object; has undef kind; has\n    include kind but does not have a name.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to update data set\n    object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_data_set_add`, converted in order.
-unsafe fn C_amd_comgr_data_set_add(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_data_set_add.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_data_set_add(py, &x0, &x1)?.into_ptr())
-}
+    ["data_set", "data"],
+    |py, [x0, x1]| amd_comgr_data_set_add(py, &x0, &x1));
 
 fn amd_comgr_data_set_add(py: Python<'_>, data_set: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_data_set_add");
@@ -921,29 +506,10 @@ fn amd_comgr_data_set_add(py: Python<'_>, data_set: &Bound<'_, PyAny>, data: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_data_set, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_data_set_remove` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_data_set_remove: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_data_set_remove",
-    "amd_comgr_data_set_remove",
-    &["data_set", "data_kind"],
-    rt::fastcall_entry!(C_amd_comgr_data_set_remove),
+rt::function!(F_amd_comgr_data_set_remove, C_amd_comgr_data_set_remove, c"amd_comgr_data_set_remove", "amd_comgr_data_set_remove",
     c"amd_comgr_data_set_remove(data_set, data_kind)\n--\n\nRemove all data objects of a specified kind from a data set object.\n\nThe reference count of the removed data objects is decremented.\n\nArgs:\n    data_set [in]: A handle to the data set object to be updated.\n    data_kind [in]: The data kind of the data objects to be removed. If @p\n        AMD_COMGR_DATA_KIND_UNDEF is specified then all data objects are removed.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is an invalid\n    data set object. data_kind is an invalid data kind.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to update data set\n    object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_data_set_remove`, converted in order.
-unsafe fn C_amd_comgr_data_set_remove(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_data_set_remove.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_data_set_remove(py, &x0, &x1)?.into_ptr())
-}
+    ["data_set", "data_kind"],
+    |py, [x0, x1]| amd_comgr_data_set_remove(py, &x0, &x1));
 
 fn amd_comgr_data_set_remove(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_data_set_remove");
@@ -958,29 +524,10 @@ fn amd_comgr_data_set_remove(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_k
     let __r = py.allow_threads(move || unsafe { __f(a_data_set, a_data_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_data_count` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_data_count: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_data_count",
-    "amd_comgr_action_data_count",
-    &["data_set", "data_kind", "count"],
-    rt::fastcall_entry!(C_amd_comgr_action_data_count),
+rt::function!(F_amd_comgr_action_data_count, C_amd_comgr_action_data_count, c"amd_comgr_action_data_count", "amd_comgr_action_data_count",
     c"amd_comgr_action_data_count(data_set, data_kind, count)\n--\n\nReturn the number of data objects of a specified data kind that are\nadded to a data set object.\n\nArgs:\n    data_set [in]: A handle to the data set object to be queried.\n    data_kind [in]: The data kind of the data objects to be counted.\n    count [out]: The number of data objects of data kind data_kind.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is an invalid\n    data set object. data_kind is an invalid data kind or @p\n    AMD_COMGR_DATA_KIND_UNDEF. count is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to query data set\n    object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_action_data_count`, converted in order.
-unsafe fn C_amd_comgr_action_data_count(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_amd_comgr_action_data_count.args::<3>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_data_count(py, &x0, &x1, &x2)?.into_ptr())
-}
+    ["data_set", "data_kind", "count"],
+    |py, [x0, x1, x2]| amd_comgr_action_data_count(py, &x0, &x1, &x2));
 
 fn amd_comgr_action_data_count(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_kind: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_data_count");
@@ -997,29 +544,10 @@ fn amd_comgr_action_data_count(py: Python<'_>, data_set: &Bound<'_, PyAny>, data
     let __r = py.allow_threads(move || unsafe { __f(a_data_set, a_data_kind, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_data_get_data` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_data_get_data: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_data_get_data",
-    "amd_comgr_action_data_get_data",
-    &["data_set", "data_kind", "index"],
-    rt::fastcall_entry!(C_amd_comgr_action_data_get_data),
+rt::function!(F_amd_comgr_action_data_get_data, C_amd_comgr_action_data_get_data, c"amd_comgr_action_data_get_data", "amd_comgr_action_data_get_data",
     c"amd_comgr_action_data_get_data(data_set, data_kind, index)\n--\n\nReturn the Nth data object of a specified data kind that is added to a\ndata set object.\n\nThe reference count of the returned data object is incremented.\n\nArgs:\n    data_set [in]: A handle to the data set object to be queried.\n    data_kind [in]: The data kind of the data object to be returned.\n    index [in]: The index of the data object of data kind @data_kind to be\n        returned. The first data object is index 0. The order of data objects matches\n        the order that they were added to the data set object.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    data: amd_comgr_data_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is an invalid\n    data set object. data_kind is an invalid data kind or @p\n    AMD_COMGR_DATA_KIND_UNDEF. index is greater than the number of data\n    objects of kind data_kind. data is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to query data set\n    object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_action_data_get_data`, converted in order.
-unsafe fn C_amd_comgr_action_data_get_data(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_amd_comgr_action_data_get_data.args::<3>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_data_get_data(py, &x0, &x1, rt::call::extract(x2, "index")?)?.into_ptr())
-}
+    ["data_set", "data_kind", "index"],
+    |py, [x0, x1, x2]| amd_comgr_action_data_get_data(py, &x0, &x1, rt::call::extract(x2, "index")?));
 
 fn amd_comgr_action_data_get_data(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_kind: &Bound<'_, PyAny>, index: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_data_get_data");
@@ -1037,29 +565,10 @@ fn amd_comgr_action_data_get_data(py: Python<'_>, data_set: &Bound<'_, PyAny>, d
     let __r = py.allow_threads(move || unsafe { __f(a_data_set, a_data_kind, a_index, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_data.unbind()])
 }
-/// `amd_comgr_create_action_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_create_action_info: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_create_action_info",
-    "amd_comgr_create_action_info",
-    &[],
-    rt::fastcall_entry!(C_amd_comgr_create_action_info),
+rt::function!(F_amd_comgr_create_action_info, C_amd_comgr_create_action_info, c"amd_comgr_create_action_info", "amd_comgr_create_action_info",
     c"amd_comgr_create_action_info()\n--\n\nCreate an action info object.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    action_info: amd_comgr_action_info_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to create the action info object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_create_action_info`, converted in order.
-unsafe fn C_amd_comgr_create_action_info(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_amd_comgr_create_action_info.args::<0>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_create_action_info(py)?.into_ptr())
-}
+    [],
+    |py, []| amd_comgr_create_action_info(py));
 
 fn amd_comgr_create_action_info(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_create_action_info");
@@ -1074,29 +583,10 @@ fn amd_comgr_create_action_info(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_action_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_action_info.unbind()])
 }
-/// `amd_comgr_destroy_action_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_destroy_action_info: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_destroy_action_info",
-    "amd_comgr_destroy_action_info",
-    &["action_info"],
-    rt::fastcall_entry!(C_amd_comgr_destroy_action_info),
+rt::function!(F_amd_comgr_destroy_action_info, C_amd_comgr_destroy_action_info, c"amd_comgr_destroy_action_info", "amd_comgr_destroy_action_info",
     c"amd_comgr_destroy_action_info(action_info)\n--\n\nDestroy an action info object.\n\nArgs:\n    action_info [in]: A handle to the action info object to destroy.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_destroy_action_info`, converted in order.
-unsafe fn C_amd_comgr_destroy_action_info(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_amd_comgr_destroy_action_info.args::<1>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_destroy_action_info(py, &x0)?.into_ptr())
-}
+    ["action_info"],
+    |py, [x0]| amd_comgr_destroy_action_info(py, &x0));
 
 fn amd_comgr_destroy_action_info(py: Python<'_>, action_info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_destroy_action_info");
@@ -1110,29 +600,10 @@ fn amd_comgr_destroy_action_info(py: Python<'_>, action_info: &Bound<'_, PyAny>)
     let __r = py.allow_threads(move || unsafe { __f(a_action_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_info_set_isa_name` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_info_set_isa_name: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_info_set_isa_name",
-    "amd_comgr_action_info_set_isa_name",
-    &["action_info", "isa_name"],
-    rt::fastcall_entry!(C_amd_comgr_action_info_set_isa_name),
+rt::function!(F_amd_comgr_action_info_set_isa_name, C_amd_comgr_action_info_set_isa_name, c"amd_comgr_action_info_set_isa_name", "amd_comgr_action_info_set_isa_name",
     c"amd_comgr_action_info_set_isa_name(action_info, isa_name)\n--\n\nSet the isa name of an action info object.\n\nWhen an action info object is created it has no isa name. Some\nactions require that the action info object has an isa name\ndefined.\n\nArgs:\n    action_info [in]: A handle to the action info object to be\n        updated.\n    isa_name [in]: A null terminated string that is the isa name. If NULL\n        or the empty string then the isa name is cleared. The isa name is defined as\n        the Code Object Target Identification string, described at\n        https://llvm.org/docs/AMDGPUUsage.html#code-object-target-identification\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. isa_name is not an\n    isa name supported by this version of the code object manager\n    library.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_action_info_set_isa_name`, converted in order.
-unsafe fn C_amd_comgr_action_info_set_isa_name(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_action_info_set_isa_name.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_info_set_isa_name(py, &x0, rt::call::extract(x1, "isa_name")?)?.into_ptr())
-}
+    ["action_info", "isa_name"],
+    |py, [x0, x1]| amd_comgr_action_info_set_isa_name(py, &x0, rt::call::extract(x1, "isa_name")?));
 
 fn amd_comgr_action_info_set_isa_name(py: Python<'_>, action_info: &Bound<'_, PyAny>, isa_name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_isa_name");
@@ -1147,29 +618,10 @@ fn amd_comgr_action_info_set_isa_name(py: Python<'_>, action_info: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_isa_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_info_get_isa_name` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_info_get_isa_name: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_info_get_isa_name",
-    "amd_comgr_action_info_get_isa_name",
-    &["action_info", "size", "isa_name"],
-    rt::fastcall_entry!(C_amd_comgr_action_info_get_isa_name),
+rt::function!(F_amd_comgr_action_info_get_isa_name, C_amd_comgr_action_info_get_isa_name, c"amd_comgr_action_info_get_isa_name", "amd_comgr_action_info_get_isa_name",
     c"amd_comgr_action_info_get_isa_name(action_info, size, isa_name)\n--\n\nGet the isa name and/or isa name length.\n\nArgs:\n    action_info [in]: The action info object to query.\n    size [in,out]: On entry, the size of isa_name. On return, if @p\n        isa_name is NULL, set to the size of the isa name including the terminating\n        null character.\n    isa_name [out]: If not NULL, then the first size characters of the\n        isa name are copied into isa_name. If the isa name is not set then an\n        empty string is copied into isa_name. If NULL, no name is copied, and\n        only size is updated (useful in order to find the size of buffer required\n        to copy the name).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_action_info_get_isa_name`, converted in order.
-unsafe fn C_amd_comgr_action_info_get_isa_name(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_amd_comgr_action_info_get_isa_name.args::<3>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_info_get_isa_name(py, &x0, &x1, rt::call::extract(x2, "isa_name")?)?.into_ptr())
-}
+    ["action_info", "size", "isa_name"],
+    |py, [x0, x1, x2]| amd_comgr_action_info_get_isa_name(py, &x0, &x1, rt::call::extract(x2, "isa_name")?));
 
 fn amd_comgr_action_info_get_isa_name(py: Python<'_>, action_info: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, isa_name: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_isa_name");
@@ -1186,29 +638,10 @@ fn amd_comgr_action_info_get_isa_name(py: Python<'_>, action_info: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_size, a_isa_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_info_set_language` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_info_set_language: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_info_set_language",
-    "amd_comgr_action_info_set_language",
-    &["action_info", "language"],
-    rt::fastcall_entry!(C_amd_comgr_action_info_set_language),
+rt::function!(F_amd_comgr_action_info_set_language, C_amd_comgr_action_info_set_language, c"amd_comgr_action_info_set_language", "amd_comgr_action_info_set_language",
     c"amd_comgr_action_info_set_language(action_info, language)\n--\n\nSet the source language of an action info object.\n\nWhen an action info object is created it has no language defined\nwhich is represented by @p\nAMD_COMGR_LANGUAGE_NONE. Some actions require that\nthe action info object has a source language defined.\n\nArgs:\n    action_info [in]: A handle to the action info object to be\n        updated.\n    language [in]: The language to set. If @p\n        AMD_COMGR_LANGUAGE_NONE then the language is cleared.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. language is an\n    invalid language.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_action_info_set_language`, converted in order.
-unsafe fn C_amd_comgr_action_info_set_language(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_action_info_set_language.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_info_set_language(py, &x0, &x1)?.into_ptr())
-}
+    ["action_info", "language"],
+    |py, [x0, x1]| amd_comgr_action_info_set_language(py, &x0, &x1));
 
 fn amd_comgr_action_info_set_language(py: Python<'_>, action_info: &Bound<'_, PyAny>, language: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_language");
@@ -1223,29 +656,10 @@ fn amd_comgr_action_info_set_language(py: Python<'_>, action_info: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_language) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_info_get_language` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_info_get_language: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_info_get_language",
-    "amd_comgr_action_info_get_language",
-    &["action_info", "language"],
-    rt::fastcall_entry!(C_amd_comgr_action_info_get_language),
+rt::function!(F_amd_comgr_action_info_get_language, C_amd_comgr_action_info_get_language, c"amd_comgr_action_info_get_language", "amd_comgr_action_info_get_language",
     c"amd_comgr_action_info_get_language(action_info, language)\n--\n\nGet the language for an action info object.\n\nArgs:\n    action_info [in]: The action info object to query.\n    language [out]: The language of the action info opject. @p\n        AMD_COMGR_LANGUAGE_NONE if not defined,\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. language is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_action_info_get_language`, converted in order.
-unsafe fn C_amd_comgr_action_info_get_language(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_action_info_get_language.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_info_get_language(py, &x0, &x1)?.into_ptr())
-}
+    ["action_info", "language"],
+    |py, [x0, x1]| amd_comgr_action_info_get_language(py, &x0, &x1));
 
 fn amd_comgr_action_info_get_language(py: Python<'_>, action_info: &Bound<'_, PyAny>, language: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_language");
@@ -1261,29 +675,10 @@ fn amd_comgr_action_info_get_language(py: Python<'_>, action_info: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_language) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_info_set_option_list` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_info_set_option_list: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_info_set_option_list",
-    "amd_comgr_action_info_set_option_list",
-    &["action_info", "options", "count"],
-    rt::fastcall_entry!(C_amd_comgr_action_info_set_option_list),
+rt::function!(F_amd_comgr_action_info_set_option_list, C_amd_comgr_action_info_set_option_list, c"amd_comgr_action_info_set_option_list", "amd_comgr_action_info_set_option_list",
     c"amd_comgr_action_info_set_option_list(action_info, options, count)\n--\n\nSet the options array of an action info object.\n\nThis overrides any option strings or arrays previously set by calls to this\nfunction.\n\nAn action_info object which had its options set with this function can\nonly have its option inspected with @p\namd_comgr_action_info_get_option_list_count and @p\namd_comgr_action_info_get_option_list_item.\n\nArgs:\n    action_info [in]: A handle to the action info object to be updated.\n    options [in]: An array of null terminated strings. May be NULL if @p\n        count is zero, which will result in an empty options array.\n    count [in]: The number of null terminated strings in options.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT action_info is an\n    invalid action info object, or options is NULL and count is non-zero.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to update action\n    info object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_action_info_set_option_list`, converted in order.
-unsafe fn C_amd_comgr_action_info_set_option_list(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_amd_comgr_action_info_set_option_list.args::<3>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_info_set_option_list(py, &x0, rt::call::extract(x1, "options")?, rt::call::extract(x2, "count")?)?.into_ptr())
-}
+    ["action_info", "options", "count"],
+    |py, [x0, x1, x2]| amd_comgr_action_info_set_option_list(py, &x0, rt::call::extract(x1, "options")?, rt::call::extract(x2, "count")?));
 
 fn amd_comgr_action_info_set_option_list(py: Python<'_>, action_info: &Bound<'_, PyAny>, options: rt::CStrArrayArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_option_list");
@@ -1299,29 +694,10 @@ fn amd_comgr_action_info_set_option_list(py: Python<'_>, action_info: &Bound<'_,
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_options, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_info_get_option_list_count` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_info_get_option_list_count: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_info_get_option_list_count",
-    "amd_comgr_action_info_get_option_list_count",
-    &["action_info", "count"],
-    rt::fastcall_entry!(C_amd_comgr_action_info_get_option_list_count),
+rt::function!(F_amd_comgr_action_info_get_option_list_count, C_amd_comgr_action_info_get_option_list_count, c"amd_comgr_action_info_get_option_list_count", "amd_comgr_action_info_get_option_list_count",
     c"amd_comgr_action_info_get_option_list_count(action_info, count)\n--\n\nReturn the number of options in the options array.\n\nThe action_info object must have had its options set with @p\namd_comgr_action_info_set_option_list.\n\nArgs:\n    action_info [in]: The action info object to query.\n    count [out]: The number of options in the options array.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR The options of action_info were never\n    set, or not set with amd_comgr_action_info_set_option_list.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT action_info is an\n    invalid action info object, or count is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to query the data\n    object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_action_info_get_option_list_count`, converted in order.
-unsafe fn C_amd_comgr_action_info_get_option_list_count(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_action_info_get_option_list_count.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_info_get_option_list_count(py, &x0, &x1)?.into_ptr())
-}
+    ["action_info", "count"],
+    |py, [x0, x1]| amd_comgr_action_info_get_option_list_count(py, &x0, &x1));
 
 fn amd_comgr_action_info_get_option_list_count(py: Python<'_>, action_info: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_option_list_count");
@@ -1337,29 +713,10 @@ fn amd_comgr_action_info_get_option_list_count(py: Python<'_>, action_info: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_info_get_option_list_item` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_info_get_option_list_item: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_info_get_option_list_item",
-    "amd_comgr_action_info_get_option_list_item",
-    &["action_info", "index", "size", "option"],
-    rt::fastcall_entry!(C_amd_comgr_action_info_get_option_list_item),
+rt::function!(F_amd_comgr_action_info_get_option_list_item, C_amd_comgr_action_info_get_option_list_item, c"amd_comgr_action_info_get_option_list_item", "amd_comgr_action_info_get_option_list_item",
     c"amd_comgr_action_info_get_option_list_item(action_info, index, size, option)\n--\n\nReturn the Nth option string in the options array and/or that\noption's length.\n\nThe action_info object must have had its options set with @p\namd_comgr_action_info_set_option_list.\n\nArgs:\n    action_info [in]: The action info object to query.\n    index [in]: The index of the option to be returned. The first option\n        index is 0. The order is the same as the options when they were added in @p\n        amd_comgr_action_info_set_option_list.\n    size [in,out]: On entry, the size of option. On return, if @option\n        is NULL, set to the size of the Nth option string including the terminating\n        null character.\n    option [out]: If not NULL, then the first size characters of the Nth\n        option string are copied into option. If NULL, no option string is\n        copied, and only size is updated (useful in order to find the size of\n        buffer required to copy the option string).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR The options of action_info were never\n    set, or not set with amd_comgr_action_info_set_option_list.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT action_info is an\n    invalid action info object, index is invalid, or size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to query the data\n    object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_action_info_get_option_list_item`, converted in order.
-unsafe fn C_amd_comgr_action_info_get_option_list_item(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_amd_comgr_action_info_get_option_list_item.args::<4>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_info_get_option_list_item(py, &x0, rt::call::extract(x1, "index")?, &x2, rt::call::extract(x3, "option")?)?.into_ptr())
-}
+    ["action_info", "index", "size", "option"],
+    |py, [x0, x1, x2, x3]| amd_comgr_action_info_get_option_list_item(py, &x0, rt::call::extract(x1, "index")?, &x2, rt::call::extract(x3, "option")?));
 
 fn amd_comgr_action_info_get_option_list_item(py: Python<'_>, action_info: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, option: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_option_list_item");
@@ -1377,29 +734,10 @@ fn amd_comgr_action_info_get_option_list_item(py: Python<'_>, action_info: &Boun
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_index, a_size, a_option) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_info_set_bundle_entry_ids` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_info_set_bundle_entry_ids: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_info_set_bundle_entry_ids",
-    "amd_comgr_action_info_set_bundle_entry_ids",
-    &["action_info", "bundle_entry_ids", "count"],
-    rt::fastcall_entry!(C_amd_comgr_action_info_set_bundle_entry_ids),
+rt::function!(F_amd_comgr_action_info_set_bundle_entry_ids, C_amd_comgr_action_info_set_bundle_entry_ids, c"amd_comgr_action_info_set_bundle_entry_ids", "amd_comgr_action_info_set_bundle_entry_ids",
     c"amd_comgr_action_info_set_bundle_entry_ids(action_info, bundle_entry_ids, count)\n--\n\nSet the bundle entry IDs of an action info object.\n\nWhen an action info object is created it has no bundle entry IDs. Some\nactions require that the action info object has bundle entry IDs\ndefined.\n\nArgs:\n    action_info [in]: A handle to the action info object to be\n        updated.\n    bundle_entry_ids [in]: An array of strings containing one or more\n        bundle entry ID strings. If NULL then the bundle entry ID strings are\n        cleared. These IDs are described at\n        https://clang.llvm.org/docs/ClangOffloadBundler.html#bundle-entry-id\n    count\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. contains an invalid\n    bundle ID not supported by this version of the code object manager\n    library.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_action_info_set_bundle_entry_ids`, converted in order.
-unsafe fn C_amd_comgr_action_info_set_bundle_entry_ids(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_amd_comgr_action_info_set_bundle_entry_ids.args::<3>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_info_set_bundle_entry_ids(py, &x0, rt::call::extract(x1, "bundle_entry_ids")?, rt::call::extract(x2, "count")?)?.into_ptr())
-}
+    ["action_info", "bundle_entry_ids", "count"],
+    |py, [x0, x1, x2]| amd_comgr_action_info_set_bundle_entry_ids(py, &x0, rt::call::extract(x1, "bundle_entry_ids")?, rt::call::extract(x2, "count")?));
 
 fn amd_comgr_action_info_set_bundle_entry_ids(py: Python<'_>, action_info: &Bound<'_, PyAny>, bundle_entry_ids: rt::CStrArrayArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_bundle_entry_ids");
@@ -1415,29 +753,10 @@ fn amd_comgr_action_info_set_bundle_entry_ids(py: Python<'_>, action_info: &Boun
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_bundle_entry_ids, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_info_get_bundle_entry_id_count` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_info_get_bundle_entry_id_count: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_info_get_bundle_entry_id_count",
-    "amd_comgr_action_info_get_bundle_entry_id_count",
-    &["action_info", "count"],
-    rt::fastcall_entry!(C_amd_comgr_action_info_get_bundle_entry_id_count),
+rt::function!(F_amd_comgr_action_info_get_bundle_entry_id_count, C_amd_comgr_action_info_get_bundle_entry_id_count, c"amd_comgr_action_info_get_bundle_entry_id_count", "amd_comgr_action_info_get_bundle_entry_id_count",
     c"amd_comgr_action_info_get_bundle_entry_id_count(action_info, count)\n--\n\nGet number of bundle entry IDs\n\nArgs:\n    action_info [in]: The action info object to query.\n    count [out]: The number of bundle entry IDs availible. This value\n        can be used as an upper bound to the Index provided to the corresponding\n        amd_comgr_get_bundle_entry_id() call.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_action_info_get_bundle_entry_id_count`, converted in order.
-unsafe fn C_amd_comgr_action_info_get_bundle_entry_id_count(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_action_info_get_bundle_entry_id_count.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_info_get_bundle_entry_id_count(py, &x0, &x1)?.into_ptr())
-}
+    ["action_info", "count"],
+    |py, [x0, x1]| amd_comgr_action_info_get_bundle_entry_id_count(py, &x0, &x1));
 
 fn amd_comgr_action_info_get_bundle_entry_id_count(py: Python<'_>, action_info: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_bundle_entry_id_count");
@@ -1453,29 +772,10 @@ fn amd_comgr_action_info_get_bundle_entry_id_count(py: Python<'_>, action_info: 
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_info_get_bundle_entry_id` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_info_get_bundle_entry_id: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_info_get_bundle_entry_id",
-    "amd_comgr_action_info_get_bundle_entry_id",
-    &["action_info", "index", "size", "bundle_entry_id"],
-    rt::fastcall_entry!(C_amd_comgr_action_info_get_bundle_entry_id),
+rt::function!(F_amd_comgr_action_info_get_bundle_entry_id, C_amd_comgr_action_info_get_bundle_entry_id, c"amd_comgr_action_info_get_bundle_entry_id", "amd_comgr_action_info_get_bundle_entry_id",
     c"amd_comgr_action_info_get_bundle_entry_id(action_info, index, size, bundle_entry_id)\n--\n\nFetch the Nth specific bundle entry ID or that ID's length.\n\nArgs:\n    action_info [in]: The action info object to query.\n    index [in]: The index of the bundle entry ID to be returned.\n    size [in,out]: For out, the size of bundle_entry_id. For in,\n        if @bundle_entry_id is NULL, set to the size of the Nth ID string including\n        the terminating null character.\n    bundle_entry_id [out]: If not NULL, then the first size characters of\n        the Nth bundle entry ID string are copied into bundle_entry_id. If NULL,\n        no bundle entry ID is copied, and only size is updated (useful in order\n        to find the size of the buffer requried to copy the bundle_entry_id string).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_action_info_get_bundle_entry_id`, converted in order.
-unsafe fn C_amd_comgr_action_info_get_bundle_entry_id(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_amd_comgr_action_info_get_bundle_entry_id.args::<4>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_info_get_bundle_entry_id(py, &x0, rt::call::extract(x1, "index")?, &x2, rt::call::extract(x3, "bundle_entry_id")?)?.into_ptr())
-}
+    ["action_info", "index", "size", "bundle_entry_id"],
+    |py, [x0, x1, x2, x3]| amd_comgr_action_info_get_bundle_entry_id(py, &x0, rt::call::extract(x1, "index")?, &x2, rt::call::extract(x3, "bundle_entry_id")?));
 
 fn amd_comgr_action_info_get_bundle_entry_id(py: Python<'_>, action_info: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, bundle_entry_id: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_bundle_entry_id");
@@ -1493,29 +793,10 @@ fn amd_comgr_action_info_get_bundle_entry_id(py: Python<'_>, action_info: &Bound
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_index, a_size, a_bundle_entry_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_info_set_vfs` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_info_set_vfs: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_info_set_vfs",
-    "amd_comgr_action_info_set_vfs",
-    &["action_info", "should_use_vfs"],
-    rt::fastcall_entry!(C_amd_comgr_action_info_set_vfs),
+rt::function!(F_amd_comgr_action_info_set_vfs, C_amd_comgr_action_info_set_vfs, c"amd_comgr_action_info_set_vfs", "amd_comgr_action_info_set_vfs",
     c"amd_comgr_action_info_set_vfs(action_info, should_use_vfs)\n--\n\nSet whether the specified action should use an\nin-memory virtual file system (VFS).\n\nWarning: Environment variable AMD_COMGR_SAVE_TEMPS may override options\nset by this API and AMD_COMGR_USE_VFS. If AMD_COMGR_SAVE_TEMPS is set\nto \"1\", all actions are performed using the real file system irrespective of\nthe value of should_use_vfs AMD_COMGR_USE_VFS;\n\nWarning: Environment variable AMD_COMGR_USE_VFS may override options\nset by this API. If AMD_COMGR_USE_VFS is set to \"1\", all actions\nare performed using VFS. If AMD_COMGR_USE_VFS is set to \"0\",\nnone of the actions are performed using VFS.\n\nIf AMD_COMGR_USE_VFS is unset, this API can be used to selectively\nturn VFS usage on/off for specified actions.\n\nArgs:\n    action_info [in]: A handle to the action info object to be\n        updated.\n    should_use_vfs [in]: A boolean that directs the choice to\n        use the VFS.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object.",
-);
-
-/// The arguments of a call of `amd_comgr_action_info_set_vfs`, converted in order.
-unsafe fn C_amd_comgr_action_info_set_vfs(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_action_info_set_vfs.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_info_set_vfs(py, &x0, rt::call::extract(x1, "should_use_vfs")?)?.into_ptr())
-}
+    ["action_info", "should_use_vfs"],
+    |py, [x0, x1]| amd_comgr_action_info_set_vfs(py, &x0, rt::call::extract(x1, "should_use_vfs")?));
 
 fn amd_comgr_action_info_set_vfs(py: Python<'_>, action_info: &Bound<'_, PyAny>, should_use_vfs: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_vfs");
@@ -1530,29 +811,10 @@ fn amd_comgr_action_info_set_vfs(py: Python<'_>, action_info: &Bound<'_, PyAny>,
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_should_use_vfs) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_info_set_device_lib_linking` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_info_set_device_lib_linking: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_info_set_device_lib_linking",
-    "amd_comgr_action_info_set_device_lib_linking",
-    &["action_info", "should_link_device_libs"],
-    rt::fastcall_entry!(C_amd_comgr_action_info_set_device_lib_linking),
+rt::function!(F_amd_comgr_action_info_set_device_lib_linking, C_amd_comgr_action_info_set_device_lib_linking, c"amd_comgr_action_info_set_device_lib_linking", "amd_comgr_action_info_set_device_lib_linking",
     c"amd_comgr_action_info_set_device_lib_linking(action_info, should_link_device_libs)\n--\n\nSet the device library linking behavior of an action info object.\n\nDevice library linking can be either enforced or omitted for compilation\nactions.\n\nArgs:\n    action_info [in]: A handle to the action info object to be\n        updated.\n    should_link_device_libs [in]: A boolean that directs the choice to\n        link the device libraries.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object.",
-);
-
-/// The arguments of a call of `amd_comgr_action_info_set_device_lib_linking`, converted in order.
-unsafe fn C_amd_comgr_action_info_set_device_lib_linking(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_action_info_set_device_lib_linking.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_info_set_device_lib_linking(py, &x0, rt::call::extract(x1, "should_link_device_libs")?)?.into_ptr())
-}
+    ["action_info", "should_link_device_libs"],
+    |py, [x0, x1]| amd_comgr_action_info_set_device_lib_linking(py, &x0, rt::call::extract(x1, "should_link_device_libs")?));
 
 fn amd_comgr_action_info_set_device_lib_linking(py: Python<'_>, action_info: &Bound<'_, PyAny>, should_link_device_libs: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_device_lib_linking");
@@ -1567,29 +829,10 @@ fn amd_comgr_action_info_set_device_lib_linking(py: Python<'_>, action_info: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_should_link_device_libs) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_info_set_working_directory_path` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_info_set_working_directory_path: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_info_set_working_directory_path",
-    "amd_comgr_action_info_set_working_directory_path",
-    &["action_info", "path"],
-    rt::fastcall_entry!(C_amd_comgr_action_info_set_working_directory_path),
+rt::function!(F_amd_comgr_action_info_set_working_directory_path, C_amd_comgr_action_info_set_working_directory_path, c"amd_comgr_action_info_set_working_directory_path", "amd_comgr_action_info_set_working_directory_path",
     c"amd_comgr_action_info_set_working_directory_path(action_info, path)\n--\n\nSet the working directory of an action info object.\n\nWhen an action info object is created it has an empty working\ndirectory. Some actions use the working directory to resolve\nrelative file paths.\n\nArgs:\n    action_info [in]: A handle to the action info object to be\n        updated.\n    path [in]: A null terminated string that is the working\n        directory path. If NULL or the empty string then the working\n        directory is cleared.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_action_info_set_working_directory_path`, converted in order.
-unsafe fn C_amd_comgr_action_info_set_working_directory_path(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_action_info_set_working_directory_path.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_info_set_working_directory_path(py, &x0, rt::call::extract(x1, "path")?)?.into_ptr())
-}
+    ["action_info", "path"],
+    |py, [x0, x1]| amd_comgr_action_info_set_working_directory_path(py, &x0, rt::call::extract(x1, "path")?));
 
 fn amd_comgr_action_info_set_working_directory_path(py: Python<'_>, action_info: &Bound<'_, PyAny>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_working_directory_path");
@@ -1604,29 +847,10 @@ fn amd_comgr_action_info_set_working_directory_path(py: Python<'_>, action_info:
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_path) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_info_get_working_directory_path` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_info_get_working_directory_path: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_info_get_working_directory_path",
-    "amd_comgr_action_info_get_working_directory_path",
-    &["action_info", "size", "path"],
-    rt::fastcall_entry!(C_amd_comgr_action_info_get_working_directory_path),
+rt::function!(F_amd_comgr_action_info_get_working_directory_path, C_amd_comgr_action_info_get_working_directory_path, c"amd_comgr_action_info_get_working_directory_path", "amd_comgr_action_info_get_working_directory_path",
     c"amd_comgr_action_info_get_working_directory_path(action_info, size, path)\n--\n\nGet the working directory path and/or working directory path\nlength of an action info object.\n\nArgs:\n    action_info [in]: The action info object to query.\n    size [in,out]: On entry, the size of path. On return, if path is\n        NULL, set to the size of the working directory path including the\n        terminating null character.\n    path [out]: If not NULL, then the first size characters of\n        the working directory path is copied. If the working directory path\n        is not set then an empty string is copied. If NULL, the working\n        directory path is not copied, and only size is updated (useful\n        in order to find the size of buffer required to copy the working\n        directory path).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_action_info_get_working_directory_path`, converted in order.
-unsafe fn C_amd_comgr_action_info_get_working_directory_path(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_amd_comgr_action_info_get_working_directory_path.args::<3>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_info_get_working_directory_path(py, &x0, &x1, rt::call::extract(x2, "path")?)?.into_ptr())
-}
+    ["action_info", "size", "path"],
+    |py, [x0, x1, x2]| amd_comgr_action_info_get_working_directory_path(py, &x0, &x1, rt::call::extract(x2, "path")?));
 
 fn amd_comgr_action_info_get_working_directory_path(py: Python<'_>, action_info: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, path: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_working_directory_path");
@@ -1643,29 +867,10 @@ fn amd_comgr_action_info_get_working_directory_path(py: Python<'_>, action_info:
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_size, a_path) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_info_set_logging` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_info_set_logging: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_info_set_logging",
-    "amd_comgr_action_info_set_logging",
-    &["action_info", "logging"],
-    rt::fastcall_entry!(C_amd_comgr_action_info_set_logging),
+rt::function!(F_amd_comgr_action_info_set_logging, C_amd_comgr_action_info_set_logging, c"amd_comgr_action_info_set_logging", "amd_comgr_action_info_set_logging",
     c"amd_comgr_action_info_set_logging(action_info, logging)\n--\n\nSet whether logging is enabled for an action info object.\n\nArgs:\n    action_info [in]: A handle to the action info object to be\n        updated.\n    logging [in]: Whether logging should be enabled or disable.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_action_info_set_logging`, converted in order.
-unsafe fn C_amd_comgr_action_info_set_logging(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_action_info_set_logging.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_info_set_logging(py, &x0, rt::call::extract(x1, "logging")?)?.into_ptr())
-}
+    ["action_info", "logging"],
+    |py, [x0, x1]| amd_comgr_action_info_set_logging(py, &x0, rt::call::extract(x1, "logging")?));
 
 fn amd_comgr_action_info_set_logging(py: Python<'_>, action_info: &Bound<'_, PyAny>, logging: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_logging");
@@ -1680,29 +885,10 @@ fn amd_comgr_action_info_set_logging(py: Python<'_>, action_info: &Bound<'_, PyA
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_logging) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_action_info_get_logging` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_action_info_get_logging: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_action_info_get_logging",
-    "amd_comgr_action_info_get_logging",
-    &["action_info", "logging"],
-    rt::fastcall_entry!(C_amd_comgr_action_info_get_logging),
+rt::function!(F_amd_comgr_action_info_get_logging, C_amd_comgr_action_info_get_logging, c"amd_comgr_action_info_get_logging", "amd_comgr_action_info_get_logging",
     c"amd_comgr_action_info_get_logging(action_info, logging)\n--\n\nGet whether logging is enabled for an action info object.\n\nArgs:\n    action_info [in]: The action info object to query.\n    logging [out]: Whether logging is enabled.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. logging is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_action_info_get_logging`, converted in order.
-unsafe fn C_amd_comgr_action_info_get_logging(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_action_info_get_logging.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_action_info_get_logging(py, &x0, &x1)?.into_ptr())
-}
+    ["action_info", "logging"],
+    |py, [x0, x1]| amd_comgr_action_info_get_logging(py, &x0, &x1));
 
 fn amd_comgr_action_info_get_logging(py: Python<'_>, action_info: &Bound<'_, PyAny>, logging: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_logging");
@@ -1718,29 +904,10 @@ fn amd_comgr_action_info_get_logging(py: Python<'_>, action_info: &Bound<'_, PyA
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_logging) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_do_action` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_do_action: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_do_action",
-    "amd_comgr_do_action",
-    &["kind", "info", "input", "result"],
-    rt::fastcall_entry!(C_amd_comgr_do_action),
+rt::function!(F_amd_comgr_do_action, C_amd_comgr_do_action, c"amd_comgr_do_action", "amd_comgr_do_action",
     c"amd_comgr_do_action(kind, info, input, result)\n--\n\nPerform an action.\n\nEach action ignores any data objects in input that it does not\nuse. If logging is enabled in @info then result will have a log\ndata object added. Any diagnostic data objects produced by the\naction will be added to result. See the description of each\naction in amd_comgr_action_kind_t.\n\nArgs:\n    kind [in]: The action to perform.\n    info [in]: The action info to use when performing the action.\n    input [in]: The input data objects to the kind action.\n    result [out]: Any data objects are removed before performing\n        the action which then adds all data objects produced by the action.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR An error was\n    reported when executing the action.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    kind is an invalid action kind. input_data or result_data are\n    invalid action data object handles. See the description of each\n    action in amd_comgr_action_kind_t for other\n    conditions that result in this status.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_do_action`, converted in order.
-unsafe fn C_amd_comgr_do_action(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_amd_comgr_do_action.args::<4>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_do_action(py, &x0, &x1, &x2, &x3)?.into_ptr())
-}
+    ["kind", "info", "input", "result"],
+    |py, [x0, x1, x2, x3]| amd_comgr_do_action(py, &x0, &x1, &x2, &x3));
 
 fn amd_comgr_do_action(py: Python<'_>, kind: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, input: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_do_action");
@@ -1757,29 +924,10 @@ fn amd_comgr_do_action(py: Python<'_>, kind: &Bound<'_, PyAny>, info: &Bound<'_,
     let __r = py.allow_threads(move || unsafe { __f(a_kind, a_info, a_input, a_result) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_get_metadata_kind` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_get_metadata_kind: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_get_metadata_kind",
-    "amd_comgr_get_metadata_kind",
-    &["metadata", "kind"],
-    rt::fastcall_entry!(C_amd_comgr_get_metadata_kind),
+rt::function!(F_amd_comgr_get_metadata_kind, C_amd_comgr_get_metadata_kind, c"amd_comgr_get_metadata_kind", "amd_comgr_get_metadata_kind",
     c"amd_comgr_get_metadata_kind(metadata, kind)\n--\n\nGet the kind of the metadata node.\n\nArgs:\n    metadata [in]: The metadata node to query.\n    kind [out]: The kind of the metadata node.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node. kind is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to create the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_get_metadata_kind`, converted in order.
-unsafe fn C_amd_comgr_get_metadata_kind(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_get_metadata_kind.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_get_metadata_kind(py, &x0, &x1)?.into_ptr())
-}
+    ["metadata", "kind"],
+    |py, [x0, x1]| amd_comgr_get_metadata_kind(py, &x0, &x1));
 
 fn amd_comgr_get_metadata_kind(py: Python<'_>, metadata: &Bound<'_, PyAny>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_metadata_kind");
@@ -1795,29 +943,10 @@ fn amd_comgr_get_metadata_kind(py: Python<'_>, metadata: &Bound<'_, PyAny>, kind
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_kind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_get_metadata_string` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_get_metadata_string: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_get_metadata_string",
-    "amd_comgr_get_metadata_string",
-    &["metadata", "size", "string"],
-    rt::fastcall_entry!(C_amd_comgr_get_metadata_string),
+rt::function!(F_amd_comgr_get_metadata_string, C_amd_comgr_get_metadata_string, c"amd_comgr_get_metadata_string", "amd_comgr_get_metadata_string",
     c"amd_comgr_get_metadata_string(metadata, size, string)\n--\n\nGet the string and/or string length from a metadata string\nnode.\n\nArgs:\n    metadata [in]: The metadata node to query.\n    size [in,out]: On entry, the size of string. On return, if @p\n        string is NULL, set to the size of the string including the terminating null\n        character.\n    string [out]: If not NULL, then the first size characters\n        of the string are copied. If NULL, no string is copied, and only @p\n        size is updated (useful in order to find the size of buffer required\n        to copy the string).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node, or does not have kind @p\n    AMD_COMGR_METADATA_KIND_STRING. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_get_metadata_string`, converted in order.
-unsafe fn C_amd_comgr_get_metadata_string(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_amd_comgr_get_metadata_string.args::<3>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_get_metadata_string(py, &x0, &x1, rt::call::extract(x2, "string")?)?.into_ptr())
-}
+    ["metadata", "size", "string"],
+    |py, [x0, x1, x2]| amd_comgr_get_metadata_string(py, &x0, &x1, rt::call::extract(x2, "string")?));
 
 fn amd_comgr_get_metadata_string(py: Python<'_>, metadata: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, string: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_metadata_string");
@@ -1834,29 +963,10 @@ fn amd_comgr_get_metadata_string(py: Python<'_>, metadata: &Bound<'_, PyAny>, si
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_size, a_string) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_get_metadata_map_size` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_get_metadata_map_size: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_get_metadata_map_size",
-    "amd_comgr_get_metadata_map_size",
-    &["metadata", "size"],
-    rt::fastcall_entry!(C_amd_comgr_get_metadata_map_size),
+rt::function!(F_amd_comgr_get_metadata_map_size, C_amd_comgr_get_metadata_map_size, c"amd_comgr_get_metadata_map_size", "amd_comgr_get_metadata_map_size",
     c"amd_comgr_get_metadata_map_size(metadata, size)\n--\n\nGet the map size from a metadata map node.\n\nArgs:\n    metadata [in]: The metadata node to query.\n    size [out]: The number of entries in the map.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node, or not of kind @p\n    AMD_COMGR_METADATA_KIND_MAP. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_get_metadata_map_size`, converted in order.
-unsafe fn C_amd_comgr_get_metadata_map_size(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_get_metadata_map_size.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_get_metadata_map_size(py, &x0, &x1)?.into_ptr())
-}
+    ["metadata", "size"],
+    |py, [x0, x1]| amd_comgr_get_metadata_map_size(py, &x0, &x1));
 
 fn amd_comgr_get_metadata_map_size(py: Python<'_>, metadata: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_metadata_map_size");
@@ -1872,29 +982,10 @@ fn amd_comgr_get_metadata_map_size(py: Python<'_>, metadata: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_iterate_map_metadata` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_iterate_map_metadata: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_iterate_map_metadata",
-    "amd_comgr_iterate_map_metadata",
-    &["metadata", "callback", "user_data"],
-    rt::fastcall_entry!(C_amd_comgr_iterate_map_metadata),
+rt::function!(F_amd_comgr_iterate_map_metadata, C_amd_comgr_iterate_map_metadata, c"amd_comgr_iterate_map_metadata", "amd_comgr_iterate_map_metadata",
     c"amd_comgr_iterate_map_metadata(metadata, callback, user_data)\n--\n\nIterate over the elements a metadata map node.\n\nWarning: The metadata nodes which are passed to the callback are not owned\nby the callback, and are freed just after the callback returns. The callback\nmust not save any references to its parameters between iterations.\n\nArgs:\n    metadata [in]: The metadata node to query.\n    callback [in]: The function to call for each entry in the map. The\n        entry's key is passed in key, the entry's value is passed in value, and\n        user_data is passed as user_data. If the function returns with a status\n        other than AMD_COMGR_STATUS_SUCCESS then iteration is stopped.\n    user_data [in]: The value to pass to each invocation of @p\n        callback. Allows context to be passed into the call back function.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR An error was\n    reported by callback.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node, or not of kind @p\n    AMD_COMGR_METADATA_KIND_MAP. callback is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to iterate the metadata as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_iterate_map_metadata`, converted in order.
-unsafe fn C_amd_comgr_iterate_map_metadata(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_amd_comgr_iterate_map_metadata.args::<3>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_iterate_map_metadata(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "user_data")?)?.into_ptr())
-}
+    ["metadata", "callback", "user_data"],
+    |py, [x0, x1, x2]| amd_comgr_iterate_map_metadata(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "user_data")?));
 
 fn amd_comgr_iterate_map_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, callback: rt::PtrArgMut, user_data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_iterate_map_metadata");
@@ -1910,29 +1001,10 @@ fn amd_comgr_iterate_map_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, c
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_callback, a_user_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_metadata_lookup` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_metadata_lookup: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_metadata_lookup",
-    "amd_comgr_metadata_lookup",
-    &["metadata", "key"],
-    rt::fastcall_entry!(C_amd_comgr_metadata_lookup),
+rt::function!(F_amd_comgr_metadata_lookup, C_amd_comgr_metadata_lookup, c"amd_comgr_metadata_lookup", "amd_comgr_metadata_lookup",
     c"amd_comgr_metadata_lookup(metadata, key)\n--\n\nUse a string key to lookup an element of a metadata map\nnode and return the entry value.\n\nArgs:\n    metadata [in]: The metadata node to query.\n    key [in]: A null terminated string that is the key to lookup.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    value: amd_comgr_metadata_node_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR The map has no entry\n    with a string key with the value key.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node, or not of kind @p\n    AMD_COMGR_METADATA_KIND_MAP. key or value is\n    NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to lookup metadata as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_metadata_lookup`, converted in order.
-unsafe fn C_amd_comgr_metadata_lookup(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_metadata_lookup.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_metadata_lookup(py, &x0, rt::call::extract(x1, "key")?)?.into_ptr())
-}
+    ["metadata", "key"],
+    |py, [x0, x1]| amd_comgr_metadata_lookup(py, &x0, rt::call::extract(x1, "key")?));
 
 fn amd_comgr_metadata_lookup(py: Python<'_>, metadata: &Bound<'_, PyAny>, key: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_metadata_lookup");
@@ -1949,29 +1021,10 @@ fn amd_comgr_metadata_lookup(py: Python<'_>, metadata: &Bound<'_, PyAny>, key: r
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_key, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_value.unbind()])
 }
-/// `amd_comgr_get_metadata_list_size` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_get_metadata_list_size: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_get_metadata_list_size",
-    "amd_comgr_get_metadata_list_size",
-    &["metadata", "size"],
-    rt::fastcall_entry!(C_amd_comgr_get_metadata_list_size),
+rt::function!(F_amd_comgr_get_metadata_list_size, C_amd_comgr_get_metadata_list_size, c"amd_comgr_get_metadata_list_size", "amd_comgr_get_metadata_list_size",
     c"amd_comgr_get_metadata_list_size(metadata, size)\n--\n\nGet the list size from a metadata list node.\n\nArgs:\n    metadata [in]: The metadata node to query.\n    size [out]: The number of entries in the list.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node, or does nopt have kind @p\n    AMD_COMGR_METADATA_KIND_LIST. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_get_metadata_list_size`, converted in order.
-unsafe fn C_amd_comgr_get_metadata_list_size(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_get_metadata_list_size.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_get_metadata_list_size(py, &x0, &x1)?.into_ptr())
-}
+    ["metadata", "size"],
+    |py, [x0, x1]| amd_comgr_get_metadata_list_size(py, &x0, &x1));
 
 fn amd_comgr_get_metadata_list_size(py: Python<'_>, metadata: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_metadata_list_size");
@@ -1987,29 +1040,10 @@ fn amd_comgr_get_metadata_list_size(py: Python<'_>, metadata: &Bound<'_, PyAny>,
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_index_list_metadata` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_index_list_metadata: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_index_list_metadata",
-    "amd_comgr_index_list_metadata",
-    &["metadata", "index"],
-    rt::fastcall_entry!(C_amd_comgr_index_list_metadata),
+rt::function!(F_amd_comgr_index_list_metadata, C_amd_comgr_index_list_metadata, c"amd_comgr_index_list_metadata", "amd_comgr_index_list_metadata",
     c"amd_comgr_index_list_metadata(metadata, index)\n--\n\nReturn the Nth metadata node of a list metadata node.\n\nArgs:\n    metadata [in]: The metadata node to query.\n    index [in]: The index being requested. The first list element\n        is index 0.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    value: amd_comgr_metadata_node_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node or not of kind @p\n    AMD_COMGR_METADATA_INFO_LIST. index is greater\n    than the number of list elements. value is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_index_list_metadata`, converted in order.
-unsafe fn C_amd_comgr_index_list_metadata(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_index_list_metadata.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_index_list_metadata(py, &x0, rt::call::extract(x1, "index")?)?.into_ptr())
-}
+    ["metadata", "index"],
+    |py, [x0, x1]| amd_comgr_index_list_metadata(py, &x0, rt::call::extract(x1, "index")?));
 
 fn amd_comgr_index_list_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, index: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_index_list_metadata");
@@ -2026,29 +1060,10 @@ fn amd_comgr_index_list_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, in
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_index, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_value.unbind()])
 }
-/// `amd_comgr_iterate_symbols` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_iterate_symbols: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_iterate_symbols",
-    "amd_comgr_iterate_symbols",
-    &["data", "callback", "user_data"],
-    rt::fastcall_entry!(C_amd_comgr_iterate_symbols),
+rt::function!(F_amd_comgr_iterate_symbols, C_amd_comgr_iterate_symbols, c"amd_comgr_iterate_symbols", "amd_comgr_iterate_symbols",
     c"amd_comgr_iterate_symbols(data, callback, user_data)\n--\n\nIterate over the symbols of a machine code object.\n\nFor a AMD_COMGR_DATA_KIND_RELOCATABLE the symbols in the ELF symtab section\nare iterated. For a AMD_COMGR_DATA_KIND_EXECUTABLE the symbols in the ELF\ndynsymtab are iterated.\n\nArgs:\n    data [in]: The data object to query.\n    callback [in]: The function to call for each symbol in the machine code\n        data object. The symbol handle is passed in symbol and user_data is\n        passed as user_data. If the function returns with a status other than @p\n        AMD_COMGR_STATUS_SUCCESS then iteration is stopped.\n    user_data [in]: The value to pass to each invocation of @p\n        callback. Allows context to be passed into the call back function.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR An error was\n    reported by callback.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is an invalid data\n    object, or not of kind AMD_COMGR_DATA_KIND_RELOCATABLE or\n    AMD_COMGR_DATA_KIND_EXECUTABLE. callback is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to iterate the data object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_iterate_symbols`, converted in order.
-unsafe fn C_amd_comgr_iterate_symbols(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_amd_comgr_iterate_symbols.args::<3>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_iterate_symbols(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "user_data")?)?.into_ptr())
-}
+    ["data", "callback", "user_data"],
+    |py, [x0, x1, x2]| amd_comgr_iterate_symbols(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "user_data")?));
 
 fn amd_comgr_iterate_symbols(py: Python<'_>, data: &Bound<'_, PyAny>, callback: rt::PtrArgMut, user_data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_iterate_symbols");
@@ -2064,29 +1079,10 @@ fn amd_comgr_iterate_symbols(py: Python<'_>, data: &Bound<'_, PyAny>, callback: 
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_callback, a_user_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_symbol_lookup` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_symbol_lookup: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_symbol_lookup",
-    "amd_comgr_symbol_lookup",
-    &["data", "name"],
-    rt::fastcall_entry!(C_amd_comgr_symbol_lookup),
+rt::function!(F_amd_comgr_symbol_lookup, C_amd_comgr_symbol_lookup, c"amd_comgr_symbol_lookup", "amd_comgr_symbol_lookup",
     c"amd_comgr_symbol_lookup(data, name)\n--\n\nLookup a symbol in a machine code object by name.\n\nFor a AMD_COMGR_DATA_KIND_RELOCATABLE the symbols in the ELF symtab section\nare inspected. For a AMD_COMGR_DATA_KIND_EXECUTABLE the symbols in the ELF\ndynsymtab are inspected.\n\nArgs:\n    data [in]: The data object to query.\n    name [in]: A null terminated string that is the symbol name to lookup.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    symbol: amd_comgr_symbol_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR The machine code object has no symbol\n    with name.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is an invalid data\n    object, or not of kind AMD_COMGR_DATA_KIND_RELOCATABLE or\n    AMD_COMGR_DATA_KIND_EXECUTABLE.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to lookup symbol as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_symbol_lookup`, converted in order.
-unsafe fn C_amd_comgr_symbol_lookup(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_symbol_lookup.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_symbol_lookup(py, &x0, rt::call::extract(x1, "name")?)?.into_ptr())
-}
+    ["data", "name"],
+    |py, [x0, x1]| amd_comgr_symbol_lookup(py, &x0, rt::call::extract(x1, "name")?));
 
 fn amd_comgr_symbol_lookup(py: Python<'_>, data: &Bound<'_, PyAny>, name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_symbol_lookup");
@@ -2103,29 +1099,10 @@ fn amd_comgr_symbol_lookup(py: Python<'_>, data: &Bound<'_, PyAny>, name: rt::CS
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_name, a_symbol) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_symbol.unbind()])
 }
-/// `amd_comgr_symbol_get_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_symbol_get_info: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_symbol_get_info",
-    "amd_comgr_symbol_get_info",
-    &["symbol", "attribute", "value"],
-    rt::fastcall_entry!(C_amd_comgr_symbol_get_info),
+rt::function!(F_amd_comgr_symbol_get_info, C_amd_comgr_symbol_get_info, c"amd_comgr_symbol_get_info", "amd_comgr_symbol_get_info",
     c"amd_comgr_symbol_get_info(symbol, attribute, value)\n--\n\nQuery information about a machine code object symbol.\n\nArgs:\n    symbol [in]: The symbol to query.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined. The\n        type of value returned is specified by amd_comgr_symbol_info_t.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR The symbol does not have the requested @p\n    attribute.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT symbol is an invalid\n    symbol. attribute is an invalid value. value is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to query symbol as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_symbol_get_info`, converted in order.
-unsafe fn C_amd_comgr_symbol_get_info(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_amd_comgr_symbol_get_info.args::<3>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_symbol_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?)?.into_ptr())
-}
+    ["symbol", "attribute", "value"],
+    |py, [x0, x1, x2]| amd_comgr_symbol_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?));
 
 fn amd_comgr_symbol_get_info(py: Python<'_>, symbol: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_symbol_get_info");
@@ -2141,29 +1118,10 @@ fn amd_comgr_symbol_get_info(py: Python<'_>, symbol: &Bound<'_, PyAny>, attribut
     let __r = py.allow_threads(move || unsafe { __f(a_symbol, a_attribute, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_create_disassembly_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_create_disassembly_info: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_create_disassembly_info",
-    "amd_comgr_create_disassembly_info",
-    &["isa_name", "read_memory_callback", "print_instruction_callback", "print_address_annotation_callback"],
-    rt::fastcall_entry!(C_amd_comgr_create_disassembly_info),
+rt::function!(F_amd_comgr_create_disassembly_info, C_amd_comgr_create_disassembly_info, c"amd_comgr_create_disassembly_info", "amd_comgr_create_disassembly_info",
     c"amd_comgr_create_disassembly_info(isa_name, read_memory_callback, print_instruction_callback, print_address_annotation_callback)\n--\n\nCreate a disassembly info object.\n\nArgs:\n    isa_name [in]: A null terminated string that is the isa name of the\n        target to disassemble for. The isa name is defined as the Code Object Target\n        Identification string, described at\n        https://llvm.org/docs/AMDGPUUsage.html#code-object-target-identification\n    read_memory_callback [in]: Function called to request size bytes\n        from the program address space at from be read into to. The requested\n        size is never zero. Returns the number of bytes which could be read, with\n        the guarantee that no additional bytes will be available in any subsequent\n        call.\n    print_instruction_callback [in]: Function called after a successful\n        disassembly. instruction is a null terminated string containing the\n        disassembled instruction. The callback does not own instruction, and it\n        cannot be referenced once the callback returns.\n    print_address_annotation_callback [in]: Function called after @c\n        print_instruction_callback returns, once for each instruction operand which\n        was resolved to an absolute address. address is the absolute address in\n        the program address space. It is intended to append a symbolic\n        form of the address, perhaps as a comment, after the instruction disassembly\n        produced by @c print_instruction_callback.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    disassembly_info: amd_comgr_disassembly_info_s\n    ::AMD_COMGR_STATUS_SUCCESS The disassembly info object was created.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT isa_name is NULL or\n    invalid; or read_memory_callback, print_instruction_callback,\n    or print_address_annotation_callback is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to create the\n    disassembly info object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_create_disassembly_info`, converted in order.
-unsafe fn C_amd_comgr_create_disassembly_info(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_amd_comgr_create_disassembly_info.args::<4>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_create_disassembly_info(py, rt::call::extract(x0, "isa_name")?, rt::call::extract(x1, "read_memory_callback")?, rt::call::extract(x2, "print_instruction_callback")?, rt::call::extract(x3, "print_address_annotation_callback")?)?.into_ptr())
-}
+    ["isa_name", "read_memory_callback", "print_instruction_callback", "print_address_annotation_callback"],
+    |py, [x0, x1, x2, x3]| amd_comgr_create_disassembly_info(py, rt::call::extract(x0, "isa_name")?, rt::call::extract(x1, "read_memory_callback")?, rt::call::extract(x2, "print_instruction_callback")?, rt::call::extract(x3, "print_address_annotation_callback")?));
 
 fn amd_comgr_create_disassembly_info(py: Python<'_>, isa_name: rt::CStrArg, read_memory_callback: rt::PtrArgMut, print_instruction_callback: rt::PtrArgMut, print_address_annotation_callback: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_create_disassembly_info");
@@ -2182,29 +1140,10 @@ fn amd_comgr_create_disassembly_info(py: Python<'_>, isa_name: rt::CStrArg, read
     let __r = py.allow_threads(move || unsafe { __f(a_isa_name, a_read_memory_callback, a_print_instruction_callback, a_print_address_annotation_callback, a_disassembly_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_disassembly_info.unbind()])
 }
-/// `amd_comgr_destroy_disassembly_info` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_destroy_disassembly_info: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_destroy_disassembly_info",
-    "amd_comgr_destroy_disassembly_info",
-    &["disassembly_info"],
-    rt::fastcall_entry!(C_amd_comgr_destroy_disassembly_info),
+rt::function!(F_amd_comgr_destroy_disassembly_info, C_amd_comgr_destroy_disassembly_info, c"amd_comgr_destroy_disassembly_info", "amd_comgr_destroy_disassembly_info",
     c"amd_comgr_destroy_disassembly_info(disassembly_info)\n--\n\nDestroy a disassembly info object.\n\nArgs:\n    disassembly_info [in]: A handle to the disassembly info object to\n        destroy.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The disassembly info object was\n    destroyed.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT disassembly_info is an\n    invalid disassembly info object.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to destroy the\n    disassembly info object as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_destroy_disassembly_info`, converted in order.
-unsafe fn C_amd_comgr_destroy_disassembly_info(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_amd_comgr_destroy_disassembly_info.args::<1>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_destroy_disassembly_info(py, &x0)?.into_ptr())
-}
+    ["disassembly_info"],
+    |py, [x0]| amd_comgr_destroy_disassembly_info(py, &x0));
 
 fn amd_comgr_destroy_disassembly_info(py: Python<'_>, disassembly_info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_destroy_disassembly_info");
@@ -2218,29 +1157,10 @@ fn amd_comgr_destroy_disassembly_info(py: Python<'_>, disassembly_info: &Bound<'
     let __r = py.allow_threads(move || unsafe { __f(a_disassembly_info) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_disassemble_instruction` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_disassemble_instruction: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_disassemble_instruction",
-    "amd_comgr_disassemble_instruction",
-    &["disassembly_info", "address", "user_data", "size"],
-    rt::fastcall_entry!(C_amd_comgr_disassemble_instruction),
+rt::function!(F_amd_comgr_disassemble_instruction, C_amd_comgr_disassemble_instruction, c"amd_comgr_disassemble_instruction", "amd_comgr_disassemble_instruction",
     c"amd_comgr_disassemble_instruction(disassembly_info, address, user_data, size)\n--\n\nDisassemble a single instruction.\n\nArgs:\n    disassembly_info\n    address [in]: The address of the first byte of the instruction in the\n        program address space.\n    user_data [in]: Arbitrary user-data passed to each callback function\n        during disassembly.\n    size [out]: The number of bytes consumed to decode the\n        instruction, or consumed while failing to decode an invalid instruction.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The disassembly was successful.\n    ::AMD_COMGR_STATUS_ERROR The disassembly failed.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT disassembly_info is\n    invalid or size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to disassemble the\n    instruction as out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_disassemble_instruction`, converted in order.
-unsafe fn C_amd_comgr_disassemble_instruction(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_amd_comgr_disassemble_instruction.args::<4>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_disassemble_instruction(py, &x0, rt::call::extract(x1, "address")?, rt::call::extract(x2, "user_data")?, &x3)?.into_ptr())
-}
+    ["disassembly_info", "address", "user_data", "size"],
+    |py, [x0, x1, x2, x3]| amd_comgr_disassemble_instruction(py, &x0, rt::call::extract(x1, "address")?, rt::call::extract(x2, "user_data")?, &x3));
 
 fn amd_comgr_disassemble_instruction(py: Python<'_>, disassembly_info: &Bound<'_, PyAny>, address: rt::CInt<u64>, user_data: rt::PtrArgMut, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_disassemble_instruction");
@@ -2258,29 +1178,10 @@ fn amd_comgr_disassemble_instruction(py: Python<'_>, disassembly_info: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_disassembly_info, a_address, a_user_data, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_demangle_symbol_name` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_demangle_symbol_name: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_demangle_symbol_name",
-    "amd_comgr_demangle_symbol_name",
-    &["mangled_symbol_name"],
-    rt::fastcall_entry!(C_amd_comgr_demangle_symbol_name),
+rt::function!(F_amd_comgr_demangle_symbol_name, C_amd_comgr_demangle_symbol_name, c"amd_comgr_demangle_symbol_name", "amd_comgr_demangle_symbol_name",
     c"amd_comgr_demangle_symbol_name(mangled_symbol_name)\n--\n\nDemangle a symbol name.\n\nNote: If the mangled_symbol_name cannot be demangled, it will be copied\nwithout changes to the demangled_symbol_name and AMD_COMGR_STATUS_SUCCESS\nis returned.\n\nArgs:\n    mangled_symbol_name [in]: A data object of kind @p\n        AMD_COMGR_DATA_KIND_BYTES containing the mangled symbol name.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    demangled_symbol_name: amd_comgr_data_s\n    ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT mangled_symbol_name is\n    an invalid data object or not of kind AMD_COMGR_DATA_KIND_BYTES or\n    demangled_symbol_name is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Out of resources.",
-);
-
-/// The arguments of a call of `amd_comgr_demangle_symbol_name`, converted in order.
-unsafe fn C_amd_comgr_demangle_symbol_name(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_amd_comgr_demangle_symbol_name.args::<1>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_demangle_symbol_name(py, &x0)?.into_ptr())
-}
+    ["mangled_symbol_name"],
+    |py, [x0]| amd_comgr_demangle_symbol_name(py, &x0));
 
 fn amd_comgr_demangle_symbol_name(py: Python<'_>, mangled_symbol_name: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_demangle_symbol_name");
@@ -2296,29 +1197,10 @@ fn amd_comgr_demangle_symbol_name(py: Python<'_>, mangled_symbol_name: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_mangled_symbol_name, a_demangled_symbol_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_demangled_symbol_name.unbind()])
 }
-/// `amd_comgr_populate_mangled_names` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_populate_mangled_names: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_populate_mangled_names",
-    "amd_comgr_populate_mangled_names",
-    &["data", "count"],
-    rt::fastcall_entry!(C_amd_comgr_populate_mangled_names),
+rt::function!(F_amd_comgr_populate_mangled_names, C_amd_comgr_populate_mangled_names, c"amd_comgr_populate_mangled_names", "amd_comgr_populate_mangled_names",
     c"amd_comgr_populate_mangled_names(data, count)\n--\n\nFetch mangled symbol names from a code object.\n\nArgs:\n    data [in]: A data object of kind @p\n        AMD_COMGR_DATA_KIND_EXECUTABLE or AMD_COMGR_DATA_KIND_BC\n    count [out]: The number of mangled names retrieved. This value\n        can be used as an upper bound to the Index provided to the corresponding\n        amd_comgr_get_mangled_name() call.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is\n    an invalid data object or not of kind AMD_COMGR_DATA_KIND_EXECUTABLE or\n    AMD_COMGR_DATA_KIND_BC.",
-);
-
-/// The arguments of a call of `amd_comgr_populate_mangled_names`, converted in order.
-unsafe fn C_amd_comgr_populate_mangled_names(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_populate_mangled_names.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_populate_mangled_names(py, &x0, &x1)?.into_ptr())
-}
+    ["data", "count"],
+    |py, [x0, x1]| amd_comgr_populate_mangled_names(py, &x0, &x1));
 
 fn amd_comgr_populate_mangled_names(py: Python<'_>, data: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_populate_mangled_names");
@@ -2334,29 +1216,10 @@ fn amd_comgr_populate_mangled_names(py: Python<'_>, data: &Bound<'_, PyAny>, cou
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_get_mangled_name` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_get_mangled_name: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_get_mangled_name",
-    "amd_comgr_get_mangled_name",
-    &["data", "index", "size", "mangled_name"],
-    rt::fastcall_entry!(C_amd_comgr_get_mangled_name),
+rt::function!(F_amd_comgr_get_mangled_name, C_amd_comgr_get_mangled_name, c"amd_comgr_get_mangled_name", "amd_comgr_get_mangled_name",
     c"amd_comgr_get_mangled_name(data, index, size, mangled_name)\n--\n\nFetch the Nth specific mangled name from a set of populated names or\nthat name's length.\n\nThe data must have had its mangled names populated with @p\namd_comgr_populate_mangled_names.\n\nArgs:\n    data [in]: A data object of kind @p\n        AMD_COMGR_DATA_KIND_EXECUTABLE or AMD_COMGR_DATA_KIND_BC used to\n        identify which set of mangled names to retrive from.\n    index [in]: The index of the mangled name to be returned.\n    size [in,out]: For out, the size of mangled_name. For in,\n        if @mangled_name is NULL, set to the size of the Nth option string including\n        the terminating null character.\n    mangled_name [out]: If not NULL, then the first size characters of\n        the Nth mangled name string are copied into mangled_name. If NULL, no\n        mangled name string is copied, and only size is updated (useful in order\n        to find the size of the buffer requried to copy the mangled_name string).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.\n    ::AMD_COMGR_STATUS_ERROR data has not been used to\n    populate a set of mangled names, or index is greater than the count of\n    mangled names for that data object",
-);
-
-/// The arguments of a call of `amd_comgr_get_mangled_name`, converted in order.
-unsafe fn C_amd_comgr_get_mangled_name(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_amd_comgr_get_mangled_name.args::<4>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_get_mangled_name(py, &x0, rt::call::extract(x1, "index")?, &x2, rt::call::extract(x3, "mangled_name")?)?.into_ptr())
-}
+    ["data", "index", "size", "mangled_name"],
+    |py, [x0, x1, x2, x3]| amd_comgr_get_mangled_name(py, &x0, rt::call::extract(x1, "index")?, &x2, rt::call::extract(x3, "mangled_name")?));
 
 fn amd_comgr_get_mangled_name(py: Python<'_>, data: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, mangled_name: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_mangled_name");
@@ -2374,29 +1237,10 @@ fn amd_comgr_get_mangled_name(py: Python<'_>, data: &Bound<'_, PyAny>, index: rt
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_index, a_size, a_mangled_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_populate_name_expression_map` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_populate_name_expression_map: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_populate_name_expression_map",
-    "amd_comgr_populate_name_expression_map",
-    &["data", "count"],
-    rt::fastcall_entry!(C_amd_comgr_populate_name_expression_map),
+rt::function!(F_amd_comgr_populate_name_expression_map, C_amd_comgr_populate_name_expression_map, c"amd_comgr_populate_name_expression_map", "amd_comgr_populate_name_expression_map",
     c"amd_comgr_populate_name_expression_map(data, count)\n--\n\nPopulate a name expression map from a given code object.\n\nUsed to map stub names *__amdgcn_name_expr_* in bitcodes and code\nobjects generated by hip runtime to an associated (unmangled) name\nexpression and (mangled) symbol name.\n\nArgs:\n    data [in]: A data object of kind @p\n        AMD_COMGR_DATA_KIND_EXECUTABLE or AMD_COMGR_DATA_KIND_BC\n    count [out]: The number of name expressions mapped. This value\n        can be used as an upper bound to the Index provided to the corresponding\n        amd_comgr_map_name_expression_to_symbol_name() call.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is\n    an invalid data object or not of kind AMD_COMGR_DATA_KIND_EXECUTABLE or\n    AMD_COMGR_DATA_KIND_BC.\n    ::AMD_COMGR_STATUS_ERROR LLVM API failure, which should be\n    accompanied by an LLVM error message to stderr",
-);
-
-/// The arguments of a call of `amd_comgr_populate_name_expression_map`, converted in order.
-unsafe fn C_amd_comgr_populate_name_expression_map(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_amd_comgr_populate_name_expression_map.args::<2>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_populate_name_expression_map(py, &x0, &x1)?.into_ptr())
-}
+    ["data", "count"],
+    |py, [x0, x1]| amd_comgr_populate_name_expression_map(py, &x0, &x1));
 
 fn amd_comgr_populate_name_expression_map(py: Python<'_>, data: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_populate_name_expression_map");
@@ -2412,29 +1256,10 @@ fn amd_comgr_populate_name_expression_map(py: Python<'_>, data: &Bound<'_, PyAny
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_map_name_expression_to_symbol_name` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_map_name_expression_to_symbol_name: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_map_name_expression_to_symbol_name",
-    "amd_comgr_map_name_expression_to_symbol_name",
-    &["data", "size", "name_expression", "symbol_name"],
-    rt::fastcall_entry!(C_amd_comgr_map_name_expression_to_symbol_name),
+rt::function!(F_amd_comgr_map_name_expression_to_symbol_name, C_amd_comgr_map_name_expression_to_symbol_name, c"amd_comgr_map_name_expression_to_symbol_name", "amd_comgr_map_name_expression_to_symbol_name",
     c"amd_comgr_map_name_expression_to_symbol_name(data, size, name_expression, symbol_name)\n--\n\nFetch a related symbol name for a given name expression;\nor that name's length.\n\nThe data must have had its name expression map populated with @p\namd_comgr_populate_name_expression_map.\n\nArgs:\n    data [in]: A data object of kind @p\n        AMD_COMGR_DATA_KIND_EXECUTABLE or AMD_COMGR_DATA_KIND_BC used to\n        identify which map of name expressions to retrieve from.\n    size [in,out]: For out, the size of symbol_name. For in,\n        if @symbol_name is NULL, set to the size of the Nth option string including\n        the terminating null character.\n    name_expression [in]: A character array of a name expression. This name\n        is used as the key to the name expression map in order to locate the desired\n    symbol_name [out]: If not NULL, then the first size characters of\n        the symbol name string mapped from @name_expression are copied into @p\n        symbol_name. If NULL, no symbol name string is copied, and only size is\n        updated (useful in order to find the size of the buffer required to copy the\n        symbol_name string).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.\n    ::AMD_COMGR_STATUS_ERROR data object is not valid (NULL or not of\n    type bitcode or code object)\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT name_expression is not\n    present in the name expression map.",
-);
-
-/// The arguments of a call of `amd_comgr_map_name_expression_to_symbol_name`, converted in order.
-unsafe fn C_amd_comgr_map_name_expression_to_symbol_name(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_amd_comgr_map_name_expression_to_symbol_name.args::<4>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_map_name_expression_to_symbol_name(py, &x0, &x1, rt::call::extract(x2, "name_expression")?, rt::call::extract(x3, "symbol_name")?)?.into_ptr())
-}
+    ["data", "size", "name_expression", "symbol_name"],
+    |py, [x0, x1, x2, x3]| amd_comgr_map_name_expression_to_symbol_name(py, &x0, &x1, rt::call::extract(x2, "name_expression")?, rt::call::extract(x3, "symbol_name")?));
 
 fn amd_comgr_map_name_expression_to_symbol_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, name_expression: rt::PtrArgMut, symbol_name: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_map_name_expression_to_symbol_name");
@@ -2452,29 +1277,10 @@ fn amd_comgr_map_name_expression_to_symbol_name(py: Python<'_>, data: &Bound<'_,
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_name_expression, a_symbol_name) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_lookup_code_object` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_lookup_code_object: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_lookup_code_object",
-    "amd_comgr_lookup_code_object",
-    &["data", "info_list", "info_list_size"],
-    rt::fastcall_entry!(C_amd_comgr_lookup_code_object),
+rt::function!(F_amd_comgr_lookup_code_object, C_amd_comgr_lookup_code_object, c"amd_comgr_lookup_code_object", "amd_comgr_lookup_code_object",
     c"amd_comgr_lookup_code_object(data, info_list, info_list_size)\n--\n\nArgs:\n    data [in]: The data object for bundled code object. This should be\n        of kind AMD_COMGR_DATA_KIND_FATBIN or AMD_COMGR_DATA_KIND_EXECUTABLE or\n        AMD_COMGR_DATA_KIND_BYTES. The API interprets the data object of kind\n        AMD_COMGR_DATA_KIND_FATBIN as a clang offload bundle and of kind\n        AMD_COMGR_DATA_KIND_EXECUTABLE as an executable shared object. For a data\n        object of type AMD_COMGR_DATA_KIND_BYTES the API first inspects the data\n        passed to determine if it is a fatbin or an executable and performs\n        the lookup.\n    info_list [in,out]: A list of code object information structure\n        initialized with null terminated target id strings. If the target id\n        is matched in the code object bundle the corresponding code object\n        information is updated with offset and size of the code object. If the\n        target id is not found the offset and size are set to 0.\n    info_list_size\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR The code object bundle header is incorrect\n    or reading bundle entries failed.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is not of\n    kind AMD_COMGR_DATA_KIND_FATBIN, or AMD_COMGR_DATA_KIND_BYTES or\n    AMD_COMGR_DATA_KIND_EXECUTABLE or either info_list is NULL.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT if the data has\n    invalid data.",
-);
-
-/// The arguments of a call of `amd_comgr_lookup_code_object`, converted in order.
-unsafe fn C_amd_comgr_lookup_code_object(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_amd_comgr_lookup_code_object.args::<3>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_lookup_code_object(py, &x0, &x1, rt::call::extract(x2, "info_list_size")?)?.into_ptr())
-}
+    ["data", "info_list", "info_list_size"],
+    |py, [x0, x1, x2]| amd_comgr_lookup_code_object(py, &x0, &x1, rt::call::extract(x2, "info_list_size")?));
 
 fn amd_comgr_lookup_code_object(py: Python<'_>, data: &Bound<'_, PyAny>, info_list: &Bound<'_, PyAny>, info_list_size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_lookup_code_object");
@@ -2491,29 +1297,10 @@ fn amd_comgr_lookup_code_object(py: Python<'_>, data: &Bound<'_, PyAny>, info_li
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_info_list, a_info_list_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `amd_comgr_map_elf_virtual_address_to_code_object_offset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_amd_comgr_map_elf_virtual_address_to_code_object_offset: rt::call::Function = rt::call::Function::new(
-    c"amd_comgr_map_elf_virtual_address_to_code_object_offset",
-    "amd_comgr_map_elf_virtual_address_to_code_object_offset",
-    &["data", "elf_virtual_address", "code_object_offset", "slice_size", "nobits"],
-    rt::fastcall_entry!(C_amd_comgr_map_elf_virtual_address_to_code_object_offset),
+rt::function!(F_amd_comgr_map_elf_virtual_address_to_code_object_offset, C_amd_comgr_map_elf_virtual_address_to_code_object_offset, c"amd_comgr_map_elf_virtual_address_to_code_object_offset", "amd_comgr_map_elf_virtual_address_to_code_object_offset",
     c"amd_comgr_map_elf_virtual_address_to_code_object_offset(data, elf_virtual_address, code_object_offset, slice_size, nobits)\n--\n\nFor bits regions: the size in bytes, starting from the provided virtual\naddress up to either the end of the segment, or the start of a NOBITS region.\nIn this case, slice size represents the number of contiguous readable\naddresses following the provided address.\n\nArgs:\n    data [in]: The data object to be inspected for the given ELF virtual\n        address. This should be of kind AMD_COMGR_DATA_KIND_EXECUTABLE.\n    elf_virtual_address [in]: The address used to calculate the code object\n        offset.\n    code_object_offset [out]: The code object offset returned to the caller\n        based on the given ELF virtual address.\n    slice_size [out]: For nobits regions: the size in bytes, starting from\n        the provided virtual address up to the end of the segment. In this case, the\n        slice size represents the number of contiguous unreadable addresses following\n        the provided address.\n    nobits [out]: Set to true if the code object offset points to a location\n        in a data region that does not occupy bytes in the ELF file, as described\n        above.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR The provided code object has an invalid\n    header due to a mismatch in magic, class, data, version, abi, type, or\n    machine.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is not of\n    kind AMD_COMGR_DATA_KIND_EXECUTABLE or invalid, or that the provided @p\n    elf_virtual_address is not within the ranges covered by the object's\n    load-type program headers.",
-);
-
-/// The arguments of a call of `amd_comgr_map_elf_virtual_address_to_code_object_offset`, converted in order.
-unsafe fn C_amd_comgr_map_elf_virtual_address_to_code_object_offset(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_amd_comgr_map_elf_virtual_address_to_code_object_offset.args::<5>(py, args, nargs, kwnames)? };
-    Ok(amd_comgr_map_elf_virtual_address_to_code_object_offset(py, &x0, rt::call::extract(x1, "elf_virtual_address")?, &x2, &x3, &x4)?.into_ptr())
-}
+    ["data", "elf_virtual_address", "code_object_offset", "slice_size", "nobits"],
+    |py, [x0, x1, x2, x3, x4]| amd_comgr_map_elf_virtual_address_to_code_object_offset(py, &x0, rt::call::extract(x1, "elf_virtual_address")?, &x2, &x3, &x4));
 
 fn amd_comgr_map_elf_virtual_address_to_code_object_offset(py: Python<'_>, data: &Bound<'_, PyAny>, elf_virtual_address: rt::CInt<u64>, code_object_offset: &Bound<'_, PyAny>, slice_size: &Bound<'_, PyAny>, nobits: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_map_elf_virtual_address_to_code_object_offset");

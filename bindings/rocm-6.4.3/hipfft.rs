@@ -32,29 +32,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.hipfft", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `hipfftPlan1d` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftPlan1d: rt::call::Function = rt::call::Function::new(
-    c"hipfftPlan1d",
-    "hipfftPlan1d",
-    &["nx", "type", "batch"],
-    rt::fastcall_entry!(C_hipfftPlan1d),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_hipfftPlan1d, C_hipfftPlan1d, c"hipfftPlan1d", "hipfftPlan1d",
     c"hipfftPlan1d(nx, type, batch)\n--\n\nCreate a new one-dimensional FFT plan.\n\nAllocate and initialize a new one-dimensional FFT plan.\n\nArgs:\n    nx [in]: FFT length.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to compute.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    plan: hipfftHandle_t",
-);
-
-/// The arguments of a call of `hipfftPlan1d`, converted in order.
-unsafe fn C_hipfftPlan1d(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_hipfftPlan1d.args::<3>(py, args, nargs, kwnames)? };
-    Ok(hipfftPlan1d(py, rt::call::extract(x0, "nx")?, &x1, rt::call::extract(x2, "batch")?)?.into_ptr())
-}
+    ["nx", "type", "batch"],
+    |py, [x0, x1, x2]| hipfftPlan1d(py, rt::call::extract(x0, "nx")?, &x1, rt::call::extract(x2, "batch")?));
 
 fn hipfftPlan1d(py: Python<'_>, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftPlan1d");
@@ -72,29 +56,10 @@ fn hipfftPlan1d(py: Python<'_>, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, ba
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_type, a_batch) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 3, o_plan, None)?])
 }
-/// `hipfftPlan2d` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftPlan2d: rt::call::Function = rt::call::Function::new(
-    c"hipfftPlan2d",
-    "hipfftPlan2d",
-    &["nx", "ny", "type"],
-    rt::fastcall_entry!(C_hipfftPlan2d),
+rt::function!(F_hipfftPlan2d, C_hipfftPlan2d, c"hipfftPlan2d", "hipfftPlan2d",
     c"hipfftPlan2d(nx, ny, type)\n--\n\nCreate a new two-dimensional FFT plan.\n\nAllocate and initialize a new two-dimensional FFT plan.\nTwo-dimensional data should be stored in C ordering (row-major\nformat), so that indexes in y-direction (j index) vary the\nfastest.\n\nArgs:\n    nx [in]: Number of elements in the x-direction (slow index).\n    ny [in]: Number of elements in the y-direction (fast index).\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    plan: hipfftHandle_t",
-);
-
-/// The arguments of a call of `hipfftPlan2d`, converted in order.
-unsafe fn C_hipfftPlan2d(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_hipfftPlan2d.args::<3>(py, args, nargs, kwnames)? };
-    Ok(hipfftPlan2d(py, rt::call::extract(x0, "nx")?, rt::call::extract(x1, "ny")?, &x2)?.into_ptr())
-}
+    ["nx", "ny", "type"],
+    |py, [x0, x1, x2]| hipfftPlan2d(py, rt::call::extract(x0, "nx")?, rt::call::extract(x1, "ny")?, &x2));
 
 fn hipfftPlan2d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftPlan2d");
@@ -112,29 +77,10 @@ fn hipfftPlan2d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &B
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_type) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 3, o_plan, None)?])
 }
-/// `hipfftPlan3d` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftPlan3d: rt::call::Function = rt::call::Function::new(
-    c"hipfftPlan3d",
-    "hipfftPlan3d",
-    &["nx", "ny", "nz", "type"],
-    rt::fastcall_entry!(C_hipfftPlan3d),
+rt::function!(F_hipfftPlan3d, C_hipfftPlan3d, c"hipfftPlan3d", "hipfftPlan3d",
     c"hipfftPlan3d(nx, ny, nz, type)\n--\n\nCreate a new three-dimensional FFT plan.\n\nAllocate and initialize a new three-dimensional FFT plan.\nThree-dimensional data should be stored in C ordering (row-major\nformat), so that indexes in z-direction (k index) vary the\nfastest.\n\nArgs:\n    nx [in]: Number of elements in the x-direction (slowest index).\n    ny [in]: Number of elements in the y-direction.\n    nz [in]: Number of elements in the z-direction (fastest index).\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    plan: hipfftHandle_t",
-);
-
-/// The arguments of a call of `hipfftPlan3d`, converted in order.
-unsafe fn C_hipfftPlan3d(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipfftPlan3d.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipfftPlan3d(py, rt::call::extract(x0, "nx")?, rt::call::extract(x1, "ny")?, rt::call::extract(x2, "nz")?, &x3)?.into_ptr())
-}
+    ["nx", "ny", "nz", "type"],
+    |py, [x0, x1, x2, x3]| hipfftPlan3d(py, rt::call::extract(x0, "nx")?, rt::call::extract(x1, "ny")?, rt::call::extract(x2, "nz")?, &x3));
 
 fn hipfftPlan3d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftPlan3d");
@@ -153,29 +99,10 @@ fn hipfftPlan3d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CI
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_nz, a_type) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 3, o_plan, None)?])
 }
-/// `hipfftPlanMany` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftPlanMany: rt::call::Function = rt::call::Function::new(
-    c"hipfftPlanMany",
-    "hipfftPlanMany",
-    &["rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"],
-    rt::fastcall_entry!(C_hipfftPlanMany),
+rt::function!(F_hipfftPlanMany, C_hipfftPlanMany, c"hipfftPlanMany", "hipfftPlanMany",
     c"hipfftPlanMany(rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch)\n--\n\nCreate a new batched rank-dimensional FFT plan with advanced data layout.\n\nAllocate and initialize a new batched rank-dimensional\nFFT plan. The number of elements to transform in each direction of\nthe input data is specified in n.\n\nThe batch parameter tells hipFFT how many transforms to perform.\nThe distance between the first elements of two consecutive batches\nof the input and output data are specified with the idist and odist\nparameters.\n\nThe inembed and onembed parameters define the input and output data\nlayouts. The number of elements in the data is assumed to be larger\nthan the number of elements in the transform. Strided data layouts\nare also supported. Strides along the fastest direction in the input\nand output data are specified via the istride and ostride parameters.\n\nIf both inembed and onembed parameters are set to NULL, all the\nadvanced data layout parameters are ignored and reverted to default\nvalues, i.e., the batched transform is performed with non-strided data\naccess and the number of data/transform elements are assumed to be\nequivalent.\n\nArgs:\n    rank [in]: Dimension of transform (1, 2, or 3).\n    n [in]: Number of elements to transform in the x/y/z directions.\n    inembed [in]: Number of elements in the input data in the x/y/z directions.\n    istride [in]: Distance between two successive elements in the input data.\n    idist [in]: Distance between input batches.\n    onembed [in]: Number of elements in the output data in the x/y/z directions.\n    ostride [in]: Distance between two successive elements in the output data.\n    odist [in]: Distance between output batches.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to perform.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    plan: hipfftHandle_t",
-);
-
-/// The arguments of a call of `hipfftPlanMany`, converted in order.
-unsafe fn C_hipfftPlanMany(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
-        unsafe { F_hipfftPlanMany.args::<10>(py, args, nargs, kwnames)? };
-    Ok(hipfftPlanMany(py, rt::call::extract(x0, "rank")?, &x1, &x2, rt::call::extract(x3, "istride")?, rt::call::extract(x4, "idist")?, &x5, rt::call::extract(x6, "ostride")?, rt::call::extract(x7, "odist")?, &x8, rt::call::extract(x9, "batch")?)?.into_ptr())
-}
+    ["rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipfftPlanMany(py, rt::call::extract(x0, "rank")?, &x1, &x2, rt::call::extract(x3, "istride")?, rt::call::extract(x4, "idist")?, &x5, rt::call::extract(x6, "ostride")?, rt::call::extract(x7, "odist")?, &x8, rt::call::extract(x9, "batch")?));
 
 fn hipfftPlanMany(py: Python<'_>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i32>, idist: rt::CInt<i32>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i32>, odist: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftPlanMany");
@@ -203,29 +130,10 @@ fn hipfftPlanMany(py: Python<'_>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, ine
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 3, o_plan, None)?])
 }
-/// `hipfftCreate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftCreate: rt::call::Function = rt::call::Function::new(
-    c"hipfftCreate",
-    "hipfftCreate",
-    &[],
-    rt::fastcall_entry!(C_hipfftCreate),
+rt::function!(F_hipfftCreate, C_hipfftCreate, c"hipfftCreate", "hipfftCreate",
     c"hipfftCreate()\n--\n\nAllocate a new plan.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    plan: hipfftHandle_t",
-);
-
-/// The arguments of a call of `hipfftCreate`, converted in order.
-unsafe fn C_hipfftCreate(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_hipfftCreate.args::<0>(py, args, nargs, kwnames)? };
-    Ok(hipfftCreate(py)?.into_ptr())
-}
+    [],
+    |py, []| hipfftCreate(py));
 
 fn hipfftCreate(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftCreate");
@@ -240,29 +148,10 @@ fn hipfftCreate(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_plan) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 3, o_plan, None)?])
 }
-/// `hipfftExtPlanScaleFactor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftExtPlanScaleFactor: rt::call::Function = rt::call::Function::new(
-    c"hipfftExtPlanScaleFactor",
-    "hipfftExtPlanScaleFactor",
-    &["plan", "scalefactor"],
-    rt::fastcall_entry!(C_hipfftExtPlanScaleFactor),
+rt::function!(F_hipfftExtPlanScaleFactor, C_hipfftExtPlanScaleFactor, c"hipfftExtPlanScaleFactor", "hipfftExtPlanScaleFactor",
     c"hipfftExtPlanScaleFactor(plan, scalefactor)\n--\n\nSet scaling factor.\n\nhipFFT multiplies each element of the result by the given factor at the end of the transform.\n\nThe supplied factor must be a finite number.  That is, it must neither be infinity nor NaN.\n\nThis function must be called after the plan is allocated using\n::hipfftCreate, but before the plan is initialized by any of the\n\"MakePlan\" functions.  Therefore, API functions that combine\ncreation and initialization (::hipfftPlan1d, ::hipfftPlan2d,\n::hipfftPlan3d, and ::hipfftPlanMany) cannot set a scale factor.\n\nNote that the scale factor applies to both forward and\nbackward transforms executed with the specified plan handle.\n\nArgs:\n    plan\n    scalefactor\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
-);
-
-/// The arguments of a call of `hipfftExtPlanScaleFactor`, converted in order.
-unsafe fn C_hipfftExtPlanScaleFactor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hipfftExtPlanScaleFactor.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hipfftExtPlanScaleFactor(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "scalefactor")?)?.into_ptr())
-}
+    ["plan", "scalefactor"],
+    |py, [x0, x1]| hipfftExtPlanScaleFactor(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "scalefactor")?));
 
 fn hipfftExtPlanScaleFactor(py: Python<'_>, plan: rt::PtrArg, scalefactor: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExtPlanScaleFactor");
@@ -277,29 +166,10 @@ fn hipfftExtPlanScaleFactor(py: Python<'_>, plan: rt::PtrArg, scalefactor: f64) 
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_scalefactor) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipfftMakePlan1d` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftMakePlan1d: rt::call::Function = rt::call::Function::new(
-    c"hipfftMakePlan1d",
-    "hipfftMakePlan1d",
-    &["plan", "nx", "type", "batch"],
-    rt::fastcall_entry!(C_hipfftMakePlan1d),
+rt::function!(F_hipfftMakePlan1d, C_hipfftMakePlan1d, c"hipfftMakePlan1d", "hipfftMakePlan1d",
     c"hipfftMakePlan1d(plan, nx, type, batch)\n--\n\nInitialize a new one-dimensional FFT plan.\n\nAssumes that the plan has been created already, and\nmodifies the plan associated with the plan handle.\n\nArgs:\n    plan [in]: Handle of the FFT plan.\n    nx [in]: FFT length.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to compute.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
-);
-
-/// The arguments of a call of `hipfftMakePlan1d`, converted in order.
-unsafe fn C_hipfftMakePlan1d(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipfftMakePlan1d.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipfftMakePlan1d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, &x2, rt::call::extract(x3, "batch")?)?.into_ptr())
-}
+    ["plan", "nx", "type", "batch"],
+    |py, [x0, x1, x2, x3]| hipfftMakePlan1d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, &x2, rt::call::extract(x3, "batch")?));
 
 fn hipfftMakePlan1d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlan1d");
@@ -318,29 +188,10 @@ fn hipfftMakePlan1d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, r#type:
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_type, a_batch, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
 }
-/// `hipfftMakePlan2d` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftMakePlan2d: rt::call::Function = rt::call::Function::new(
-    c"hipfftMakePlan2d",
-    "hipfftMakePlan2d",
-    &["plan", "nx", "ny", "type"],
-    rt::fastcall_entry!(C_hipfftMakePlan2d),
+rt::function!(F_hipfftMakePlan2d, C_hipfftMakePlan2d, c"hipfftMakePlan2d", "hipfftMakePlan2d",
     c"hipfftMakePlan2d(plan, nx, ny, type)\n--\n\nInitialize a new two-dimensional FFT plan.\n\nAssumes that the plan has been created already, and\nmodifies the plan associated with the plan handle.\nTwo-dimensional data should be stored in C ordering (row-major\nformat), so that indexes in y-direction (j index) vary the\nfastest.\n\nArgs:\n    plan [in]: Handle of the FFT plan.\n    nx [in]: Number of elements in the x-direction (slow index).\n    ny [in]: Number of elements in the y-direction (fast index).\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
-);
-
-/// The arguments of a call of `hipfftMakePlan2d`, converted in order.
-unsafe fn C_hipfftMakePlan2d(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipfftMakePlan2d.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipfftMakePlan2d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, rt::call::extract(x2, "ny")?, &x3)?.into_ptr())
-}
+    ["plan", "nx", "ny", "type"],
+    |py, [x0, x1, x2, x3]| hipfftMakePlan2d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, rt::call::extract(x2, "ny")?, &x3));
 
 fn hipfftMakePlan2d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlan2d");
@@ -359,29 +210,10 @@ fn hipfftMakePlan2d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_type, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
 }
-/// `hipfftMakePlan3d` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftMakePlan3d: rt::call::Function = rt::call::Function::new(
-    c"hipfftMakePlan3d",
-    "hipfftMakePlan3d",
-    &["plan", "nx", "ny", "nz", "type"],
-    rt::fastcall_entry!(C_hipfftMakePlan3d),
+rt::function!(F_hipfftMakePlan3d, C_hipfftMakePlan3d, c"hipfftMakePlan3d", "hipfftMakePlan3d",
     c"hipfftMakePlan3d(plan, nx, ny, nz, type)\n--\n\nInitialize a new two-dimensional FFT plan.\n\nAssumes that the plan has been created already, and\nmodifies the plan associated with the plan handle.\nThree-dimensional data should be stored in C ordering (row-major\nformat), so that indexes in z-direction (k index) vary the\nfastest.\n\nArgs:\n    plan [in]: Handle of the FFT plan.\n    nx [in]: Number of elements in the x-direction (slowest index).\n    ny [in]: Number of elements in the y-direction.\n    nz [in]: Number of elements in the z-direction (fastest index).\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
-);
-
-/// The arguments of a call of `hipfftMakePlan3d`, converted in order.
-unsafe fn C_hipfftMakePlan3d(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_hipfftMakePlan3d.args::<5>(py, args, nargs, kwnames)? };
-    Ok(hipfftMakePlan3d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, rt::call::extract(x2, "ny")?, rt::call::extract(x3, "nz")?, &x4)?.into_ptr())
-}
+    ["plan", "nx", "ny", "nz", "type"],
+    |py, [x0, x1, x2, x3, x4]| hipfftMakePlan3d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, rt::call::extract(x2, "ny")?, rt::call::extract(x3, "nz")?, &x4));
 
 fn hipfftMakePlan3d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlan3d");
@@ -401,29 +233,10 @@ fn hipfftMakePlan3d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_nz, a_type, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
 }
-/// `hipfftMakePlanMany` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftMakePlanMany: rt::call::Function = rt::call::Function::new(
-    c"hipfftMakePlanMany",
-    "hipfftMakePlanMany",
-    &["plan", "rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"],
-    rt::fastcall_entry!(C_hipfftMakePlanMany),
+rt::function!(F_hipfftMakePlanMany, C_hipfftMakePlanMany, c"hipfftMakePlanMany", "hipfftMakePlanMany",
     c"hipfftMakePlanMany(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch)\n--\n\nInitialize a new batched rank-dimensional FFT plan with advanced data layout.\n\nAssumes that the plan has been created already, and\nmodifies the plan associated with the plan handle. The number\nof elements to transform in each direction of the input data\nin the FFT plan is specified in n.\n\nThe batch parameter tells hipFFT how many transforms to perform.\nThe distance between the first elements of two consecutive batches\nof the input and output data are specified with the idist and odist\nparameters.\n\nThe inembed and onembed parameters define the input and output data\nlayouts. The number of elements in the data is assumed to be larger\nthan the number of elements in the transform. Strided data layouts\nare also supported. Strides along the fastest direction in the input\nand output data are specified via the istride and ostride parameters.\n\nIf both inembed and onembed parameters are set to NULL, all the\nadvanced data layout parameters are ignored and reverted to default\nvalues, i.e., the batched transform is performed with non-strided data\naccess and the number of data/transform elements are assumed to be\nequivalent.\n\nArgs:\n    plan [out]: Pointer to the FFT plan handle.\n    rank [in]: Dimension of transform (1, 2, or 3).\n    n [in]: Number of elements to transform in the x/y/z directions.\n    inembed [in]: Number of elements in the input data in the x/y/z directions.\n    istride [in]: Distance between two successive elements in the input data.\n    idist [in]: Distance between input batches.\n    onembed [in]: Number of elements in the output data in the x/y/z directions.\n    ostride [in]: Distance between two successive elements in the output data.\n    odist [in]: Distance between output batches.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to perform.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
-);
-
-/// The arguments of a call of `hipfftMakePlanMany`, converted in order.
-unsafe fn C_hipfftMakePlanMany(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
-        unsafe { F_hipfftMakePlanMany.args::<11>(py, args, nargs, kwnames)? };
-    Ok(hipfftMakePlanMany(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "rank")?, &x2, &x3, rt::call::extract(x4, "istride")?, rt::call::extract(x5, "idist")?, &x6, rt::call::extract(x7, "ostride")?, rt::call::extract(x8, "odist")?, &x9, rt::call::extract(x10, "batch")?)?.into_ptr())
-}
+    ["plan", "rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipfftMakePlanMany(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "rank")?, &x2, &x3, rt::call::extract(x4, "istride")?, rt::call::extract(x5, "idist")?, &x6, rt::call::extract(x7, "ostride")?, rt::call::extract(x8, "odist")?, &x9, rt::call::extract(x10, "batch")?));
 
 fn hipfftMakePlanMany(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i32>, idist: rt::CInt<i32>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i32>, odist: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlanMany");
@@ -452,29 +265,10 @@ fn hipfftMakePlanMany(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: 
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
 }
-/// `hipfftMakePlanMany64` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftMakePlanMany64: rt::call::Function = rt::call::Function::new(
-    c"hipfftMakePlanMany64",
-    "hipfftMakePlanMany64",
-    &["plan", "rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"],
-    rt::fastcall_entry!(C_hipfftMakePlanMany64),
+rt::function!(F_hipfftMakePlanMany64, C_hipfftMakePlanMany64, c"hipfftMakePlanMany64", "hipfftMakePlanMany64",
     c"hipfftMakePlanMany64(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch)\n--\n\nArgs:\n    plan\n    rank\n    n\n    inembed\n    istride\n    idist\n    onembed\n    ostride\n    odist\n    type\n    batch\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
-);
-
-/// The arguments of a call of `hipfftMakePlanMany64`, converted in order.
-unsafe fn C_hipfftMakePlanMany64(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
-        unsafe { F_hipfftMakePlanMany64.args::<11>(py, args, nargs, kwnames)? };
-    Ok(hipfftMakePlanMany64(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "rank")?, &x2, &x3, rt::call::extract(x4, "istride")?, rt::call::extract(x5, "idist")?, &x6, rt::call::extract(x7, "ostride")?, rt::call::extract(x8, "odist")?, &x9, rt::call::extract(x10, "batch")?)?.into_ptr())
-}
+    ["plan", "rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipfftMakePlanMany64(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "rank")?, &x2, &x3, rt::call::extract(x4, "istride")?, rt::call::extract(x5, "idist")?, &x6, rt::call::extract(x7, "ostride")?, rt::call::extract(x8, "odist")?, &x9, rt::call::extract(x10, "batch")?));
 
 fn hipfftMakePlanMany64(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i64>, idist: rt::CInt<i64>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i64>, odist: rt::CInt<i64>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftMakePlanMany64");
@@ -503,29 +297,10 @@ fn hipfftMakePlanMany64(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
 }
-/// `hipfftEstimate1d` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftEstimate1d: rt::call::Function = rt::call::Function::new(
-    c"hipfftEstimate1d",
-    "hipfftEstimate1d",
-    &["nx", "type", "batch"],
-    rt::fastcall_entry!(C_hipfftEstimate1d),
+rt::function!(F_hipfftEstimate1d, C_hipfftEstimate1d, c"hipfftEstimate1d", "hipfftEstimate1d",
     c"hipfftEstimate1d(nx, type, batch)\n--\n\nReturn an estimate of the work area size required for a 1D plan.\n\nArgs:\n    nx [in]: Number of elements in the x-direction.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to perform.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
-);
-
-/// The arguments of a call of `hipfftEstimate1d`, converted in order.
-unsafe fn C_hipfftEstimate1d(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_hipfftEstimate1d.args::<3>(py, args, nargs, kwnames)? };
-    Ok(hipfftEstimate1d(py, rt::call::extract(x0, "nx")?, &x1, rt::call::extract(x2, "batch")?)?.into_ptr())
-}
+    ["nx", "type", "batch"],
+    |py, [x0, x1, x2]| hipfftEstimate1d(py, rt::call::extract(x0, "nx")?, &x1, rt::call::extract(x2, "batch")?));
 
 fn hipfftEstimate1d(py: Python<'_>, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftEstimate1d");
@@ -543,29 +318,10 @@ fn hipfftEstimate1d(py: Python<'_>, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>
     let __r = py.allow_threads(move || unsafe { __f(a_nx, a_type, a_batch, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
 }
-/// `hipfftEstimate2d` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftEstimate2d: rt::call::Function = rt::call::Function::new(
-    c"hipfftEstimate2d",
-    "hipfftEstimate2d",
-    &["nx", "ny", "type"],
-    rt::fastcall_entry!(C_hipfftEstimate2d),
+rt::function!(F_hipfftEstimate2d, C_hipfftEstimate2d, c"hipfftEstimate2d", "hipfftEstimate2d",
     c"hipfftEstimate2d(nx, ny, type)\n--\n\nReturn an estimate of the work area size required for a 2D plan.\n\nArgs:\n    nx [in]: Number of elements in the x-direction.\n    ny [in]: Number of elements in the y-direction.\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
-);
-
-/// The arguments of a call of `hipfftEstimate2d`, converted in order.
-unsafe fn C_hipfftEstimate2d(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_hipfftEstimate2d.args::<3>(py, args, nargs, kwnames)? };
-    Ok(hipfftEstimate2d(py, rt::call::extract(x0, "nx")?, rt::call::extract(x1, "ny")?, &x2)?.into_ptr())
-}
+    ["nx", "ny", "type"],
+    |py, [x0, x1, x2]| hipfftEstimate2d(py, rt::call::extract(x0, "nx")?, rt::call::extract(x1, "ny")?, &x2));
 
 fn hipfftEstimate2d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftEstimate2d");
@@ -583,29 +339,10 @@ fn hipfftEstimate2d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type
     let __r = py.allow_threads(move || unsafe { __f(a_nx, a_ny, a_type, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
 }
-/// `hipfftEstimate3d` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftEstimate3d: rt::call::Function = rt::call::Function::new(
-    c"hipfftEstimate3d",
-    "hipfftEstimate3d",
-    &["nx", "ny", "nz", "type"],
-    rt::fastcall_entry!(C_hipfftEstimate3d),
+rt::function!(F_hipfftEstimate3d, C_hipfftEstimate3d, c"hipfftEstimate3d", "hipfftEstimate3d",
     c"hipfftEstimate3d(nx, ny, nz, type)\n--\n\nReturn an estimate of the work area size required for a 3D plan.\n\nArgs:\n    nx [in]: Number of elements in the x-direction.\n    ny [in]: Number of elements in the y-direction.\n    nz [in]: Number of elements in the z-direction.\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
-);
-
-/// The arguments of a call of `hipfftEstimate3d`, converted in order.
-unsafe fn C_hipfftEstimate3d(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipfftEstimate3d.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipfftEstimate3d(py, rt::call::extract(x0, "nx")?, rt::call::extract(x1, "ny")?, rt::call::extract(x2, "nz")?, &x3)?.into_ptr())
-}
+    ["nx", "ny", "nz", "type"],
+    |py, [x0, x1, x2, x3]| hipfftEstimate3d(py, rt::call::extract(x0, "nx")?, rt::call::extract(x1, "ny")?, rt::call::extract(x2, "nz")?, &x3));
 
 fn hipfftEstimate3d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftEstimate3d");
@@ -624,29 +361,10 @@ fn hipfftEstimate3d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt
     let __r = py.allow_threads(move || unsafe { __f(a_nx, a_ny, a_nz, a_type, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
 }
-/// `hipfftEstimateMany` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftEstimateMany: rt::call::Function = rt::call::Function::new(
-    c"hipfftEstimateMany",
-    "hipfftEstimateMany",
-    &["rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"],
-    rt::fastcall_entry!(C_hipfftEstimateMany),
+rt::function!(F_hipfftEstimateMany, C_hipfftEstimateMany, c"hipfftEstimateMany", "hipfftEstimateMany",
     c"hipfftEstimateMany(rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch)\n--\n\nReturn an estimate of the work area size required for a rank-dimensional plan.\n\nArgs:\n    rank [in]: Dimension of FFT transform (1, 2, or 3).\n    n [in]: Number of elements in the x/y/z directions.\n    inembed\n    istride\n    idist [in]: Distance between input batches.\n    onembed\n    ostride\n    odist [in]: Distance between output batches.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to perform.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
-);
-
-/// The arguments of a call of `hipfftEstimateMany`, converted in order.
-unsafe fn C_hipfftEstimateMany(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
-        unsafe { F_hipfftEstimateMany.args::<10>(py, args, nargs, kwnames)? };
-    Ok(hipfftEstimateMany(py, rt::call::extract(x0, "rank")?, &x1, &x2, rt::call::extract(x3, "istride")?, rt::call::extract(x4, "idist")?, &x5, rt::call::extract(x6, "ostride")?, rt::call::extract(x7, "odist")?, &x8, rt::call::extract(x9, "batch")?)?.into_ptr())
-}
+    ["rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipfftEstimateMany(py, rt::call::extract(x0, "rank")?, &x1, &x2, rt::call::extract(x3, "istride")?, rt::call::extract(x4, "idist")?, &x5, rt::call::extract(x6, "ostride")?, rt::call::extract(x7, "odist")?, &x8, rt::call::extract(x9, "batch")?));
 
 fn hipfftEstimateMany(py: Python<'_>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i32>, idist: rt::CInt<i32>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i32>, odist: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftEstimateMany");
@@ -674,29 +392,10 @@ fn hipfftEstimateMany(py: Python<'_>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>,
     let __r = py.allow_threads(move || unsafe { __f(a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
 }
-/// `hipfftGetSize1d` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftGetSize1d: rt::call::Function = rt::call::Function::new(
-    c"hipfftGetSize1d",
-    "hipfftGetSize1d",
-    &["plan", "nx", "type", "batch"],
-    rt::fastcall_entry!(C_hipfftGetSize1d),
+rt::function!(F_hipfftGetSize1d, C_hipfftGetSize1d, c"hipfftGetSize1d", "hipfftGetSize1d",
     c"hipfftGetSize1d(plan, nx, type, batch)\n--\n\nReturn size of the work area size required for a 1D plan.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    nx [in]: Number of elements in the x-direction.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to perform.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
-);
-
-/// The arguments of a call of `hipfftGetSize1d`, converted in order.
-unsafe fn C_hipfftGetSize1d(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipfftGetSize1d.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipfftGetSize1d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, &x2, rt::call::extract(x3, "batch")?)?.into_ptr())
-}
+    ["plan", "nx", "type", "batch"],
+    |py, [x0, x1, x2, x3]| hipfftGetSize1d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, &x2, rt::call::extract(x3, "batch")?));
 
 fn hipfftGetSize1d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSize1d");
@@ -715,29 +414,10 @@ fn hipfftGetSize1d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, r#type: 
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_type, a_batch, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
 }
-/// `hipfftGetSize2d` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftGetSize2d: rt::call::Function = rt::call::Function::new(
-    c"hipfftGetSize2d",
-    "hipfftGetSize2d",
-    &["plan", "nx", "ny", "type"],
-    rt::fastcall_entry!(C_hipfftGetSize2d),
+rt::function!(F_hipfftGetSize2d, C_hipfftGetSize2d, c"hipfftGetSize2d", "hipfftGetSize2d",
     c"hipfftGetSize2d(plan, nx, ny, type)\n--\n\nReturn size of the work area size required for a 2D plan.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    nx [in]: Number of elements in the x-direction.\n    ny [in]: Number of elements in the y-direction.\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
-);
-
-/// The arguments of a call of `hipfftGetSize2d`, converted in order.
-unsafe fn C_hipfftGetSize2d(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipfftGetSize2d.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipfftGetSize2d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, rt::call::extract(x2, "ny")?, &x3)?.into_ptr())
-}
+    ["plan", "nx", "ny", "type"],
+    |py, [x0, x1, x2, x3]| hipfftGetSize2d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, rt::call::extract(x2, "ny")?, &x3));
 
 fn hipfftGetSize2d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSize2d");
@@ -756,29 +436,10 @@ fn hipfftGetSize2d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_type, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
 }
-/// `hipfftGetSize3d` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftGetSize3d: rt::call::Function = rt::call::Function::new(
-    c"hipfftGetSize3d",
-    "hipfftGetSize3d",
-    &["plan", "nx", "ny", "nz", "type"],
-    rt::fastcall_entry!(C_hipfftGetSize3d),
+rt::function!(F_hipfftGetSize3d, C_hipfftGetSize3d, c"hipfftGetSize3d", "hipfftGetSize3d",
     c"hipfftGetSize3d(plan, nx, ny, nz, type)\n--\n\nReturn size of the work area size required for a 3D plan.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    nx [in]: Number of elements in the x-direction.\n    ny [in]: Number of elements in the y-direction.\n    nz [in]: Number of elements in the z-direction.\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
-);
-
-/// The arguments of a call of `hipfftGetSize3d`, converted in order.
-unsafe fn C_hipfftGetSize3d(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_hipfftGetSize3d.args::<5>(py, args, nargs, kwnames)? };
-    Ok(hipfftGetSize3d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, rt::call::extract(x2, "ny")?, rt::call::extract(x3, "nz")?, &x4)?.into_ptr())
-}
+    ["plan", "nx", "ny", "nz", "type"],
+    |py, [x0, x1, x2, x3, x4]| hipfftGetSize3d(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "nx")?, rt::call::extract(x2, "ny")?, rt::call::extract(x3, "nz")?, &x4));
 
 fn hipfftGetSize3d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt::CInt<i32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSize3d");
@@ -798,29 +459,10 @@ fn hipfftGetSize3d(py: Python<'_>, plan: rt::PtrArg, nx: rt::CInt<i32>, ny: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_nz, a_type, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
 }
-/// `hipfftGetSizeMany` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftGetSizeMany: rt::call::Function = rt::call::Function::new(
-    c"hipfftGetSizeMany",
-    "hipfftGetSizeMany",
-    &["plan", "rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"],
-    rt::fastcall_entry!(C_hipfftGetSizeMany),
+rt::function!(F_hipfftGetSizeMany, C_hipfftGetSizeMany, c"hipfftGetSizeMany", "hipfftGetSizeMany",
     c"hipfftGetSizeMany(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch)\n--\n\nReturn size of the work area size required for a rank-dimensional plan.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    rank [in]: Dimension of FFT transform (1, 2, or 3).\n    n [in]: Number of elements in the x/y/z directions.\n    inembed\n    istride\n    idist [in]: Distance between input batches.\n    onembed\n    ostride\n    odist [in]: Distance between output batches.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to perform.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
-);
-
-/// The arguments of a call of `hipfftGetSizeMany`, converted in order.
-unsafe fn C_hipfftGetSizeMany(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
-        unsafe { F_hipfftGetSizeMany.args::<11>(py, args, nargs, kwnames)? };
-    Ok(hipfftGetSizeMany(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "rank")?, &x2, &x3, rt::call::extract(x4, "istride")?, rt::call::extract(x5, "idist")?, &x6, rt::call::extract(x7, "ostride")?, rt::call::extract(x8, "odist")?, &x9, rt::call::extract(x10, "batch")?)?.into_ptr())
-}
+    ["plan", "rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipfftGetSizeMany(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "rank")?, &x2, &x3, rt::call::extract(x4, "istride")?, rt::call::extract(x5, "idist")?, &x6, rt::call::extract(x7, "ostride")?, rt::call::extract(x8, "odist")?, &x9, rt::call::extract(x10, "batch")?));
 
 fn hipfftGetSizeMany(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i32>, idist: rt::CInt<i32>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i32>, odist: rt::CInt<i32>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSizeMany");
@@ -849,29 +491,10 @@ fn hipfftGetSizeMany(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
 }
-/// `hipfftGetSizeMany64` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftGetSizeMany64: rt::call::Function = rt::call::Function::new(
-    c"hipfftGetSizeMany64",
-    "hipfftGetSizeMany64",
-    &["plan", "rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"],
-    rt::fastcall_entry!(C_hipfftGetSizeMany64),
+rt::function!(F_hipfftGetSizeMany64, C_hipfftGetSizeMany64, c"hipfftGetSizeMany64", "hipfftGetSizeMany64",
     c"hipfftGetSizeMany64(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch)\n--\n\nArgs:\n    plan\n    rank\n    n\n    inembed\n    istride\n    idist\n    onembed\n    ostride\n    odist\n    type\n    batch\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
-);
-
-/// The arguments of a call of `hipfftGetSizeMany64`, converted in order.
-unsafe fn C_hipfftGetSizeMany64(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
-        unsafe { F_hipfftGetSizeMany64.args::<11>(py, args, nargs, kwnames)? };
-    Ok(hipfftGetSizeMany64(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "rank")?, &x2, &x3, rt::call::extract(x4, "istride")?, rt::call::extract(x5, "idist")?, &x6, rt::call::extract(x7, "ostride")?, rt::call::extract(x8, "odist")?, &x9, rt::call::extract(x10, "batch")?)?.into_ptr())
-}
+    ["plan", "rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipfftGetSizeMany64(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "rank")?, &x2, &x3, rt::call::extract(x4, "istride")?, rt::call::extract(x5, "idist")?, &x6, rt::call::extract(x7, "ostride")?, rt::call::extract(x8, "odist")?, &x9, rt::call::extract(x10, "batch")?));
 
 fn hipfftGetSizeMany64(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>, inembed: &Bound<'_, PyAny>, istride: rt::CInt<i64>, idist: rt::CInt<i64>, onembed: &Bound<'_, PyAny>, ostride: rt::CInt<i64>, odist: rt::CInt<i64>, r#type: &Bound<'_, PyAny>, batch: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSizeMany64");
@@ -900,29 +523,10 @@ fn hipfftGetSizeMany64(py: Python<'_>, plan: rt::PtrArg, rank: rt::CInt<i32>, n:
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
 }
-/// `hipfftGetSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftGetSize: rt::call::Function = rt::call::Function::new(
-    c"hipfftGetSize",
-    "hipfftGetSize",
-    &["plan"],
-    rt::fastcall_entry!(C_hipfftGetSize),
+rt::function!(F_hipfftGetSize, C_hipfftGetSize, c"hipfftGetSize", "hipfftGetSize",
     c"hipfftGetSize(plan)\n--\n\nReturn size of the work area size required for a rank-dimensional plan.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
-);
-
-/// The arguments of a call of `hipfftGetSize`, converted in order.
-unsafe fn C_hipfftGetSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipfftGetSize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipfftGetSize(py, rt::call::extract(x0, "plan")?)?.into_ptr())
-}
+    ["plan"],
+    |py, [x0]| hipfftGetSize(py, rt::call::extract(x0, "plan")?));
 
 fn hipfftGetSize(py: Python<'_>, plan: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetSize");
@@ -938,29 +542,10 @@ fn hipfftGetSize(py: Python<'_>, plan: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_workSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
 }
-/// `hipfftSetAutoAllocation` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftSetAutoAllocation: rt::call::Function = rt::call::Function::new(
-    c"hipfftSetAutoAllocation",
-    "hipfftSetAutoAllocation",
-    &["plan", "autoAllocate"],
-    rt::fastcall_entry!(C_hipfftSetAutoAllocation),
+rt::function!(F_hipfftSetAutoAllocation, C_hipfftSetAutoAllocation, c"hipfftSetAutoAllocation", "hipfftSetAutoAllocation",
     c"hipfftSetAutoAllocation(plan, autoAllocate)\n--\n\nSet the plan's auto-allocation flag.  The plan will allocate its own workarea.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    autoAllocate [in]: 0 to disable auto-allocation, non-zero to enable.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
-);
-
-/// The arguments of a call of `hipfftSetAutoAllocation`, converted in order.
-unsafe fn C_hipfftSetAutoAllocation(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hipfftSetAutoAllocation.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hipfftSetAutoAllocation(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "autoAllocate")?)?.into_ptr())
-}
+    ["plan", "autoAllocate"],
+    |py, [x0, x1]| hipfftSetAutoAllocation(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "autoAllocate")?));
 
 fn hipfftSetAutoAllocation(py: Python<'_>, plan: rt::PtrArg, autoAllocate: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftSetAutoAllocation");
@@ -975,29 +560,10 @@ fn hipfftSetAutoAllocation(py: Python<'_>, plan: rt::PtrArg, autoAllocate: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_autoAllocate) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipfftSetWorkArea` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftSetWorkArea: rt::call::Function = rt::call::Function::new(
-    c"hipfftSetWorkArea",
-    "hipfftSetWorkArea",
-    &["plan", "workArea"],
-    rt::fastcall_entry!(C_hipfftSetWorkArea),
+rt::function!(F_hipfftSetWorkArea, C_hipfftSetWorkArea, c"hipfftSetWorkArea", "hipfftSetWorkArea",
     c"hipfftSetWorkArea(plan, workArea)\n--\n\nSet the plan's work area.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    workArea [in]: Pointer to the work area (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
-);
-
-/// The arguments of a call of `hipfftSetWorkArea`, converted in order.
-unsafe fn C_hipfftSetWorkArea(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hipfftSetWorkArea.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hipfftSetWorkArea(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "workArea")?)?.into_ptr())
-}
+    ["plan", "workArea"],
+    |py, [x0, x1]| hipfftSetWorkArea(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "workArea")?));
 
 fn hipfftSetWorkArea(py: Python<'_>, plan: rt::PtrArg, workArea: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftSetWorkArea");
@@ -1012,29 +578,10 @@ fn hipfftSetWorkArea(py: Python<'_>, plan: rt::PtrArg, workArea: rt::PtrArgMut) 
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_workArea) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipfftExecC2C` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftExecC2C: rt::call::Function = rt::call::Function::new(
-    c"hipfftExecC2C",
-    "hipfftExecC2C",
-    &["plan", "idata", "odata", "direction"],
-    rt::fastcall_entry!(C_hipfftExecC2C),
+rt::function!(F_hipfftExecC2C, C_hipfftExecC2C, c"hipfftExecC2C", "hipfftExecC2C",
     c"hipfftExecC2C(plan, idata, odata, direction)\n--\n\nExecute a (float) complex-to-complex FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n    direction [in]: Either `HIPFFT_FORWARD` or `HIPFFT_BACKWARD`.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
-);
-
-/// The arguments of a call of `hipfftExecC2C`, converted in order.
-unsafe fn C_hipfftExecC2C(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipfftExecC2C.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipfftExecC2C(py, rt::call::extract(x0, "plan")?, &x1, &x2, rt::call::extract(x3, "direction")?)?.into_ptr())
-}
+    ["plan", "idata", "odata", "direction"],
+    |py, [x0, x1, x2, x3]| hipfftExecC2C(py, rt::call::extract(x0, "plan")?, &x1, &x2, rt::call::extract(x3, "direction")?));
 
 fn hipfftExecC2C(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>, direction: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecC2C");
@@ -1053,29 +600,10 @@ fn hipfftExecC2C(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata, a_direction) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipfftExecR2C` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftExecR2C: rt::call::Function = rt::call::Function::new(
-    c"hipfftExecR2C",
-    "hipfftExecR2C",
-    &["plan", "idata", "odata"],
-    rt::fastcall_entry!(C_hipfftExecR2C),
+rt::function!(F_hipfftExecR2C, C_hipfftExecR2C, c"hipfftExecR2C", "hipfftExecR2C",
     c"hipfftExecR2C(plan, idata, odata)\n--\n\nExecute a (float) real-to-complex FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
-);
-
-/// The arguments of a call of `hipfftExecR2C`, converted in order.
-unsafe fn C_hipfftExecR2C(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_hipfftExecR2C.args::<3>(py, args, nargs, kwnames)? };
-    Ok(hipfftExecR2C(py, rt::call::extract(x0, "plan")?, &x1, &x2)?.into_ptr())
-}
+    ["plan", "idata", "odata"],
+    |py, [x0, x1, x2]| hipfftExecR2C(py, rt::call::extract(x0, "plan")?, &x1, &x2));
 
 fn hipfftExecR2C(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecR2C");
@@ -1093,29 +621,10 @@ fn hipfftExecR2C(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipfftExecC2R` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftExecC2R: rt::call::Function = rt::call::Function::new(
-    c"hipfftExecC2R",
-    "hipfftExecC2R",
-    &["plan", "idata", "odata"],
-    rt::fastcall_entry!(C_hipfftExecC2R),
+rt::function!(F_hipfftExecC2R, C_hipfftExecC2R, c"hipfftExecC2R", "hipfftExecC2R",
     c"hipfftExecC2R(plan, idata, odata)\n--\n\nExecute a (float) complex-to-real FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
-);
-
-/// The arguments of a call of `hipfftExecC2R`, converted in order.
-unsafe fn C_hipfftExecC2R(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_hipfftExecC2R.args::<3>(py, args, nargs, kwnames)? };
-    Ok(hipfftExecC2R(py, rt::call::extract(x0, "plan")?, &x1, &x2)?.into_ptr())
-}
+    ["plan", "idata", "odata"],
+    |py, [x0, x1, x2]| hipfftExecC2R(py, rt::call::extract(x0, "plan")?, &x1, &x2));
 
 fn hipfftExecC2R(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecC2R");
@@ -1133,29 +642,10 @@ fn hipfftExecC2R(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipfftExecZ2Z` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftExecZ2Z: rt::call::Function = rt::call::Function::new(
-    c"hipfftExecZ2Z",
-    "hipfftExecZ2Z",
-    &["plan", "idata", "odata", "direction"],
-    rt::fastcall_entry!(C_hipfftExecZ2Z),
+rt::function!(F_hipfftExecZ2Z, C_hipfftExecZ2Z, c"hipfftExecZ2Z", "hipfftExecZ2Z",
     c"hipfftExecZ2Z(plan, idata, odata, direction)\n--\n\nExecute a (double) complex-to-complex FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n    direction [in]: Either `HIPFFT_FORWARD` or `HIPFFT_BACKWARD`.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
-);
-
-/// The arguments of a call of `hipfftExecZ2Z`, converted in order.
-unsafe fn C_hipfftExecZ2Z(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipfftExecZ2Z.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipfftExecZ2Z(py, rt::call::extract(x0, "plan")?, &x1, &x2, rt::call::extract(x3, "direction")?)?.into_ptr())
-}
+    ["plan", "idata", "odata", "direction"],
+    |py, [x0, x1, x2, x3]| hipfftExecZ2Z(py, rt::call::extract(x0, "plan")?, &x1, &x2, rt::call::extract(x3, "direction")?));
 
 fn hipfftExecZ2Z(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>, direction: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecZ2Z");
@@ -1174,29 +664,10 @@ fn hipfftExecZ2Z(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata, a_direction) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipfftExecD2Z` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftExecD2Z: rt::call::Function = rt::call::Function::new(
-    c"hipfftExecD2Z",
-    "hipfftExecD2Z",
-    &["plan", "idata", "odata"],
-    rt::fastcall_entry!(C_hipfftExecD2Z),
+rt::function!(F_hipfftExecD2Z, C_hipfftExecD2Z, c"hipfftExecD2Z", "hipfftExecD2Z",
     c"hipfftExecD2Z(plan, idata, odata)\n--\n\nExecute a (double) real-to-complex FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
-);
-
-/// The arguments of a call of `hipfftExecD2Z`, converted in order.
-unsafe fn C_hipfftExecD2Z(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_hipfftExecD2Z.args::<3>(py, args, nargs, kwnames)? };
-    Ok(hipfftExecD2Z(py, rt::call::extract(x0, "plan")?, &x1, &x2)?.into_ptr())
-}
+    ["plan", "idata", "odata"],
+    |py, [x0, x1, x2]| hipfftExecD2Z(py, rt::call::extract(x0, "plan")?, &x1, &x2));
 
 fn hipfftExecD2Z(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecD2Z");
@@ -1214,29 +685,10 @@ fn hipfftExecD2Z(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipfftExecZ2D` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftExecZ2D: rt::call::Function = rt::call::Function::new(
-    c"hipfftExecZ2D",
-    "hipfftExecZ2D",
-    &["plan", "idata", "odata"],
-    rt::fastcall_entry!(C_hipfftExecZ2D),
+rt::function!(F_hipfftExecZ2D, C_hipfftExecZ2D, c"hipfftExecZ2D", "hipfftExecZ2D",
     c"hipfftExecZ2D(plan, idata, odata)\n--\n\nExecute a (double) complex-to-real FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
-);
-
-/// The arguments of a call of `hipfftExecZ2D`, converted in order.
-unsafe fn C_hipfftExecZ2D(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_hipfftExecZ2D.args::<3>(py, args, nargs, kwnames)? };
-    Ok(hipfftExecZ2D(py, rt::call::extract(x0, "plan")?, &x1, &x2)?.into_ptr())
-}
+    ["plan", "idata", "odata"],
+    |py, [x0, x1, x2]| hipfftExecZ2D(py, rt::call::extract(x0, "plan")?, &x1, &x2));
 
 fn hipfftExecZ2D(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, odata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftExecZ2D");
@@ -1254,29 +706,10 @@ fn hipfftExecZ2D(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipfftSetStream` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftSetStream: rt::call::Function = rt::call::Function::new(
-    c"hipfftSetStream",
-    "hipfftSetStream",
-    &["plan", "stream"],
-    rt::fastcall_entry!(C_hipfftSetStream),
+rt::function!(F_hipfftSetStream, C_hipfftSetStream, c"hipfftSetStream", "hipfftSetStream",
     c"hipfftSetStream(plan, stream)\n--\n\nSet HIP stream to execute plan on.\n\nAssociates a HIP stream with a hipFFT plan.  All kernels\nlaunched by this plan are associated with the provided stream.\n\nArgs:\n    plan [in]: The FFT plan.\n    stream [in]: The HIP stream.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
-);
-
-/// The arguments of a call of `hipfftSetStream`, converted in order.
-unsafe fn C_hipfftSetStream(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hipfftSetStream.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hipfftSetStream(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "stream")?)?.into_ptr())
-}
+    ["plan", "stream"],
+    |py, [x0, x1]| hipfftSetStream(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "stream")?));
 
 fn hipfftSetStream(py: Python<'_>, plan: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftSetStream");
@@ -1291,29 +724,10 @@ fn hipfftSetStream(py: Python<'_>, plan: rt::PtrArg, stream: rt::PtrArg) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipfftDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftDestroy: rt::call::Function = rt::call::Function::new(
-    c"hipfftDestroy",
-    "hipfftDestroy",
-    &["plan"],
-    rt::fastcall_entry!(C_hipfftDestroy),
+rt::function!(F_hipfftDestroy, C_hipfftDestroy, c"hipfftDestroy", "hipfftDestroy",
     c"hipfftDestroy(plan)\n--\n\nDestroy and deallocate an existing plan.\n\nArgs:\n    plan [in]: Handle of the FFT plan to be destroyed.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
-);
-
-/// The arguments of a call of `hipfftDestroy`, converted in order.
-unsafe fn C_hipfftDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipfftDestroy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipfftDestroy(py, rt::call::extract(x0, "plan")?)?.into_ptr())
-}
+    ["plan"],
+    |py, [x0]| hipfftDestroy(py, rt::call::extract(x0, "plan")?));
 
 fn hipfftDestroy(py: Python<'_>, plan: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftDestroy");
@@ -1327,29 +741,10 @@ fn hipfftDestroy(py: Python<'_>, plan: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_plan) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipfftGetVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftGetVersion: rt::call::Function = rt::call::Function::new(
-    c"hipfftGetVersion",
-    "hipfftGetVersion",
-    &["version"],
-    rt::fastcall_entry!(C_hipfftGetVersion),
+rt::function!(F_hipfftGetVersion, C_hipfftGetVersion, c"hipfftGetVersion", "hipfftGetVersion",
     c"hipfftGetVersion(version)\n--\n\nGet rocFFT/cuFFT version.\n\nArgs:\n    version [out]: cuFFT/rocFFT version (returned value).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
-);
-
-/// The arguments of a call of `hipfftGetVersion`, converted in order.
-unsafe fn C_hipfftGetVersion(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipfftGetVersion.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipfftGetVersion(py, &x0)?.into_ptr())
-}
+    ["version"],
+    |py, [x0]| hipfftGetVersion(py, &x0));
 
 fn hipfftGetVersion(py: Python<'_>, version: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetVersion");
@@ -1364,29 +759,10 @@ fn hipfftGetVersion(py: Python<'_>, version: &Bound<'_, PyAny>) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipfftGetProperty` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipfftGetProperty: rt::call::Function = rt::call::Function::new(
-    c"hipfftGetProperty",
-    "hipfftGetProperty",
-    &["type", "value"],
-    rt::fastcall_entry!(C_hipfftGetProperty),
+rt::function!(F_hipfftGetProperty, C_hipfftGetProperty, c"hipfftGetProperty", "hipfftGetProperty",
     c"hipfftGetProperty(type, value)\n--\n\nGet library property.\n\nArgs:\n    type [in]: Property type.\n    value [out]: Returned value.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
-);
-
-/// The arguments of a call of `hipfftGetProperty`, converted in order.
-unsafe fn C_hipfftGetProperty(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hipfftGetProperty.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hipfftGetProperty(py, &x0, &x1)?.into_ptr())
-}
+    ["type", "value"],
+    |py, [x0, x1]| hipfftGetProperty(py, &x0, &x1));
 
 fn hipfftGetProperty(py: Python<'_>, r#type: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftGetProperty");

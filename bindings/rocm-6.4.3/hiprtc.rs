@@ -35,29 +35,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.hiprtc", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `hiprtcGetErrorString` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcGetErrorString: rt::call::Function = rt::call::Function::new(
-    c"hiprtcGetErrorString",
-    "hiprtcGetErrorString",
-    &["result"],
-    rt::fastcall_entry!(C_hiprtcGetErrorString),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_hiprtcGetErrorString, C_hiprtcGetErrorString, c"hiprtcGetErrorString", "hiprtcGetErrorString",
     c"hiprtcGetErrorString(result)\n--\n\nReturns text string message to explain the error which occurred\n\nWarning: In HIP, this function returns the name of the error,\nif the hiprtc result is defined, it will return \"Invalid HIPRTC error code\"\n\nSee: hiprtcResult\n\nArgs:\n    result [in]: code to convert to string.\n\nReturns: a tuple of 1 item(s):\n    bytes\n    const char pointer to the NULL-terminated error string",
-);
-
-/// The arguments of a call of `hiprtcGetErrorString`, converted in order.
-unsafe fn C_hiprtcGetErrorString(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hiprtcGetErrorString.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hiprtcGetErrorString(py, &x0)?.into_ptr())
-}
+    ["result"],
+    |py, [x0]| hiprtcGetErrorString(py, &x0));
 
 fn hiprtcGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetErrorString");
@@ -71,29 +55,10 @@ fn hiprtcGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<P
     let __r = unsafe { __f(a_result) };
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// `hiprtcVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcVersion: rt::call::Function = rt::call::Function::new(
-    c"hiprtcVersion",
-    "hiprtcVersion",
-    &[],
-    rt::fastcall_entry!(C_hiprtcVersion),
+rt::function!(F_hiprtcVersion, C_hiprtcVersion, c"hiprtcVersion", "hiprtcVersion",
     c"hiprtcVersion()\n--\n\nSets the parameters as major and minor version.\n\nReturns: a tuple of 3 item(s):\n    hiprtcResult\n    major: int\n    minor: int\n    #HIPRTC_ERROR_INVALID_INPUT, #HIPRTC_SUCCESS",
-);
-
-/// The arguments of a call of `hiprtcVersion`, converted in order.
-unsafe fn C_hiprtcVersion(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_hiprtcVersion.args::<0>(py, args, nargs, kwnames)? };
-    Ok(hiprtcVersion(py)?.into_ptr())
-}
+    [],
+    |py, []| hiprtcVersion(py));
 
 fn hiprtcVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcVersion");
@@ -110,29 +75,10 @@ fn hiprtcVersion(py: Python<'_>) -> PyResult<PyObject> {
     let __r = unsafe { __f(a_major, a_minor) };
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::obj(py, o_major)?, rt::obj(py, o_minor)?])
 }
-/// `hiprtcAddNameExpression` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcAddNameExpression: rt::call::Function = rt::call::Function::new(
-    c"hiprtcAddNameExpression",
-    "hiprtcAddNameExpression",
-    &["prog", "name_expression"],
-    rt::fastcall_entry!(C_hiprtcAddNameExpression),
+rt::function!(F_hiprtcAddNameExpression, C_hiprtcAddNameExpression, c"hiprtcAddNameExpression", "hiprtcAddNameExpression",
     c"hiprtcAddNameExpression(prog, name_expression)\n--\n\nAdds the given name exprssion to the runtime compilation program.\n\nIf const char pointer is NULL, it will return #HIPRTC_ERROR_INVALID_INPUT.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    name_expression [in]: const char pointer to the name expression.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
-);
-
-/// The arguments of a call of `hiprtcAddNameExpression`, converted in order.
-unsafe fn C_hiprtcAddNameExpression(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hiprtcAddNameExpression.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hiprtcAddNameExpression(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "name_expression")?)?.into_ptr())
-}
+    ["prog", "name_expression"],
+    |py, [x0, x1]| hiprtcAddNameExpression(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "name_expression")?));
 
 fn hiprtcAddNameExpression(py: Python<'_>, prog: rt::PtrArg, name_expression: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcAddNameExpression");
@@ -147,29 +93,10 @@ fn hiprtcAddNameExpression(py: Python<'_>, prog: rt::PtrArg, name_expression: rt
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_name_expression) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// `hiprtcCompileProgram` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcCompileProgram: rt::call::Function = rt::call::Function::new(
-    c"hiprtcCompileProgram",
-    "hiprtcCompileProgram",
-    &["prog", "numOptions", "options"],
-    rt::fastcall_entry!(C_hiprtcCompileProgram),
+rt::function!(F_hiprtcCompileProgram, C_hiprtcCompileProgram, c"hiprtcCompileProgram", "hiprtcCompileProgram",
     c"hiprtcCompileProgram(prog, numOptions, options)\n--\n\nCompiles the given runtime compilation program.\n\nIf the compiler failed to build the runtime compilation program,\nit will return #HIPRTC_ERROR_COMPILATION.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    numOptions [in]: number of compiler options.\n    options [in]: compiler options as const array of strins.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
-);
-
-/// The arguments of a call of `hiprtcCompileProgram`, converted in order.
-unsafe fn C_hiprtcCompileProgram(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_hiprtcCompileProgram.args::<3>(py, args, nargs, kwnames)? };
-    Ok(hiprtcCompileProgram(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "numOptions")?, rt::call::extract(x2, "options")?)?.into_ptr())
-}
+    ["prog", "numOptions", "options"],
+    |py, [x0, x1, x2]| hiprtcCompileProgram(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "numOptions")?, rt::call::extract(x2, "options")?));
 
 fn hiprtcCompileProgram(py: Python<'_>, prog: rt::PtrArg, numOptions: rt::CInt<i32>, options: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcCompileProgram");
@@ -188,29 +115,10 @@ fn hiprtcCompileProgram(py: Python<'_>, prog: rt::PtrArg, numOptions: rt::CInt<i
     });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// `hiprtcCreateProgram` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcCreateProgram: rt::call::Function = rt::call::Function::new(
-    c"hiprtcCreateProgram",
-    "hiprtcCreateProgram",
-    &["src", "name", "numHeaders", "headers", "includeNames"],
-    rt::fastcall_entry!(C_hiprtcCreateProgram),
+rt::function!(F_hiprtcCreateProgram, C_hiprtcCreateProgram, c"hiprtcCreateProgram", "hiprtcCreateProgram",
     c"hiprtcCreateProgram(src, name, numHeaders, headers, includeNames)\n--\n\nCreates an instance of hiprtcProgram with the given input parameters,\nand sets the output hiprtcProgram prog with it.\n\nAny invalide input parameter, it will return #HIPRTC_ERROR_INVALID_INPUT\nor #HIPRTC_ERROR_INVALID_PROGRAM.\n\nIf failed to create the program, it will return #HIPRTC_ERROR_PROGRAM_CREATION_FAILURE.\n\nSee: hiprtcResult\n\nArgs:\n    src [in]: const char pointer to the program source.\n    name [in]: const char pointer to the program name.\n    numHeaders [in]: number of headers.\n    headers [in]: array of strings pointing to headers.\n    includeNames [in]: array of strings pointing to names included in program source.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    prog: _hiprtcProgram\n    #HIPRTC_SUCCESS",
-);
-
-/// The arguments of a call of `hiprtcCreateProgram`, converted in order.
-unsafe fn C_hiprtcCreateProgram(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_hiprtcCreateProgram.args::<5>(py, args, nargs, kwnames)? };
-    Ok(hiprtcCreateProgram(py, rt::call::extract(x0, "src")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "numHeaders")?, rt::call::extract(x3, "headers")?, rt::call::extract(x4, "includeNames")?)?.into_ptr())
-}
+    ["src", "name", "numHeaders", "headers", "includeNames"],
+    |py, [x0, x1, x2, x3, x4]| hiprtcCreateProgram(py, rt::call::extract(x0, "src")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "numHeaders")?, rt::call::extract(x3, "headers")?, rt::call::extract(x4, "includeNames")?));
 
 fn hiprtcCreateProgram(py: Python<'_>, src: rt::CStrArg, name: rt::CStrArg, numHeaders: rt::CInt<i32>, headers: rt::CStrArrayArg, includeNames: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcCreateProgram");
@@ -230,29 +138,10 @@ fn hiprtcCreateProgram(py: Python<'_>, src: rt::CStrArg, name: rt::CStrArg, numH
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_src, a_name, a_numHeaders, a_headers, a_includeNames) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, TYPES.instance_at(py, 6, o_prog, None)?])
 }
-/// `hiprtcDestroyProgram` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcDestroyProgram: rt::call::Function = rt::call::Function::new(
-    c"hiprtcDestroyProgram",
-    "hiprtcDestroyProgram",
-    &["prog"],
-    rt::fastcall_entry!(C_hiprtcDestroyProgram),
+rt::function!(F_hiprtcDestroyProgram, C_hiprtcDestroyProgram, c"hiprtcDestroyProgram", "hiprtcDestroyProgram",
     c"hiprtcDestroyProgram(prog)\n--\n\nDestroys an instance of given hiprtcProgram.\n\nIf prog is NULL, it will return #HIPRTC_ERROR_INVALID_INPUT.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
-);
-
-/// The arguments of a call of `hiprtcDestroyProgram`, converted in order.
-unsafe fn C_hiprtcDestroyProgram(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hiprtcDestroyProgram.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hiprtcDestroyProgram(py, &x0)?.into_ptr())
-}
+    ["prog"],
+    |py, [x0]| hiprtcDestroyProgram(py, &x0));
 
 fn hiprtcDestroyProgram(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcDestroyProgram");
@@ -267,29 +156,10 @@ fn hiprtcDestroyProgram(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_prog) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// `hiprtcGetLoweredName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcGetLoweredName: rt::call::Function = rt::call::Function::new(
-    c"hiprtcGetLoweredName",
-    "hiprtcGetLoweredName",
-    &["prog", "name_expression"],
-    rt::fastcall_entry!(C_hiprtcGetLoweredName),
+rt::function!(F_hiprtcGetLoweredName, C_hiprtcGetLoweredName, c"hiprtcGetLoweredName", "hiprtcGetLoweredName",
     c"hiprtcGetLoweredName(prog, name_expression)\n--\n\nGets the lowered (mangled) name from an instance of hiprtcProgram with the given input parameters,\nand sets the output lowered_name with it.\n\nIf any invalide nullptr input parameters, it will return #HIPRTC_ERROR_INVALID_INPUT\n\nIf name_expression is not found, it will return #HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID\n\nIf failed to get lowered_name from the program, it will return #HIPRTC_ERROR_COMPILATION.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    name_expression [in]: const char pointer to the name expression.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    lowered_name: bytes\n    #HIPRTC_SUCCESS",
-);
-
-/// The arguments of a call of `hiprtcGetLoweredName`, converted in order.
-unsafe fn C_hiprtcGetLoweredName(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hiprtcGetLoweredName.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hiprtcGetLoweredName(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "name_expression")?)?.into_ptr())
-}
+    ["prog", "name_expression"],
+    |py, [x0, x1]| hiprtcGetLoweredName(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "name_expression")?));
 
 fn hiprtcGetLoweredName(py: Python<'_>, prog: rt::PtrArg, name_expression: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetLoweredName");
@@ -306,29 +176,10 @@ fn hiprtcGetLoweredName(py: Python<'_>, prog: rt::PtrArg, name_expression: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_name_expression, a_lowered_name) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::cstr_result(py, o_lowered_name)?])
 }
-/// `hiprtcGetProgramLog` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcGetProgramLog: rt::call::Function = rt::call::Function::new(
-    c"hiprtcGetProgramLog",
-    "hiprtcGetProgramLog",
-    &["prog", "log"],
-    rt::fastcall_entry!(C_hiprtcGetProgramLog),
+rt::function!(F_hiprtcGetProgramLog, C_hiprtcGetProgramLog, c"hiprtcGetProgramLog", "hiprtcGetProgramLog",
     c"hiprtcGetProgramLog(prog, log)\n--\n\nGets the log generated by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    log [out]: memory pointer to the generated log.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
-);
-
-/// The arguments of a call of `hiprtcGetProgramLog`, converted in order.
-unsafe fn C_hiprtcGetProgramLog(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hiprtcGetProgramLog.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hiprtcGetProgramLog(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "log")?)?.into_ptr())
-}
+    ["prog", "log"],
+    |py, [x0, x1]| hiprtcGetProgramLog(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "log")?));
 
 fn hiprtcGetProgramLog(py: Python<'_>, prog: rt::PtrArg, log: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetProgramLog");
@@ -343,29 +194,10 @@ fn hiprtcGetProgramLog(py: Python<'_>, prog: rt::PtrArg, log: rt::PtrArgMut) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_log) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// `hiprtcGetProgramLogSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcGetProgramLogSize: rt::call::Function = rt::call::Function::new(
-    c"hiprtcGetProgramLogSize",
-    "hiprtcGetProgramLogSize",
-    &["prog"],
-    rt::fastcall_entry!(C_hiprtcGetProgramLogSize),
+rt::function!(F_hiprtcGetProgramLogSize, C_hiprtcGetProgramLogSize, c"hiprtcGetProgramLogSize", "hiprtcGetProgramLogSize",
     c"hiprtcGetProgramLogSize(prog)\n--\n\nGets the size of log generated by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    logSizeRet: int\n    #HIPRTC_SUCCESS",
-);
-
-/// The arguments of a call of `hiprtcGetProgramLogSize`, converted in order.
-unsafe fn C_hiprtcGetProgramLogSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hiprtcGetProgramLogSize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hiprtcGetProgramLogSize(py, rt::call::extract(x0, "prog")?)?.into_ptr())
-}
+    ["prog"],
+    |py, [x0]| hiprtcGetProgramLogSize(py, rt::call::extract(x0, "prog")?));
 
 fn hiprtcGetProgramLogSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetProgramLogSize");
@@ -381,29 +213,10 @@ fn hiprtcGetProgramLogSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_logSizeRet) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::obj(py, o_logSizeRet)?])
 }
-/// `hiprtcGetCode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcGetCode: rt::call::Function = rt::call::Function::new(
-    c"hiprtcGetCode",
-    "hiprtcGetCode",
-    &["prog", "code"],
-    rt::fastcall_entry!(C_hiprtcGetCode),
+rt::function!(F_hiprtcGetCode, C_hiprtcGetCode, c"hiprtcGetCode", "hiprtcGetCode",
     c"hiprtcGetCode(prog, code)\n--\n\nGets the pointer of compilation binary by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    code [out]: char pointer to binary.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
-);
-
-/// The arguments of a call of `hiprtcGetCode`, converted in order.
-unsafe fn C_hiprtcGetCode(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hiprtcGetCode.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hiprtcGetCode(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "code")?)?.into_ptr())
-}
+    ["prog", "code"],
+    |py, [x0, x1]| hiprtcGetCode(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "code")?));
 
 fn hiprtcGetCode(py: Python<'_>, prog: rt::PtrArg, code: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetCode");
@@ -418,29 +231,10 @@ fn hiprtcGetCode(py: Python<'_>, prog: rt::PtrArg, code: rt::PtrArgMut) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_code) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// `hiprtcGetCodeSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcGetCodeSize: rt::call::Function = rt::call::Function::new(
-    c"hiprtcGetCodeSize",
-    "hiprtcGetCodeSize",
-    &["prog"],
-    rt::fastcall_entry!(C_hiprtcGetCodeSize),
+rt::function!(F_hiprtcGetCodeSize, C_hiprtcGetCodeSize, c"hiprtcGetCodeSize", "hiprtcGetCodeSize",
     c"hiprtcGetCodeSize(prog)\n--\n\nGets the size of compilation binary by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    codeSizeRet: int\n    #HIPRTC_SUCCESS",
-);
-
-/// The arguments of a call of `hiprtcGetCodeSize`, converted in order.
-unsafe fn C_hiprtcGetCodeSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hiprtcGetCodeSize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hiprtcGetCodeSize(py, rt::call::extract(x0, "prog")?)?.into_ptr())
-}
+    ["prog"],
+    |py, [x0]| hiprtcGetCodeSize(py, rt::call::extract(x0, "prog")?));
 
 fn hiprtcGetCodeSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetCodeSize");
@@ -456,29 +250,10 @@ fn hiprtcGetCodeSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_codeSizeRet) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::obj(py, o_codeSizeRet)?])
 }
-/// `hiprtcGetBitcode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcGetBitcode: rt::call::Function = rt::call::Function::new(
-    c"hiprtcGetBitcode",
-    "hiprtcGetBitcode",
-    &["prog", "bitcode"],
-    rt::fastcall_entry!(C_hiprtcGetBitcode),
+rt::function!(F_hiprtcGetBitcode, C_hiprtcGetBitcode, c"hiprtcGetBitcode", "hiprtcGetBitcode",
     c"hiprtcGetBitcode(prog, bitcode)\n--\n\nGets the pointer of compiled bitcode by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    bitcode [out]: char pointer to bitcode.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    HIPRTC_SUCCESS",
-);
-
-/// The arguments of a call of `hiprtcGetBitcode`, converted in order.
-unsafe fn C_hiprtcGetBitcode(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hiprtcGetBitcode.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hiprtcGetBitcode(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "bitcode")?)?.into_ptr())
-}
+    ["prog", "bitcode"],
+    |py, [x0, x1]| hiprtcGetBitcode(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "bitcode")?));
 
 fn hiprtcGetBitcode(py: Python<'_>, prog: rt::PtrArg, bitcode: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetBitcode");
@@ -493,29 +268,10 @@ fn hiprtcGetBitcode(py: Python<'_>, prog: rt::PtrArg, bitcode: rt::PtrArgMut) ->
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_bitcode) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// `hiprtcGetBitcodeSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcGetBitcodeSize: rt::call::Function = rt::call::Function::new(
-    c"hiprtcGetBitcodeSize",
-    "hiprtcGetBitcodeSize",
-    &["prog"],
-    rt::fastcall_entry!(C_hiprtcGetBitcodeSize),
+rt::function!(F_hiprtcGetBitcodeSize, C_hiprtcGetBitcodeSize, c"hiprtcGetBitcodeSize", "hiprtcGetBitcodeSize",
     c"hiprtcGetBitcodeSize(prog)\n--\n\nGets the size of compiled bitcode by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    bitcode_size: int\n    #HIPRTC_SUCCESS",
-);
-
-/// The arguments of a call of `hiprtcGetBitcodeSize`, converted in order.
-unsafe fn C_hiprtcGetBitcodeSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hiprtcGetBitcodeSize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hiprtcGetBitcodeSize(py, rt::call::extract(x0, "prog")?)?.into_ptr())
-}
+    ["prog"],
+    |py, [x0]| hiprtcGetBitcodeSize(py, rt::call::extract(x0, "prog")?));
 
 fn hiprtcGetBitcodeSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetBitcodeSize");
@@ -531,29 +287,10 @@ fn hiprtcGetBitcodeSize(py: Python<'_>, prog: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_bitcode_size) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::obj(py, o_bitcode_size)?])
 }
-/// `hiprtcLinkCreate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcLinkCreate: rt::call::Function = rt::call::Function::new(
-    c"hiprtcLinkCreate",
-    "hiprtcLinkCreate",
-    &["num_options", "option_ptr", "option_vals_pptr"],
-    rt::fastcall_entry!(C_hiprtcLinkCreate),
+rt::function!(F_hiprtcLinkCreate, C_hiprtcLinkCreate, c"hiprtcLinkCreate", "hiprtcLinkCreate",
     c"hiprtcLinkCreate(num_options, option_ptr, option_vals_pptr)\n--\n\nCreates the link instance via hiprtc APIs.\n\nSee: hiprtcResult\n\nArgs:\n    num_options [in]: Number of options\n    option_ptr [in]: Array of options\n    option_vals_pptr [in]: Array of option values cast to void*\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    hip_link_state_ptr: ihiprtcLinkState\n    #HIPRTC_SUCCESS, #HIPRTC_ERROR_INVALID_INPUT, #HIPRTC_ERROR_INVALID_OPTION",
-);
-
-/// The arguments of a call of `hiprtcLinkCreate`, converted in order.
-unsafe fn C_hiprtcLinkCreate(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_hiprtcLinkCreate.args::<3>(py, args, nargs, kwnames)? };
-    Ok(hiprtcLinkCreate(py, rt::call::extract(x0, "num_options")?, &x1, rt::call::extract(x2, "option_vals_pptr")?)?.into_ptr())
-}
+    ["num_options", "option_ptr", "option_vals_pptr"],
+    |py, [x0, x1, x2]| hiprtcLinkCreate(py, rt::call::extract(x0, "num_options")?, &x1, rt::call::extract(x2, "option_vals_pptr")?));
 
 fn hiprtcLinkCreate(py: Python<'_>, num_options: rt::CInt<u32>, option_ptr: &Bound<'_, PyAny>, option_vals_pptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkCreate");
@@ -572,29 +309,10 @@ fn hiprtcLinkCreate(py: Python<'_>, num_options: rt::CInt<u32>, option_ptr: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_num_options, a_option_ptr, a_option_vals_pptr, a_hip_link_state_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, TYPES.instance_at(py, 5, o_hip_link_state_ptr, None)?])
 }
-/// `hiprtcLinkAddFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcLinkAddFile: rt::call::Function = rt::call::Function::new(
-    c"hiprtcLinkAddFile",
-    "hiprtcLinkAddFile",
-    &["hip_link_state", "input_type", "file_path", "num_options", "options_ptr", "option_values"],
-    rt::fastcall_entry!(C_hiprtcLinkAddFile),
+rt::function!(F_hiprtcLinkAddFile, C_hiprtcLinkAddFile, c"hiprtcLinkAddFile", "hiprtcLinkAddFile",
     c"hiprtcLinkAddFile(hip_link_state, input_type, file_path, num_options, options_ptr, option_values)\n--\n\nAdds a file with bit code to be linked with options\n\nIf input values are invalid, it will\n\nSee: hiprtcResult\n\nArgs:\n    hip_link_state [in]: hiprtc link state\n    input_type [in]: Type of the input data or bitcode\n    file_path [in]: Path to the input file where bitcode is present\n    num_options [in]: Size of the options\n    options_ptr [in]: Array of options applied to this input\n    option_values [in]: Array of option values cast to void*\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS\n    #HIPRTC_ERROR_INVALID_INPUT",
-);
-
-/// The arguments of a call of `hiprtcLinkAddFile`, converted in order.
-unsafe fn C_hiprtcLinkAddFile(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_hiprtcLinkAddFile.args::<6>(py, args, nargs, kwnames)? };
-    Ok(hiprtcLinkAddFile(py, rt::call::extract(x0, "hip_link_state")?, &x1, rt::call::extract(x2, "file_path")?, rt::call::extract(x3, "num_options")?, &x4, rt::call::extract(x5, "option_values")?)?.into_ptr())
-}
+    ["hip_link_state", "input_type", "file_path", "num_options", "options_ptr", "option_values"],
+    |py, [x0, x1, x2, x3, x4, x5]| hiprtcLinkAddFile(py, rt::call::extract(x0, "hip_link_state")?, &x1, rt::call::extract(x2, "file_path")?, rt::call::extract(x3, "num_options")?, &x4, rt::call::extract(x5, "option_values")?));
 
 fn hiprtcLinkAddFile(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bound<'_, PyAny>, file_path: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkAddFile");
@@ -617,29 +335,10 @@ fn hiprtcLinkAddFile(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bo
     });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// `hiprtcLinkAddData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcLinkAddData: rt::call::Function = rt::call::Function::new(
-    c"hiprtcLinkAddData",
-    "hiprtcLinkAddData",
-    &["hip_link_state", "input_type", "image", "image_size", "name", "num_options", "options_ptr", "option_values"],
-    rt::fastcall_entry!(C_hiprtcLinkAddData),
+rt::function!(F_hiprtcLinkAddData, C_hiprtcLinkAddData, c"hiprtcLinkAddData", "hiprtcLinkAddData",
     c"hiprtcLinkAddData(hip_link_state, input_type, image, image_size, name, num_options, options_ptr, option_values)\n--\n\nCompletes the linking of the given program.\n\nIf adding the file fails, it will\n\nSee: hiprtcResult\n\nArgs:\n    hip_link_state [in]: hiprtc link state\n    input_type [in]: Type of the input data or bitcode\n    image [in]: Input data which is null terminated\n    image_size [in]: Size of the input data\n    name [in]: Optional name for this input\n    num_options [in]: Size of the options\n    options_ptr [in]: Array of options applied to this input\n    option_values [in]: Array of option values cast to void*\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS, #HIPRTC_ERROR_INVALID_INPUT\n    #HIPRTC_ERROR_PROGRAM_CREATION_FAILURE",
-);
-
-/// The arguments of a call of `hiprtcLinkAddData`, converted in order.
-unsafe fn C_hiprtcLinkAddData(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_hiprtcLinkAddData.args::<8>(py, args, nargs, kwnames)? };
-    Ok(hiprtcLinkAddData(py, rt::call::extract(x0, "hip_link_state")?, &x1, rt::call::extract(x2, "image")?, rt::call::extract(x3, "image_size")?, rt::call::extract(x4, "name")?, rt::call::extract(x5, "num_options")?, &x6, rt::call::extract(x7, "option_values")?)?.into_ptr())
-}
+    ["hip_link_state", "input_type", "image", "image_size", "name", "num_options", "options_ptr", "option_values"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hiprtcLinkAddData(py, rt::call::extract(x0, "hip_link_state")?, &x1, rt::call::extract(x2, "image")?, rt::call::extract(x3, "image_size")?, rt::call::extract(x4, "name")?, rt::call::extract(x5, "num_options")?, &x6, rt::call::extract(x7, "option_values")?));
 
 fn hiprtcLinkAddData(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bound<'_, PyAny>, image: rt::PtrArgMut, image_size: rt::CInt<u64>, name: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkAddData");
@@ -664,29 +363,10 @@ fn hiprtcLinkAddData(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bo
     });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
-/// `hiprtcLinkComplete` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcLinkComplete: rt::call::Function = rt::call::Function::new(
-    c"hiprtcLinkComplete",
-    "hiprtcLinkComplete",
-    &["hip_link_state"],
-    rt::fastcall_entry!(C_hiprtcLinkComplete),
+rt::function!(F_hiprtcLinkComplete, C_hiprtcLinkComplete, c"hiprtcLinkComplete", "hiprtcLinkComplete",
     c"hiprtcLinkComplete(hip_link_state)\n--\n\nCompletes the linking of the given program.\n\nIf adding the data fails, it will\n\nSee: hiprtcResult\n\nArgs:\n    hip_link_state [in]: hiprtc link state\n\nReturns: a tuple of 3 item(s):\n    hiprtcResult\n    bin_out: Pointer\n    size_out: int\n    #HIPRTC_SUCCESS\n    #HIPRTC_ERROR_LINKING",
-);
-
-/// The arguments of a call of `hiprtcLinkComplete`, converted in order.
-unsafe fn C_hiprtcLinkComplete(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hiprtcLinkComplete.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hiprtcLinkComplete(py, rt::call::extract(x0, "hip_link_state")?)?.into_ptr())
-}
+    ["hip_link_state"],
+    |py, [x0]| hiprtcLinkComplete(py, rt::call::extract(x0, "hip_link_state")?));
 
 fn hiprtcLinkComplete(py: Python<'_>, hip_link_state: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkComplete");
@@ -707,29 +387,10 @@ fn hiprtcLinkComplete(py: Python<'_>, hip_link_state: rt::PtrArg) -> PyResult<Py
     });
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::pointer_result(py, o_bin_out)?, rt::obj(py, o_size_out)?])
 }
-/// `hiprtcLinkDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hiprtcLinkDestroy: rt::call::Function = rt::call::Function::new(
-    c"hiprtcLinkDestroy",
-    "hiprtcLinkDestroy",
-    &["hip_link_state"],
-    rt::fastcall_entry!(C_hiprtcLinkDestroy),
+rt::function!(F_hiprtcLinkDestroy, C_hiprtcLinkDestroy, c"hiprtcLinkDestroy", "hiprtcLinkDestroy",
     c"hiprtcLinkDestroy(hip_link_state)\n--\n\nDeletes the link instance via hiprtc APIs.\n\nSee: hiprtcResult\n\nArgs:\n    hip_link_state [in]: link state instance\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
-);
-
-/// The arguments of a call of `hiprtcLinkDestroy`, converted in order.
-unsafe fn C_hiprtcLinkDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hiprtcLinkDestroy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hiprtcLinkDestroy(py, rt::call::extract(x0, "hip_link_state")?)?.into_ptr())
-}
+    ["hip_link_state"],
+    |py, [x0]| hiprtcLinkDestroy(py, rt::call::extract(x0, "hip_link_state")?));
 
 fn hiprtcLinkDestroy(py: Python<'_>, hip_link_state: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkDestroy");

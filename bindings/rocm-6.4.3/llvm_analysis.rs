@@ -31,29 +31,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.analysis", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMVerifyModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMVerifyModule: rt::call::Function = rt::call::Function::new(
-    c"LLVMVerifyModule",
-    "LLVMVerifyModule",
-    &["M", "Action"],
-    rt::fastcall_entry!(C_LLVMVerifyModule),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMVerifyModule, C_LLVMVerifyModule, c"LLVMVerifyModule", "LLVMVerifyModule",
     c"LLVMVerifyModule(M, Action)\n--\n\nArgs:\n    M\n    Action\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
-);
-
-/// The arguments of a call of `LLVMVerifyModule`, converted in order.
-unsafe fn C_LLVMVerifyModule(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMVerifyModule.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMVerifyModule(py, rt::call::extract(x0, "M")?, &x1)?.into_ptr())
-}
+    ["M", "Action"],
+    |py, [x0, x1]| LLVMVerifyModule(py, rt::call::extract(x0, "M")?, &x1));
 
 fn LLVMVerifyModule(py: Python<'_>, M: rt::PtrArg, Action: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMVerifyModule");
@@ -70,29 +54,10 @@ fn LLVMVerifyModule(py: Python<'_>, M: rt::PtrArg, Action: &Bound<'_, PyAny>) ->
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Action, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// `LLVMVerifyFunction` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMVerifyFunction: rt::call::Function = rt::call::Function::new(
-    c"LLVMVerifyFunction",
-    "LLVMVerifyFunction",
-    &["Fn", "Action"],
-    rt::fastcall_entry!(C_LLVMVerifyFunction),
+rt::function!(F_LLVMVerifyFunction, C_LLVMVerifyFunction, c"LLVMVerifyFunction", "LLVMVerifyFunction",
     c"LLVMVerifyFunction(Fn, Action)\n--\n\nArgs:\n    Fn\n    Action\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMVerifyFunction`, converted in order.
-unsafe fn C_LLVMVerifyFunction(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMVerifyFunction.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMVerifyFunction(py, rt::call::extract(x0, "Fn")?, &x1)?.into_ptr())
-}
+    ["Fn", "Action"],
+    |py, [x0, x1]| LLVMVerifyFunction(py, rt::call::extract(x0, "Fn")?, &x1));
 
 fn LLVMVerifyFunction(py: Python<'_>, Fn: rt::PtrArg, Action: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMVerifyFunction");
@@ -107,29 +72,10 @@ fn LLVMVerifyFunction(py: Python<'_>, Fn: rt::PtrArg, Action: &Bound<'_, PyAny>)
     let __r = py.allow_threads(move || unsafe { __f(a_Fn, a_Action) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMViewFunctionCFG` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMViewFunctionCFG: rt::call::Function = rt::call::Function::new(
-    c"LLVMViewFunctionCFG",
-    "LLVMViewFunctionCFG",
-    &["Fn"],
-    rt::fastcall_entry!(C_LLVMViewFunctionCFG),
+rt::function!(F_LLVMViewFunctionCFG, C_LLVMViewFunctionCFG, c"LLVMViewFunctionCFG", "LLVMViewFunctionCFG",
     c"LLVMViewFunctionCFG(Fn)\n--\n\nArgs:\n    Fn",
-);
-
-/// The arguments of a call of `LLVMViewFunctionCFG`, converted in order.
-unsafe fn C_LLVMViewFunctionCFG(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMViewFunctionCFG.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMViewFunctionCFG(py, rt::call::extract(x0, "Fn")?)?.into_ptr())
-}
+    ["Fn"],
+    |py, [x0]| LLVMViewFunctionCFG(py, rt::call::extract(x0, "Fn")?));
 
 fn LLVMViewFunctionCFG(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMViewFunctionCFG");
@@ -143,29 +89,10 @@ fn LLVMViewFunctionCFG(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_Fn) });
     Ok(py.None())
 }
-/// `LLVMViewFunctionCFGOnly` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMViewFunctionCFGOnly: rt::call::Function = rt::call::Function::new(
-    c"LLVMViewFunctionCFGOnly",
-    "LLVMViewFunctionCFGOnly",
-    &["Fn"],
-    rt::fastcall_entry!(C_LLVMViewFunctionCFGOnly),
+rt::function!(F_LLVMViewFunctionCFGOnly, C_LLVMViewFunctionCFGOnly, c"LLVMViewFunctionCFGOnly", "LLVMViewFunctionCFGOnly",
     c"LLVMViewFunctionCFGOnly(Fn)\n--\n\nArgs:\n    Fn",
-);
-
-/// The arguments of a call of `LLVMViewFunctionCFGOnly`, converted in order.
-unsafe fn C_LLVMViewFunctionCFGOnly(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMViewFunctionCFGOnly.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMViewFunctionCFGOnly(py, rt::call::extract(x0, "Fn")?)?.into_ptr())
-}
+    ["Fn"],
+    |py, [x0]| LLVMViewFunctionCFGOnly(py, rt::call::extract(x0, "Fn")?));
 
 fn LLVMViewFunctionCFGOnly(py: Python<'_>, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMViewFunctionCFGOnly");

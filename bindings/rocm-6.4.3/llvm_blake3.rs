@@ -30,29 +30,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.blake3", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `llvm_blake3_version` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_llvm_blake3_version: rt::call::Function = rt::call::Function::new(
-    c"llvm_blake3_version",
-    "llvm_blake3_version",
-    &[],
-    rt::fastcall_entry!(C_llvm_blake3_version),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_llvm_blake3_version, C_llvm_blake3_version, c"llvm_blake3_version", "llvm_blake3_version",
     c"llvm_blake3_version()\n--\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `llvm_blake3_version`, converted in order.
-unsafe fn C_llvm_blake3_version(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_llvm_blake3_version.args::<0>(py, args, nargs, kwnames)? };
-    Ok(llvm_blake3_version(py)?.into_ptr())
-}
+    [],
+    |py, []| llvm_blake3_version(py));
 
 fn llvm_blake3_version(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_version");
@@ -65,29 +49,10 @@ fn llvm_blake3_version(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `llvm_blake3_hasher_init` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_llvm_blake3_hasher_init: rt::call::Function = rt::call::Function::new(
-    c"llvm_blake3_hasher_init",
-    "llvm_blake3_hasher_init",
-    &["self_"],
-    rt::fastcall_entry!(C_llvm_blake3_hasher_init),
+rt::function!(F_llvm_blake3_hasher_init, C_llvm_blake3_hasher_init, c"llvm_blake3_hasher_init", "llvm_blake3_hasher_init",
     c"llvm_blake3_hasher_init(self_)\n--\n\nArgs:\n    self",
-);
-
-/// The arguments of a call of `llvm_blake3_hasher_init`, converted in order.
-unsafe fn C_llvm_blake3_hasher_init(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_llvm_blake3_hasher_init.args::<1>(py, args, nargs, kwnames)? };
-    Ok(llvm_blake3_hasher_init(py, &x0)?.into_ptr())
-}
+    ["self_"],
+    |py, [x0]| llvm_blake3_hasher_init(py, &x0));
 
 fn llvm_blake3_hasher_init(py: Python<'_>, self_: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_init");
@@ -102,29 +67,10 @@ fn llvm_blake3_hasher_init(py: Python<'_>, self_: &Bound<'_, PyAny>) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_self) });
     Ok(py.None())
 }
-/// `llvm_blake3_hasher_init_keyed` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_llvm_blake3_hasher_init_keyed: rt::call::Function = rt::call::Function::new(
-    c"llvm_blake3_hasher_init_keyed",
-    "llvm_blake3_hasher_init_keyed",
-    &["self_", "key"],
-    rt::fastcall_entry!(C_llvm_blake3_hasher_init_keyed),
+rt::function!(F_llvm_blake3_hasher_init_keyed, C_llvm_blake3_hasher_init_keyed, c"llvm_blake3_hasher_init_keyed", "llvm_blake3_hasher_init_keyed",
     c"llvm_blake3_hasher_init_keyed(self_, key)\n--\n\nArgs:\n    self\n    key",
-);
-
-/// The arguments of a call of `llvm_blake3_hasher_init_keyed`, converted in order.
-unsafe fn C_llvm_blake3_hasher_init_keyed(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_llvm_blake3_hasher_init_keyed.args::<2>(py, args, nargs, kwnames)? };
-    Ok(llvm_blake3_hasher_init_keyed(py, &x0, &x1)?.into_ptr())
-}
+    ["self_", "key"],
+    |py, [x0, x1]| llvm_blake3_hasher_init_keyed(py, &x0, &x1));
 
 fn llvm_blake3_hasher_init_keyed(py: Python<'_>, self_: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_init_keyed");
@@ -141,29 +87,10 @@ fn llvm_blake3_hasher_init_keyed(py: Python<'_>, self_: &Bound<'_, PyAny>, key: 
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_key) });
     Ok(py.None())
 }
-/// `llvm_blake3_hasher_init_derive_key` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_llvm_blake3_hasher_init_derive_key: rt::call::Function = rt::call::Function::new(
-    c"llvm_blake3_hasher_init_derive_key",
-    "llvm_blake3_hasher_init_derive_key",
-    &["self_", "context"],
-    rt::fastcall_entry!(C_llvm_blake3_hasher_init_derive_key),
+rt::function!(F_llvm_blake3_hasher_init_derive_key, C_llvm_blake3_hasher_init_derive_key, c"llvm_blake3_hasher_init_derive_key", "llvm_blake3_hasher_init_derive_key",
     c"llvm_blake3_hasher_init_derive_key(self_, context)\n--\n\nArgs:\n    self\n    context",
-);
-
-/// The arguments of a call of `llvm_blake3_hasher_init_derive_key`, converted in order.
-unsafe fn C_llvm_blake3_hasher_init_derive_key(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_llvm_blake3_hasher_init_derive_key.args::<2>(py, args, nargs, kwnames)? };
-    Ok(llvm_blake3_hasher_init_derive_key(py, &x0, rt::call::extract(x1, "context")?)?.into_ptr())
-}
+    ["self_", "context"],
+    |py, [x0, x1]| llvm_blake3_hasher_init_derive_key(py, &x0, rt::call::extract(x1, "context")?));
 
 fn llvm_blake3_hasher_init_derive_key(py: Python<'_>, self_: &Bound<'_, PyAny>, context: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_init_derive_key");
@@ -179,29 +106,10 @@ fn llvm_blake3_hasher_init_derive_key(py: Python<'_>, self_: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_context) });
     Ok(py.None())
 }
-/// `llvm_blake3_hasher_init_derive_key_raw` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_llvm_blake3_hasher_init_derive_key_raw: rt::call::Function = rt::call::Function::new(
-    c"llvm_blake3_hasher_init_derive_key_raw",
-    "llvm_blake3_hasher_init_derive_key_raw",
-    &["self_", "context", "context_len"],
-    rt::fastcall_entry!(C_llvm_blake3_hasher_init_derive_key_raw),
+rt::function!(F_llvm_blake3_hasher_init_derive_key_raw, C_llvm_blake3_hasher_init_derive_key_raw, c"llvm_blake3_hasher_init_derive_key_raw", "llvm_blake3_hasher_init_derive_key_raw",
     c"llvm_blake3_hasher_init_derive_key_raw(self_, context, context_len)\n--\n\nArgs:\n    self\n    context\n    context_len",
-);
-
-/// The arguments of a call of `llvm_blake3_hasher_init_derive_key_raw`, converted in order.
-unsafe fn C_llvm_blake3_hasher_init_derive_key_raw(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_llvm_blake3_hasher_init_derive_key_raw.args::<3>(py, args, nargs, kwnames)? };
-    Ok(llvm_blake3_hasher_init_derive_key_raw(py, &x0, rt::call::extract(x1, "context")?, rt::call::extract(x2, "context_len")?)?.into_ptr())
-}
+    ["self_", "context", "context_len"],
+    |py, [x0, x1, x2]| llvm_blake3_hasher_init_derive_key_raw(py, &x0, rt::call::extract(x1, "context")?, rt::call::extract(x2, "context_len")?));
 
 fn llvm_blake3_hasher_init_derive_key_raw(py: Python<'_>, self_: &Bound<'_, PyAny>, context: rt::PtrArg, context_len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_init_derive_key_raw");
@@ -218,29 +126,10 @@ fn llvm_blake3_hasher_init_derive_key_raw(py: Python<'_>, self_: &Bound<'_, PyAn
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_context, a_context_len) });
     Ok(py.None())
 }
-/// `llvm_blake3_hasher_update` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_llvm_blake3_hasher_update: rt::call::Function = rt::call::Function::new(
-    c"llvm_blake3_hasher_update",
-    "llvm_blake3_hasher_update",
-    &["self_", "input", "input_len"],
-    rt::fastcall_entry!(C_llvm_blake3_hasher_update),
+rt::function!(F_llvm_blake3_hasher_update, C_llvm_blake3_hasher_update, c"llvm_blake3_hasher_update", "llvm_blake3_hasher_update",
     c"llvm_blake3_hasher_update(self_, input, input_len)\n--\n\nArgs:\n    self\n    input\n    input_len",
-);
-
-/// The arguments of a call of `llvm_blake3_hasher_update`, converted in order.
-unsafe fn C_llvm_blake3_hasher_update(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_llvm_blake3_hasher_update.args::<3>(py, args, nargs, kwnames)? };
-    Ok(llvm_blake3_hasher_update(py, &x0, rt::call::extract(x1, "input")?, rt::call::extract(x2, "input_len")?)?.into_ptr())
-}
+    ["self_", "input", "input_len"],
+    |py, [x0, x1, x2]| llvm_blake3_hasher_update(py, &x0, rt::call::extract(x1, "input")?, rt::call::extract(x2, "input_len")?));
 
 fn llvm_blake3_hasher_update(py: Python<'_>, self_: &Bound<'_, PyAny>, input: rt::PtrArg, input_len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_update");
@@ -257,29 +146,10 @@ fn llvm_blake3_hasher_update(py: Python<'_>, self_: &Bound<'_, PyAny>, input: rt
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_input, a_input_len) });
     Ok(py.None())
 }
-/// `llvm_blake3_hasher_finalize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_llvm_blake3_hasher_finalize: rt::call::Function = rt::call::Function::new(
-    c"llvm_blake3_hasher_finalize",
-    "llvm_blake3_hasher_finalize",
-    &["self_", "out_len"],
-    rt::fastcall_entry!(C_llvm_blake3_hasher_finalize),
+rt::function!(F_llvm_blake3_hasher_finalize, C_llvm_blake3_hasher_finalize, c"llvm_blake3_hasher_finalize", "llvm_blake3_hasher_finalize",
     c"llvm_blake3_hasher_finalize(self_, out_len)\n--\n\nArgs:\n    self\n    out_len\n\nReturns: a tuple of 1 item(s):\n    out: int",
-);
-
-/// The arguments of a call of `llvm_blake3_hasher_finalize`, converted in order.
-unsafe fn C_llvm_blake3_hasher_finalize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_llvm_blake3_hasher_finalize.args::<2>(py, args, nargs, kwnames)? };
-    Ok(llvm_blake3_hasher_finalize(py, &x0, rt::call::extract(x1, "out_len")?)?.into_ptr())
-}
+    ["self_", "out_len"],
+    |py, [x0, x1]| llvm_blake3_hasher_finalize(py, &x0, rt::call::extract(x1, "out_len")?));
 
 fn llvm_blake3_hasher_finalize(py: Python<'_>, self_: &Bound<'_, PyAny>, out_len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_finalize");
@@ -297,29 +167,10 @@ fn llvm_blake3_hasher_finalize(py: Python<'_>, self_: &Bound<'_, PyAny>, out_len
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_out, a_out_len) });
     Ok(rt::obj(py, o_out)?)
 }
-/// `llvm_blake3_hasher_finalize_seek` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_llvm_blake3_hasher_finalize_seek: rt::call::Function = rt::call::Function::new(
-    c"llvm_blake3_hasher_finalize_seek",
-    "llvm_blake3_hasher_finalize_seek",
-    &["self_", "seek", "out_len"],
-    rt::fastcall_entry!(C_llvm_blake3_hasher_finalize_seek),
+rt::function!(F_llvm_blake3_hasher_finalize_seek, C_llvm_blake3_hasher_finalize_seek, c"llvm_blake3_hasher_finalize_seek", "llvm_blake3_hasher_finalize_seek",
     c"llvm_blake3_hasher_finalize_seek(self_, seek, out_len)\n--\n\nArgs:\n    self\n    seek\n    out_len\n\nReturns: a tuple of 1 item(s):\n    out: int",
-);
-
-/// The arguments of a call of `llvm_blake3_hasher_finalize_seek`, converted in order.
-unsafe fn C_llvm_blake3_hasher_finalize_seek(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_llvm_blake3_hasher_finalize_seek.args::<3>(py, args, nargs, kwnames)? };
-    Ok(llvm_blake3_hasher_finalize_seek(py, &x0, rt::call::extract(x1, "seek")?, rt::call::extract(x2, "out_len")?)?.into_ptr())
-}
+    ["self_", "seek", "out_len"],
+    |py, [x0, x1, x2]| llvm_blake3_hasher_finalize_seek(py, &x0, rt::call::extract(x1, "seek")?, rt::call::extract(x2, "out_len")?));
 
 fn llvm_blake3_hasher_finalize_seek(py: Python<'_>, self_: &Bound<'_, PyAny>, seek: rt::CInt<u64>, out_len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_finalize_seek");
@@ -338,29 +189,10 @@ fn llvm_blake3_hasher_finalize_seek(py: Python<'_>, self_: &Bound<'_, PyAny>, se
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_seek, a_out, a_out_len) });
     Ok(rt::obj(py, o_out)?)
 }
-/// `llvm_blake3_hasher_reset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_llvm_blake3_hasher_reset: rt::call::Function = rt::call::Function::new(
-    c"llvm_blake3_hasher_reset",
-    "llvm_blake3_hasher_reset",
-    &["self_"],
-    rt::fastcall_entry!(C_llvm_blake3_hasher_reset),
+rt::function!(F_llvm_blake3_hasher_reset, C_llvm_blake3_hasher_reset, c"llvm_blake3_hasher_reset", "llvm_blake3_hasher_reset",
     c"llvm_blake3_hasher_reset(self_)\n--\n\nArgs:\n    self",
-);
-
-/// The arguments of a call of `llvm_blake3_hasher_reset`, converted in order.
-unsafe fn C_llvm_blake3_hasher_reset(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_llvm_blake3_hasher_reset.args::<1>(py, args, nargs, kwnames)? };
-    Ok(llvm_blake3_hasher_reset(py, &x0)?.into_ptr())
-}
+    ["self_"],
+    |py, [x0]| llvm_blake3_hasher_reset(py, &x0));
 
 fn llvm_blake3_hasher_reset(py: Python<'_>, self_: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_reset");

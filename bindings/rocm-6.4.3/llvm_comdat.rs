@@ -29,29 +29,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.comdat", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMGetOrInsertComdat` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetOrInsertComdat: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetOrInsertComdat",
-    "LLVMGetOrInsertComdat",
-    &["M", "Name"],
-    rt::fastcall_entry!(C_LLVMGetOrInsertComdat),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMGetOrInsertComdat, C_LLVMGetOrInsertComdat, c"LLVMGetOrInsertComdat", "LLVMGetOrInsertComdat",
     c"LLVMGetOrInsertComdat(M, Name)\n--\n\nReturn the Comdat in the module with the specified name. It is created\nif it didn't already exist.\n\nSee: llvm::Module::getOrInsertComdat()\n\nArgs:\n    M\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMComdat",
-);
-
-/// The arguments of a call of `LLVMGetOrInsertComdat`, converted in order.
-unsafe fn C_LLVMGetOrInsertComdat(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMGetOrInsertComdat.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetOrInsertComdat(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Name")?)?.into_ptr())
-}
+    ["M", "Name"],
+    |py, [x0, x1]| LLVMGetOrInsertComdat(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Name")?));
 
 fn LLVMGetOrInsertComdat(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOrInsertComdat");
@@ -66,29 +50,10 @@ fn LLVMGetOrInsertComdat(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name) });
     Ok(super::llvm_types::TYPES.instance_at(py, 16, __r, None)?)
 }
-/// `LLVMGetComdat` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetComdat: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetComdat",
-    "LLVMGetComdat",
-    &["V"],
-    rt::fastcall_entry!(C_LLVMGetComdat),
+rt::function!(F_LLVMGetComdat, C_LLVMGetComdat, c"LLVMGetComdat", "LLVMGetComdat",
     c"LLVMGetComdat(V)\n--\n\nGet the Comdat assigned to the given global object.\n\nSee: llvm::GlobalObject::getComdat()\n\nArgs:\n    V\n\nReturns: a tuple of 1 item(s):\n    LLVMComdat",
-);
-
-/// The arguments of a call of `LLVMGetComdat`, converted in order.
-unsafe fn C_LLVMGetComdat(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetComdat.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetComdat(py, rt::call::extract(x0, "V")?)?.into_ptr())
-}
+    ["V"],
+    |py, [x0]| LLVMGetComdat(py, rt::call::extract(x0, "V")?));
 
 fn LLVMGetComdat(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetComdat");
@@ -102,29 +67,10 @@ fn LLVMGetComdat(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_V) });
     Ok(super::llvm_types::TYPES.instance_at(py, 16, __r, None)?)
 }
-/// `LLVMSetComdat` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMSetComdat: rt::call::Function = rt::call::Function::new(
-    c"LLVMSetComdat",
-    "LLVMSetComdat",
-    &["V", "C"],
-    rt::fastcall_entry!(C_LLVMSetComdat),
+rt::function!(F_LLVMSetComdat, C_LLVMSetComdat, c"LLVMSetComdat", "LLVMSetComdat",
     c"LLVMSetComdat(V, C)\n--\n\nAssign the Comdat to the given global object.\n\nSee: llvm::GlobalObject::setComdat()\n\nArgs:\n    V\n    C",
-);
-
-/// The arguments of a call of `LLVMSetComdat`, converted in order.
-unsafe fn C_LLVMSetComdat(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMSetComdat.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMSetComdat(py, rt::call::extract(x0, "V")?, rt::call::extract(x1, "C")?)?.into_ptr())
-}
+    ["V", "C"],
+    |py, [x0, x1]| LLVMSetComdat(py, rt::call::extract(x0, "V")?, rt::call::extract(x1, "C")?));
 
 fn LLVMSetComdat(py: Python<'_>, V: rt::PtrArg, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetComdat");
@@ -139,29 +85,10 @@ fn LLVMSetComdat(py: Python<'_>, V: rt::PtrArg, C: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_V, a_C) });
     Ok(py.None())
 }
-/// `LLVMGetComdatSelectionKind` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetComdatSelectionKind: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetComdatSelectionKind",
-    "LLVMGetComdatSelectionKind",
-    &["C"],
-    rt::fastcall_entry!(C_LLVMGetComdatSelectionKind),
+rt::function!(F_LLVMGetComdatSelectionKind, C_LLVMGetComdatSelectionKind, c"LLVMGetComdatSelectionKind", "LLVMGetComdatSelectionKind",
     c"LLVMGetComdatSelectionKind(C)\n--\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMComdatSelectionKind",
-);
-
-/// The arguments of a call of `LLVMGetComdatSelectionKind`, converted in order.
-unsafe fn C_LLVMGetComdatSelectionKind(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetComdatSelectionKind.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetComdatSelectionKind(py, rt::call::extract(x0, "C")?)?.into_ptr())
-}
+    ["C"],
+    |py, [x0]| LLVMGetComdatSelectionKind(py, rt::call::extract(x0, "C")?));
 
 fn LLVMGetComdatSelectionKind(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetComdatSelectionKind");
@@ -175,29 +102,10 @@ fn LLVMGetComdatSelectionKind(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
 }
-/// `LLVMSetComdatSelectionKind` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMSetComdatSelectionKind: rt::call::Function = rt::call::Function::new(
-    c"LLVMSetComdatSelectionKind",
-    "LLVMSetComdatSelectionKind",
-    &["C", "Kind"],
-    rt::fastcall_entry!(C_LLVMSetComdatSelectionKind),
+rt::function!(F_LLVMSetComdatSelectionKind, C_LLVMSetComdatSelectionKind, c"LLVMSetComdatSelectionKind", "LLVMSetComdatSelectionKind",
     c"LLVMSetComdatSelectionKind(C, Kind)\n--\n\nArgs:\n    C\n    Kind",
-);
-
-/// The arguments of a call of `LLVMSetComdatSelectionKind`, converted in order.
-unsafe fn C_LLVMSetComdatSelectionKind(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMSetComdatSelectionKind.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMSetComdatSelectionKind(py, rt::call::extract(x0, "C")?, &x1)?.into_ptr())
-}
+    ["C", "Kind"],
+    |py, [x0, x1]| LLVMSetComdatSelectionKind(py, rt::call::extract(x0, "C")?, &x1));
 
 fn LLVMSetComdatSelectionKind(py: Python<'_>, C: rt::PtrArg, Kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetComdatSelectionKind");

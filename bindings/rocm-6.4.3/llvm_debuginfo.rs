@@ -32,29 +32,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.debuginfo", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMDebugMetadataVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDebugMetadataVersion: rt::call::Function = rt::call::Function::new(
-    c"LLVMDebugMetadataVersion",
-    "LLVMDebugMetadataVersion",
-    &[],
-    rt::fastcall_entry!(C_LLVMDebugMetadataVersion),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMDebugMetadataVersion, C_LLVMDebugMetadataVersion, c"LLVMDebugMetadataVersion", "LLVMDebugMetadataVersion",
     c"LLVMDebugMetadataVersion()\n--\n\nThe current debug metadata version number.\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMDebugMetadataVersion`, converted in order.
-unsafe fn C_LLVMDebugMetadataVersion(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMDebugMetadataVersion.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMDebugMetadataVersion(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMDebugMetadataVersion(py));
 
 fn LLVMDebugMetadataVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDebugMetadataVersion");
@@ -67,29 +51,10 @@ fn LLVMDebugMetadataVersion(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMGetModuleDebugMetadataVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetModuleDebugMetadataVersion: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetModuleDebugMetadataVersion",
-    "LLVMGetModuleDebugMetadataVersion",
-    &["Module"],
-    rt::fastcall_entry!(C_LLVMGetModuleDebugMetadataVersion),
+rt::function!(F_LLVMGetModuleDebugMetadataVersion, C_LLVMGetModuleDebugMetadataVersion, c"LLVMGetModuleDebugMetadataVersion", "LLVMGetModuleDebugMetadataVersion",
     c"LLVMGetModuleDebugMetadataVersion(Module)\n--\n\nThe version of debug metadata that's present in the provided \\c Module.\n\nArgs:\n    Module\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMGetModuleDebugMetadataVersion`, converted in order.
-unsafe fn C_LLVMGetModuleDebugMetadataVersion(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetModuleDebugMetadataVersion.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetModuleDebugMetadataVersion(py, rt::call::extract(x0, "Module")?)?.into_ptr())
-}
+    ["Module"],
+    |py, [x0]| LLVMGetModuleDebugMetadataVersion(py, rt::call::extract(x0, "Module")?));
 
 fn LLVMGetModuleDebugMetadataVersion(py: Python<'_>, Module: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleDebugMetadataVersion");
@@ -103,29 +68,10 @@ fn LLVMGetModuleDebugMetadataVersion(py: Python<'_>, Module: rt::PtrArg) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_Module) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMStripModuleDebugInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMStripModuleDebugInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMStripModuleDebugInfo",
-    "LLVMStripModuleDebugInfo",
-    &["Module"],
-    rt::fastcall_entry!(C_LLVMStripModuleDebugInfo),
+rt::function!(F_LLVMStripModuleDebugInfo, C_LLVMStripModuleDebugInfo, c"LLVMStripModuleDebugInfo", "LLVMStripModuleDebugInfo",
     c"LLVMStripModuleDebugInfo(Module)\n--\n\nStrip debug info in the module if it exists.\nTo do this, we remove all calls to the debugger intrinsics and any named\nmetadata for debugging. We also remove debug locations for instructions.\nReturn true if module is modified.\n\nArgs:\n    Module\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMStripModuleDebugInfo`, converted in order.
-unsafe fn C_LLVMStripModuleDebugInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMStripModuleDebugInfo.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMStripModuleDebugInfo(py, rt::call::extract(x0, "Module")?)?.into_ptr())
-}
+    ["Module"],
+    |py, [x0]| LLVMStripModuleDebugInfo(py, rt::call::extract(x0, "Module")?));
 
 fn LLVMStripModuleDebugInfo(py: Python<'_>, Module: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStripModuleDebugInfo");
@@ -139,29 +85,10 @@ fn LLVMStripModuleDebugInfo(py: Python<'_>, Module: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_Module) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMCreateDIBuilderDisallowUnresolved` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateDIBuilderDisallowUnresolved: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateDIBuilderDisallowUnresolved",
-    "LLVMCreateDIBuilderDisallowUnresolved",
-    &["M"],
-    rt::fastcall_entry!(C_LLVMCreateDIBuilderDisallowUnresolved),
+rt::function!(F_LLVMCreateDIBuilderDisallowUnresolved, C_LLVMCreateDIBuilderDisallowUnresolved, c"LLVMCreateDIBuilderDisallowUnresolved", "LLVMCreateDIBuilderDisallowUnresolved",
     c"LLVMCreateDIBuilderDisallowUnresolved(M)\n--\n\nConstruct a builder for a module, and do not allow for unresolved nodes\nattached to the module.\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDIBuilder",
-);
-
-/// The arguments of a call of `LLVMCreateDIBuilderDisallowUnresolved`, converted in order.
-unsafe fn C_LLVMCreateDIBuilderDisallowUnresolved(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMCreateDIBuilderDisallowUnresolved.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateDIBuilderDisallowUnresolved(py, rt::call::extract(x0, "M")?)?.into_ptr())
-}
+    ["M"],
+    |py, [x0]| LLVMCreateDIBuilderDisallowUnresolved(py, rt::call::extract(x0, "M")?));
 
 fn LLVMCreateDIBuilderDisallowUnresolved(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDIBuilderDisallowUnresolved");
@@ -175,29 +102,10 @@ fn LLVMCreateDIBuilderDisallowUnresolved(py: Python<'_>, M: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 9, __r, None)?)
 }
-/// `LLVMCreateDIBuilder` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateDIBuilder: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateDIBuilder",
-    "LLVMCreateDIBuilder",
-    &["M"],
-    rt::fastcall_entry!(C_LLVMCreateDIBuilder),
+rt::function!(F_LLVMCreateDIBuilder, C_LLVMCreateDIBuilder, c"LLVMCreateDIBuilder", "LLVMCreateDIBuilder",
     c"LLVMCreateDIBuilder(M)\n--\n\nConstruct a builder for a module and collect unresolved nodes attached\nto the module in order to resolve cycles during a call to\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDIBuilder",
-);
-
-/// The arguments of a call of `LLVMCreateDIBuilder`, converted in order.
-unsafe fn C_LLVMCreateDIBuilder(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMCreateDIBuilder.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateDIBuilder(py, rt::call::extract(x0, "M")?)?.into_ptr())
-}
+    ["M"],
+    |py, [x0]| LLVMCreateDIBuilder(py, rt::call::extract(x0, "M")?));
 
 fn LLVMCreateDIBuilder(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDIBuilder");
@@ -211,29 +119,10 @@ fn LLVMCreateDIBuilder(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(super::llvm_types::TYPES.instance_at(py, 9, __r, None)?)
 }
-/// `LLVMDisposeDIBuilder` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDisposeDIBuilder: rt::call::Function = rt::call::Function::new(
-    c"LLVMDisposeDIBuilder",
-    "LLVMDisposeDIBuilder",
-    &["Builder"],
-    rt::fastcall_entry!(C_LLVMDisposeDIBuilder),
+rt::function!(F_LLVMDisposeDIBuilder, C_LLVMDisposeDIBuilder, c"LLVMDisposeDIBuilder", "LLVMDisposeDIBuilder",
     c"LLVMDisposeDIBuilder(Builder)\n--\n\nDeallocates the \\c DIBuilder and everything it owns.\nNote: You must call \\c LLVMDIBuilderFinalize before this\n\nArgs:\n    Builder",
-);
-
-/// The arguments of a call of `LLVMDisposeDIBuilder`, converted in order.
-unsafe fn C_LLVMDisposeDIBuilder(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDisposeDIBuilder.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDisposeDIBuilder(py, rt::call::extract(x0, "Builder")?)?.into_ptr())
-}
+    ["Builder"],
+    |py, [x0]| LLVMDisposeDIBuilder(py, rt::call::extract(x0, "Builder")?));
 
 fn LLVMDisposeDIBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeDIBuilder");
@@ -247,29 +136,10 @@ fn LLVMDisposeDIBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
     Ok(py.None())
 }
-/// `LLVMDIBuilderFinalize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderFinalize: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderFinalize",
-    "LLVMDIBuilderFinalize",
-    &["Builder"],
-    rt::fastcall_entry!(C_LLVMDIBuilderFinalize),
+rt::function!(F_LLVMDIBuilderFinalize, C_LLVMDIBuilderFinalize, c"LLVMDIBuilderFinalize", "LLVMDIBuilderFinalize",
     c"LLVMDIBuilderFinalize(Builder)\n--\n\nConstruct any deferred debug info descriptors.\n\nArgs:\n    Builder",
-);
-
-/// The arguments of a call of `LLVMDIBuilderFinalize`, converted in order.
-unsafe fn C_LLVMDIBuilderFinalize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDIBuilderFinalize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderFinalize(py, rt::call::extract(x0, "Builder")?)?.into_ptr())
-}
+    ["Builder"],
+    |py, [x0]| LLVMDIBuilderFinalize(py, rt::call::extract(x0, "Builder")?));
 
 fn LLVMDIBuilderFinalize(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderFinalize");
@@ -283,29 +153,10 @@ fn LLVMDIBuilderFinalize(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
     Ok(py.None())
 }
-/// `LLVMDIBuilderFinalizeSubprogram` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderFinalizeSubprogram: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderFinalizeSubprogram",
-    "LLVMDIBuilderFinalizeSubprogram",
-    &["Builder", "Subprogram"],
-    rt::fastcall_entry!(C_LLVMDIBuilderFinalizeSubprogram),
+rt::function!(F_LLVMDIBuilderFinalizeSubprogram, C_LLVMDIBuilderFinalizeSubprogram, c"LLVMDIBuilderFinalizeSubprogram", "LLVMDIBuilderFinalizeSubprogram",
     c"LLVMDIBuilderFinalizeSubprogram(Builder, Subprogram)\n--\n\nFinalize a specific subprogram.\nNo new variables may be added to this subprogram afterwards.\n\nArgs:\n    Builder\n    Subprogram",
-);
-
-/// The arguments of a call of `LLVMDIBuilderFinalizeSubprogram`, converted in order.
-unsafe fn C_LLVMDIBuilderFinalizeSubprogram(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMDIBuilderFinalizeSubprogram.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderFinalizeSubprogram(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Subprogram")?)?.into_ptr())
-}
+    ["Builder", "Subprogram"],
+    |py, [x0, x1]| LLVMDIBuilderFinalizeSubprogram(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Subprogram")?));
 
 fn LLVMDIBuilderFinalizeSubprogram(py: Python<'_>, Builder: rt::PtrArg, Subprogram: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderFinalizeSubprogram");
@@ -320,29 +171,10 @@ fn LLVMDIBuilderFinalizeSubprogram(py: Python<'_>, Builder: rt::PtrArg, Subprogr
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Subprogram) });
     Ok(py.None())
 }
-/// `LLVMDIBuilderCreateCompileUnit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateCompileUnit: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateCompileUnit",
-    "LLVMDIBuilderCreateCompileUnit",
-    &["Builder", "Lang", "FileRef", "Producer", "ProducerLen", "isOptimized", "Flags", "FlagsLen", "RuntimeVer", "SplitName", "SplitNameLen", "Kind", "DWOId", "SplitDebugInlining", "DebugInfoForProfiling", "SysRoot", "SysRootLen", "SDK", "SDKLen"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateCompileUnit),
+rt::function!(F_LLVMDIBuilderCreateCompileUnit, C_LLVMDIBuilderCreateCompileUnit, c"LLVMDIBuilderCreateCompileUnit", "LLVMDIBuilderCreateCompileUnit",
     c"LLVMDIBuilderCreateCompileUnit(Builder, Lang, FileRef, Producer, ProducerLen, isOptimized, Flags, FlagsLen, RuntimeVer, SplitName, SplitNameLen, Kind, DWOId, SplitDebugInlining, DebugInfoForProfiling, SysRoot, SysRootLen, SDK, SDKLen)\n--\n\nA CompileUnit provides an anchor for all debugging\ninformation generated during this instance of compilation.\n\nArgs:\n    Builder\n    Lang: Source programming language, eg.\n    FileRef: File info.\n    Producer: Identify the producer of debugging information\n        and code.  Usually this is a compiler\n        version string.\n    ProducerLen: The length of the C string passed to \\c Producer.\n    isOptimized: A boolean flag which indicates whether optimization\n        is enabled or not.\n    Flags: This string lists command line options. This\n        string is directly embedded in debug info\n        output which may be used by a tool\n        analyzing generated debugging information.\n    FlagsLen: The length of the C string passed to \\c Flags.\n    RuntimeVer: This indicates runtime version for languages like\n        Objective-C.\n    SplitName: The name of the file that we'll split debug info\n        out into.\n    SplitNameLen: The length of the C string passed to \\c SplitName.\n    Kind: The kind of debug information to generate.\n    DWOId: The DWOId if this is a split skeleton compile unit.\n    SplitDebugInlining: Whether to emit inline debug info.\n    DebugInfoForProfiling: Whether to emit extra debug info for\n        profile collection.\n    SysRoot: The Clang system root (value of -isysroot).\n    SysRootLen: The length of the C string passed to \\c SysRoot.\n    SDK: The SDK. On Darwin, the last component of the sysroot.\n    SDKLen: The length of the C string passed to \\c SDK.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateCompileUnit`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateCompileUnit(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18] =
-        unsafe { F_LLVMDIBuilderCreateCompileUnit.args::<19>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateCompileUnit(py, rt::call::extract(x0, "Builder")?, &x1, rt::call::extract(x2, "FileRef")?, rt::call::extract(x3, "Producer")?, rt::call::extract(x4, "ProducerLen")?, rt::call::extract(x5, "isOptimized")?, rt::call::extract(x6, "Flags")?, rt::call::extract(x7, "FlagsLen")?, rt::call::extract(x8, "RuntimeVer")?, rt::call::extract(x9, "SplitName")?, rt::call::extract(x10, "SplitNameLen")?, &x11, rt::call::extract(x12, "DWOId")?, rt::call::extract(x13, "SplitDebugInlining")?, rt::call::extract(x14, "DebugInfoForProfiling")?, rt::call::extract(x15, "SysRoot")?, rt::call::extract(x16, "SysRootLen")?, rt::call::extract(x17, "SDK")?, rt::call::extract(x18, "SDKLen")?)?.into_ptr())
-}
+    ["Builder", "Lang", "FileRef", "Producer", "ProducerLen", "isOptimized", "Flags", "FlagsLen", "RuntimeVer", "SplitName", "SplitNameLen", "Kind", "DWOId", "SplitDebugInlining", "DebugInfoForProfiling", "SysRoot", "SysRootLen", "SDK", "SDKLen"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| LLVMDIBuilderCreateCompileUnit(py, rt::call::extract(x0, "Builder")?, &x1, rt::call::extract(x2, "FileRef")?, rt::call::extract(x3, "Producer")?, rt::call::extract(x4, "ProducerLen")?, rt::call::extract(x5, "isOptimized")?, rt::call::extract(x6, "Flags")?, rt::call::extract(x7, "FlagsLen")?, rt::call::extract(x8, "RuntimeVer")?, rt::call::extract(x9, "SplitName")?, rt::call::extract(x10, "SplitNameLen")?, &x11, rt::call::extract(x12, "DWOId")?, rt::call::extract(x13, "SplitDebugInlining")?, rt::call::extract(x14, "DebugInfoForProfiling")?, rt::call::extract(x15, "SysRoot")?, rt::call::extract(x16, "SysRootLen")?, rt::call::extract(x17, "SDK")?, rt::call::extract(x18, "SDKLen")?));
 
 fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: rt::PtrArg, Lang: &Bound<'_, PyAny>, FileRef: rt::PtrArg, Producer: rt::CStrArg, ProducerLen: rt::CInt<u64>, isOptimized: rt::CInt<i32>, Flags: rt::CStrArg, FlagsLen: rt::CInt<u64>, RuntimeVer: rt::CInt<u32>, SplitName: rt::CStrArg, SplitNameLen: rt::CInt<u64>, Kind: &Bound<'_, PyAny>, DWOId: rt::CInt<u32>, SplitDebugInlining: rt::CInt<i32>, DebugInfoForProfiling: rt::CInt<i32>, SysRoot: rt::CStrArg, SysRootLen: rt::CInt<u64>, SDK: rt::CStrArg, SDKLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateCompileUnit");
@@ -374,29 +206,10 @@ fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: rt::PtrArg, Lang: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Lang, a_FileRef, a_Producer, a_ProducerLen, a_isOptimized, a_Flags, a_FlagsLen, a_RuntimeVer, a_SplitName, a_SplitNameLen, a_Kind, a_DWOId, a_SplitDebugInlining, a_DebugInfoForProfiling, a_SysRoot, a_SysRootLen, a_SDK, a_SDKLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateFile: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateFile",
-    "LLVMDIBuilderCreateFile",
-    &["Builder", "Filename", "FilenameLen", "Directory", "DirectoryLen"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateFile),
+rt::function!(F_LLVMDIBuilderCreateFile, C_LLVMDIBuilderCreateFile, c"LLVMDIBuilderCreateFile", "LLVMDIBuilderCreateFile",
     c"LLVMDIBuilderCreateFile(Builder, Filename, FilenameLen, Directory, DirectoryLen)\n--\n\nCreate a file descriptor to hold debugging information for a file.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Filename: File name.\n    FilenameLen: The length of the C string passed to \\c Filename.\n    Directory: Directory.\n    DirectoryLen: The length of the C string passed to \\c Directory.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateFile`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateFile(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_LLVMDIBuilderCreateFile.args::<5>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateFile(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Filename")?, rt::call::extract(x2, "FilenameLen")?, rt::call::extract(x3, "Directory")?, rt::call::extract(x4, "DirectoryLen")?)?.into_ptr())
-}
+    ["Builder", "Filename", "FilenameLen", "Directory", "DirectoryLen"],
+    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateFile(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Filename")?, rt::call::extract(x2, "FilenameLen")?, rt::call::extract(x3, "Directory")?, rt::call::extract(x4, "DirectoryLen")?));
 
 fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: rt::PtrArg, Filename: rt::CStrArg, FilenameLen: rt::CInt<u64>, Directory: rt::CStrArg, DirectoryLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateFile");
@@ -414,29 +227,10 @@ fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: rt::PtrArg, Filename: rt::CS
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Filename, a_FilenameLen, a_Directory, a_DirectoryLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateModule: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateModule",
-    "LLVMDIBuilderCreateModule",
-    &["Builder", "ParentScope", "Name", "NameLen", "ConfigMacros", "ConfigMacrosLen", "IncludePath", "IncludePathLen", "APINotesFile", "APINotesFileLen"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateModule),
+rt::function!(F_LLVMDIBuilderCreateModule, C_LLVMDIBuilderCreateModule, c"LLVMDIBuilderCreateModule", "LLVMDIBuilderCreateModule",
     c"LLVMDIBuilderCreateModule(Builder, ParentScope, Name, NameLen, ConfigMacros, ConfigMacrosLen, IncludePath, IncludePathLen, APINotesFile, APINotesFileLen)\n--\n\nCreates a new descriptor for a module with the specified parent scope.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    ParentScope: The parent scope containing this module declaration.\n    Name: Module name.\n    NameLen: The length of the C string passed to \\c Name.\n    ConfigMacros: A space-separated shell-quoted list of -D macro\n        definitions as they would appear on a command line.\n    ConfigMacrosLen: The length of the C string passed to \\c ConfigMacros.\n    IncludePath: The path to the module map file.\n    IncludePathLen: The length of the C string passed to \\c IncludePath.\n    APINotesFile: The path to an API notes file for the module.\n    APINotesFileLen: The length of the C string passed to \\c APINotestFile.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateModule`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateModule(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
-        unsafe { F_LLVMDIBuilderCreateModule.args::<10>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateModule(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "ParentScope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ConfigMacros")?, rt::call::extract(x5, "ConfigMacrosLen")?, rt::call::extract(x6, "IncludePath")?, rt::call::extract(x7, "IncludePathLen")?, rt::call::extract(x8, "APINotesFile")?, rt::call::extract(x9, "APINotesFileLen")?)?.into_ptr())
-}
+    ["Builder", "ParentScope", "Name", "NameLen", "ConfigMacros", "ConfigMacrosLen", "IncludePath", "IncludePathLen", "APINotesFile", "APINotesFileLen"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateModule(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "ParentScope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ConfigMacros")?, rt::call::extract(x5, "ConfigMacrosLen")?, rt::call::extract(x6, "IncludePath")?, rt::call::extract(x7, "IncludePathLen")?, rt::call::extract(x8, "APINotesFile")?, rt::call::extract(x9, "APINotesFileLen")?));
 
 fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: rt::PtrArg, ParentScope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ConfigMacros: rt::CStrArg, ConfigMacrosLen: rt::CInt<u64>, IncludePath: rt::CStrArg, IncludePathLen: rt::CInt<u64>, APINotesFile: rt::CStrArg, APINotesFileLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateModule");
@@ -459,29 +253,10 @@ fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: rt::PtrArg, ParentScope: r
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentScope, a_Name, a_NameLen, a_ConfigMacros, a_ConfigMacrosLen, a_IncludePath, a_IncludePathLen, a_APINotesFile, a_APINotesFileLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateNameSpace` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateNameSpace: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateNameSpace",
-    "LLVMDIBuilderCreateNameSpace",
-    &["Builder", "ParentScope", "Name", "NameLen", "ExportSymbols"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateNameSpace),
+rt::function!(F_LLVMDIBuilderCreateNameSpace, C_LLVMDIBuilderCreateNameSpace, c"LLVMDIBuilderCreateNameSpace", "LLVMDIBuilderCreateNameSpace",
     c"LLVMDIBuilderCreateNameSpace(Builder, ParentScope, Name, NameLen, ExportSymbols)\n--\n\nCreates a new descriptor for a namespace with the specified parent scope.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    ParentScope: The parent scope containing this module declaration.\n    Name: NameSpace name.\n    NameLen: The length of the C string passed to \\c Name.\n    ExportSymbols: Whether or not the namespace exports symbols, e.g.\n        this is true of C++ inline namespaces.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateNameSpace`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateNameSpace(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_LLVMDIBuilderCreateNameSpace.args::<5>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateNameSpace(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "ParentScope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ExportSymbols")?)?.into_ptr())
-}
+    ["Builder", "ParentScope", "Name", "NameLen", "ExportSymbols"],
+    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateNameSpace(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "ParentScope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ExportSymbols")?));
 
 fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: rt::PtrArg, ParentScope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ExportSymbols: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateNameSpace");
@@ -499,29 +274,10 @@ fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: rt::PtrArg, ParentScope
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentScope, a_Name, a_NameLen, a_ExportSymbols) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateFunction` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateFunction: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateFunction",
-    "LLVMDIBuilderCreateFunction",
-    &["Builder", "Scope", "Name", "NameLen", "LinkageName", "LinkageNameLen", "File", "LineNo", "Ty", "IsLocalToUnit", "IsDefinition", "ScopeLine", "Flags", "IsOptimized"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateFunction),
+rt::function!(F_LLVMDIBuilderCreateFunction, C_LLVMDIBuilderCreateFunction, c"LLVMDIBuilderCreateFunction", "LLVMDIBuilderCreateFunction",
     c"LLVMDIBuilderCreateFunction(Builder, Scope, Name, NameLen, LinkageName, LinkageNameLen, File, LineNo, Ty, IsLocalToUnit, IsDefinition, ScopeLine, Flags, IsOptimized)\n--\n\nCreate a new descriptor for the specified subprogram.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: Function scope.\n    Name: Function name.\n    NameLen: Length of enumeration name.\n    LinkageName: Mangled function name.\n    LinkageNameLen: Length of linkage name.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Function type.\n    IsLocalToUnit: True if this function is not externally visible.\n    IsDefinition: True if this is a function definition.\n    ScopeLine: Set to the beginning of the scope this starts\n    Flags: E.g.: \\c LLVMDIFlagLValueReference. These flags are\n        used to emit dwarf attributes.\n    IsOptimized: True if optimization is ON.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateFunction`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateFunction(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13] =
-        unsafe { F_LLVMDIBuilderCreateFunction.args::<14>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateFunction(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "LinkageName")?, rt::call::extract(x5, "LinkageNameLen")?, rt::call::extract(x6, "File")?, rt::call::extract(x7, "LineNo")?, rt::call::extract(x8, "Ty")?, rt::call::extract(x9, "IsLocalToUnit")?, rt::call::extract(x10, "IsDefinition")?, rt::call::extract(x11, "ScopeLine")?, &x12, rt::call::extract(x13, "IsOptimized")?)?.into_ptr())
-}
+    ["Builder", "Scope", "Name", "NameLen", "LinkageName", "LinkageNameLen", "File", "LineNo", "Ty", "IsLocalToUnit", "IsDefinition", "ScopeLine", "Flags", "IsOptimized"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| LLVMDIBuilderCreateFunction(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "LinkageName")?, rt::call::extract(x5, "LinkageNameLen")?, rt::call::extract(x6, "File")?, rt::call::extract(x7, "LineNo")?, rt::call::extract(x8, "Ty")?, rt::call::extract(x9, "IsLocalToUnit")?, rt::call::extract(x10, "IsDefinition")?, rt::call::extract(x11, "ScopeLine")?, &x12, rt::call::extract(x13, "IsOptimized")?));
 
 fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, LinkageName: rt::CStrArg, LinkageNameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, IsLocalToUnit: rt::CInt<i32>, IsDefinition: rt::CInt<i32>, ScopeLine: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, IsOptimized: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateFunction");
@@ -548,29 +304,10 @@ fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_LinkageName, a_LinkageNameLen, a_File, a_LineNo, a_Ty, a_IsLocalToUnit, a_IsDefinition, a_ScopeLine, a_Flags, a_IsOptimized) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateLexicalBlock` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateLexicalBlock: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateLexicalBlock",
-    "LLVMDIBuilderCreateLexicalBlock",
-    &["Builder", "Scope", "File", "Line", "Column"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateLexicalBlock),
+rt::function!(F_LLVMDIBuilderCreateLexicalBlock, C_LLVMDIBuilderCreateLexicalBlock, c"LLVMDIBuilderCreateLexicalBlock", "LLVMDIBuilderCreateLexicalBlock",
     c"LLVMDIBuilderCreateLexicalBlock(Builder, Scope, File, Line, Column)\n--\n\nCreate a descriptor for a lexical block with the specified parent context.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: Parent lexical block.\n    File: Source file.\n    Line: The line in the source file.\n    Column: The column in the source file.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateLexicalBlock`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateLexicalBlock(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_LLVMDIBuilderCreateLexicalBlock.args::<5>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateLexicalBlock(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "File")?, rt::call::extract(x3, "Line")?, rt::call::extract(x4, "Column")?)?.into_ptr())
-}
+    ["Builder", "Scope", "File", "Line", "Column"],
+    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateLexicalBlock(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "File")?, rt::call::extract(x3, "Line")?, rt::call::extract(x4, "Column")?));
 
 fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Column: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateLexicalBlock");
@@ -588,29 +325,10 @@ fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: rt::PtrArg, Scope: r
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_File, a_Line, a_Column) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateLexicalBlockFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateLexicalBlockFile: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateLexicalBlockFile",
-    "LLVMDIBuilderCreateLexicalBlockFile",
-    &["Builder", "Scope", "File", "Discriminator"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateLexicalBlockFile),
+rt::function!(F_LLVMDIBuilderCreateLexicalBlockFile, C_LLVMDIBuilderCreateLexicalBlockFile, c"LLVMDIBuilderCreateLexicalBlockFile", "LLVMDIBuilderCreateLexicalBlockFile",
     c"LLVMDIBuilderCreateLexicalBlockFile(Builder, Scope, File, Discriminator)\n--\n\nCreate a descriptor for a lexical block with a new file attached.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: Lexical block.\n    File: Source file.\n    Discriminator: DWARF path discriminator value.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateLexicalBlockFile`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateLexicalBlockFile(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_LLVMDIBuilderCreateLexicalBlockFile.args::<4>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateLexicalBlockFile(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "File")?, rt::call::extract(x3, "Discriminator")?)?.into_ptr())
-}
+    ["Builder", "Scope", "File", "Discriminator"],
+    |py, [x0, x1, x2, x3]| LLVMDIBuilderCreateLexicalBlockFile(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "File")?, rt::call::extract(x3, "Discriminator")?));
 
 fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, File: rt::PtrArg, Discriminator: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateLexicalBlockFile");
@@ -627,29 +345,10 @@ fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: rt::PtrArg, Scop
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_File, a_Discriminator) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateImportedModuleFromNamespace` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateImportedModuleFromNamespace: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateImportedModuleFromNamespace",
-    "LLVMDIBuilderCreateImportedModuleFromNamespace",
-    &["Builder", "Scope", "NS", "File", "Line"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateImportedModuleFromNamespace),
+rt::function!(F_LLVMDIBuilderCreateImportedModuleFromNamespace, C_LLVMDIBuilderCreateImportedModuleFromNamespace, c"LLVMDIBuilderCreateImportedModuleFromNamespace", "LLVMDIBuilderCreateImportedModuleFromNamespace",
     c"LLVMDIBuilderCreateImportedModuleFromNamespace(Builder, Scope, NS, File, Line)\n--\n\nCreate a descriptor for an imported namespace. Suitable for e.g. C++\nusing declarations.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: The scope this module is imported into\n    NS\n    File: File where the declaration is located.\n    Line: Line number of the declaration.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateImportedModuleFromNamespace`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateImportedModuleFromNamespace(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_LLVMDIBuilderCreateImportedModuleFromNamespace.args::<5>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateImportedModuleFromNamespace(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "NS")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "Line")?)?.into_ptr())
-}
+    ["Builder", "Scope", "NS", "File", "Line"],
+    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateImportedModuleFromNamespace(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "NS")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "Line")?));
 
 fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, NS: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromNamespace");
@@ -667,29 +366,10 @@ fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_NS, a_File, a_Line) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateImportedModuleFromAlias` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateImportedModuleFromAlias: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateImportedModuleFromAlias",
-    "LLVMDIBuilderCreateImportedModuleFromAlias",
-    &["Builder", "Scope", "ImportedEntity", "File", "Line", "Elements", "NumElements"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateImportedModuleFromAlias),
+rt::function!(F_LLVMDIBuilderCreateImportedModuleFromAlias, C_LLVMDIBuilderCreateImportedModuleFromAlias, c"LLVMDIBuilderCreateImportedModuleFromAlias", "LLVMDIBuilderCreateImportedModuleFromAlias",
     c"LLVMDIBuilderCreateImportedModuleFromAlias(Builder, Scope, ImportedEntity, File, Line, Elements, NumElements)\n--\n\nCreate a descriptor for an imported module that aliases another\nimported entity descriptor.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: The scope this module is imported into\n    ImportedEntity: Previous imported entity to alias.\n    File: File where the declaration is located.\n    Line: Line number of the declaration.\n    Elements: Renamed elements.\n    NumElements: Number of renamed elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateImportedModuleFromAlias`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateImportedModuleFromAlias(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_LLVMDIBuilderCreateImportedModuleFromAlias.args::<7>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateImportedModuleFromAlias(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "ImportedEntity")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "Line")?, &x5, rt::call::extract(x6, "NumElements")?)?.into_ptr())
-}
+    ["Builder", "Scope", "ImportedEntity", "File", "Line", "Elements", "NumElements"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMDIBuilderCreateImportedModuleFromAlias(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "ImportedEntity")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "Line")?, &x5, rt::call::extract(x6, "NumElements")?));
 
 fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, ImportedEntity: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromAlias");
@@ -710,29 +390,10 @@ fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_ImportedEntity, a_File, a_Line, a_Elements, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateImportedModuleFromModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateImportedModuleFromModule: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateImportedModuleFromModule",
-    "LLVMDIBuilderCreateImportedModuleFromModule",
-    &["Builder", "Scope", "M", "File", "Line", "Elements", "NumElements"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateImportedModuleFromModule),
+rt::function!(F_LLVMDIBuilderCreateImportedModuleFromModule, C_LLVMDIBuilderCreateImportedModuleFromModule, c"LLVMDIBuilderCreateImportedModuleFromModule", "LLVMDIBuilderCreateImportedModuleFromModule",
     c"LLVMDIBuilderCreateImportedModuleFromModule(Builder, Scope, M, File, Line, Elements, NumElements)\n--\n\nCreate a descriptor for an imported module.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Scope: The scope this module is imported into\n    M: The module being imported here\n    File: File where the declaration is located.\n    Line: Line number of the declaration.\n    Elements: Renamed elements.\n    NumElements: Number of renamed elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateImportedModuleFromModule`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateImportedModuleFromModule(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_LLVMDIBuilderCreateImportedModuleFromModule.args::<7>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateImportedModuleFromModule(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "M")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "Line")?, &x5, rt::call::extract(x6, "NumElements")?)?.into_ptr())
-}
+    ["Builder", "Scope", "M", "File", "Line", "Elements", "NumElements"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMDIBuilderCreateImportedModuleFromModule(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "M")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "Line")?, &x5, rt::call::extract(x6, "NumElements")?));
 
 fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, M: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromModule");
@@ -753,29 +414,10 @@ fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: rt::PtrA
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_M, a_File, a_Line, a_Elements, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateImportedDeclaration` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateImportedDeclaration: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateImportedDeclaration",
-    "LLVMDIBuilderCreateImportedDeclaration",
-    &["Builder", "Scope", "Decl", "File", "Line", "Name", "NameLen", "Elements", "NumElements"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateImportedDeclaration),
+rt::function!(F_LLVMDIBuilderCreateImportedDeclaration, C_LLVMDIBuilderCreateImportedDeclaration, c"LLVMDIBuilderCreateImportedDeclaration", "LLVMDIBuilderCreateImportedDeclaration",
     c"LLVMDIBuilderCreateImportedDeclaration(Builder, Scope, Decl, File, Line, Name, NameLen, Elements, NumElements)\n--\n\nCreate a descriptor for an imported function, type, or variable.  Suitable\nfor e.g. FORTRAN-style USE declarations.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: The scope this module is imported into.\n    Decl: The declaration (or definition) of a function, type,\n        or variable.\n    File: File where the declaration is located.\n    Line: Line number of the declaration.\n    Name: A name that uniquely identifies this imported\n        declaration.\n    NameLen: The length of the C string passed to \\c Name.\n    Elements: Renamed elements.\n    NumElements: Number of renamed elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateImportedDeclaration`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateImportedDeclaration(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_LLVMDIBuilderCreateImportedDeclaration.args::<9>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateImportedDeclaration(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Decl")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "Line")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NameLen")?, &x7, rt::call::extract(x8, "NumElements")?)?.into_ptr())
-}
+    ["Builder", "Scope", "Decl", "File", "Line", "Name", "NameLen", "Elements", "NumElements"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| LLVMDIBuilderCreateImportedDeclaration(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Decl")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "Line")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NameLen")?, &x7, rt::call::extract(x8, "NumElements")?));
 
 fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Decl: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedDeclaration");
@@ -798,29 +440,10 @@ fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: rt::PtrArg, S
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Decl, a_File, a_Line, a_Name, a_NameLen, a_Elements, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateDebugLocation` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateDebugLocation: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateDebugLocation",
-    "LLVMDIBuilderCreateDebugLocation",
-    &["Ctx", "Line", "Column", "Scope", "InlinedAt"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateDebugLocation),
+rt::function!(F_LLVMDIBuilderCreateDebugLocation, C_LLVMDIBuilderCreateDebugLocation, c"LLVMDIBuilderCreateDebugLocation", "LLVMDIBuilderCreateDebugLocation",
     c"LLVMDIBuilderCreateDebugLocation(Ctx, Line, Column, Scope, InlinedAt)\n--\n\nCreates a new DebugLocation that describes a source location.\nNote: If the item to which this location is attached cannot be\nattributed to a source line, pass 0 for the line and column.\n\nArgs:\n    Ctx\n    Line: The line in the source file.\n    Column: The column in the source file.\n    Scope: The scope in which the location resides.\n    InlinedAt: The scope where this location was inlined, if at all.\n        (optional).\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateDebugLocation`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateDebugLocation(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_LLVMDIBuilderCreateDebugLocation.args::<5>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateDebugLocation(py, rt::call::extract(x0, "Ctx")?, rt::call::extract(x1, "Line")?, rt::call::extract(x2, "Column")?, rt::call::extract(x3, "Scope")?, rt::call::extract(x4, "InlinedAt")?)?.into_ptr())
-}
+    ["Ctx", "Line", "Column", "Scope", "InlinedAt"],
+    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateDebugLocation(py, rt::call::extract(x0, "Ctx")?, rt::call::extract(x1, "Line")?, rt::call::extract(x2, "Column")?, rt::call::extract(x3, "Scope")?, rt::call::extract(x4, "InlinedAt")?));
 
 fn LLVMDIBuilderCreateDebugLocation(py: Python<'_>, Ctx: rt::PtrArg, Line: rt::CInt<u32>, Column: rt::CInt<u32>, Scope: rt::PtrArg, InlinedAt: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateDebugLocation");
@@ -838,29 +461,10 @@ fn LLVMDIBuilderCreateDebugLocation(py: Python<'_>, Ctx: rt::PtrArg, Line: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_Ctx, a_Line, a_Column, a_Scope, a_InlinedAt) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDILocationGetLine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDILocationGetLine: rt::call::Function = rt::call::Function::new(
-    c"LLVMDILocationGetLine",
-    "LLVMDILocationGetLine",
-    &["Location"],
-    rt::fastcall_entry!(C_LLVMDILocationGetLine),
+rt::function!(F_LLVMDILocationGetLine, C_LLVMDILocationGetLine, c"LLVMDILocationGetLine", "LLVMDILocationGetLine",
     c"LLVMDILocationGetLine(Location)\n--\n\nGet the line number of this debug location.\n\nSee: DILocation::getLine()\n\nArgs:\n    Location: The debug location.\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMDILocationGetLine`, converted in order.
-unsafe fn C_LLVMDILocationGetLine(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDILocationGetLine.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDILocationGetLine(py, rt::call::extract(x0, "Location")?)?.into_ptr())
-}
+    ["Location"],
+    |py, [x0]| LLVMDILocationGetLine(py, rt::call::extract(x0, "Location")?));
 
 fn LLVMDILocationGetLine(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDILocationGetLine");
@@ -874,29 +478,10 @@ fn LLVMDILocationGetLine(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_Location) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMDILocationGetColumn` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDILocationGetColumn: rt::call::Function = rt::call::Function::new(
-    c"LLVMDILocationGetColumn",
-    "LLVMDILocationGetColumn",
-    &["Location"],
-    rt::fastcall_entry!(C_LLVMDILocationGetColumn),
+rt::function!(F_LLVMDILocationGetColumn, C_LLVMDILocationGetColumn, c"LLVMDILocationGetColumn", "LLVMDILocationGetColumn",
     c"LLVMDILocationGetColumn(Location)\n--\n\nGet the column number of this debug location.\n\nSee: DILocation::getColumn()\n\nArgs:\n    Location: The debug location.\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMDILocationGetColumn`, converted in order.
-unsafe fn C_LLVMDILocationGetColumn(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDILocationGetColumn.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDILocationGetColumn(py, rt::call::extract(x0, "Location")?)?.into_ptr())
-}
+    ["Location"],
+    |py, [x0]| LLVMDILocationGetColumn(py, rt::call::extract(x0, "Location")?));
 
 fn LLVMDILocationGetColumn(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDILocationGetColumn");
@@ -910,29 +495,10 @@ fn LLVMDILocationGetColumn(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_Location) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMDILocationGetScope` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDILocationGetScope: rt::call::Function = rt::call::Function::new(
-    c"LLVMDILocationGetScope",
-    "LLVMDILocationGetScope",
-    &["Location"],
-    rt::fastcall_entry!(C_LLVMDILocationGetScope),
+rt::function!(F_LLVMDILocationGetScope, C_LLVMDILocationGetScope, c"LLVMDILocationGetScope", "LLVMDILocationGetScope",
     c"LLVMDILocationGetScope(Location)\n--\n\nGet the local scope associated with this debug location.\n\nSee: DILocation::getScope()\n\nArgs:\n    Location: The debug location.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDILocationGetScope`, converted in order.
-unsafe fn C_LLVMDILocationGetScope(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDILocationGetScope.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDILocationGetScope(py, rt::call::extract(x0, "Location")?)?.into_ptr())
-}
+    ["Location"],
+    |py, [x0]| LLVMDILocationGetScope(py, rt::call::extract(x0, "Location")?));
 
 fn LLVMDILocationGetScope(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDILocationGetScope");
@@ -946,29 +512,10 @@ fn LLVMDILocationGetScope(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_Location) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDILocationGetInlinedAt` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDILocationGetInlinedAt: rt::call::Function = rt::call::Function::new(
-    c"LLVMDILocationGetInlinedAt",
-    "LLVMDILocationGetInlinedAt",
-    &["Location"],
-    rt::fastcall_entry!(C_LLVMDILocationGetInlinedAt),
+rt::function!(F_LLVMDILocationGetInlinedAt, C_LLVMDILocationGetInlinedAt, c"LLVMDILocationGetInlinedAt", "LLVMDILocationGetInlinedAt",
     c"LLVMDILocationGetInlinedAt(Location)\n--\n\nGet the \"inline at\" location associated with this debug location.\n\nSee: DILocation::getInlinedAt()\n\nArgs:\n    Location: The debug location.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDILocationGetInlinedAt`, converted in order.
-unsafe fn C_LLVMDILocationGetInlinedAt(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDILocationGetInlinedAt.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDILocationGetInlinedAt(py, rt::call::extract(x0, "Location")?)?.into_ptr())
-}
+    ["Location"],
+    |py, [x0]| LLVMDILocationGetInlinedAt(py, rt::call::extract(x0, "Location")?));
 
 fn LLVMDILocationGetInlinedAt(py: Python<'_>, Location: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDILocationGetInlinedAt");
@@ -982,29 +529,10 @@ fn LLVMDILocationGetInlinedAt(py: Python<'_>, Location: rt::PtrArg) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_Location) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIScopeGetFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIScopeGetFile: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIScopeGetFile",
-    "LLVMDIScopeGetFile",
-    &["Scope"],
-    rt::fastcall_entry!(C_LLVMDIScopeGetFile),
+rt::function!(F_LLVMDIScopeGetFile, C_LLVMDIScopeGetFile, c"LLVMDIScopeGetFile", "LLVMDIScopeGetFile",
     c"LLVMDIScopeGetFile(Scope)\n--\n\nGet the metadata of the file associated with a given scope.\n\nSee: DIScope::getFile()\n\nArgs:\n    Scope: The scope object.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIScopeGetFile`, converted in order.
-unsafe fn C_LLVMDIScopeGetFile(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDIScopeGetFile.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIScopeGetFile(py, rt::call::extract(x0, "Scope")?)?.into_ptr())
-}
+    ["Scope"],
+    |py, [x0]| LLVMDIScopeGetFile(py, rt::call::extract(x0, "Scope")?));
 
 fn LLVMDIScopeGetFile(py: Python<'_>, Scope: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIScopeGetFile");
@@ -1018,29 +546,10 @@ fn LLVMDIScopeGetFile(py: Python<'_>, Scope: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_Scope) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIFileGetDirectory` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIFileGetDirectory: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIFileGetDirectory",
-    "LLVMDIFileGetDirectory",
-    &["File"],
-    rt::fastcall_entry!(C_LLVMDIFileGetDirectory),
+rt::function!(F_LLVMDIFileGetDirectory, C_LLVMDIFileGetDirectory, c"LLVMDIFileGetDirectory", "LLVMDIFileGetDirectory",
     c"LLVMDIFileGetDirectory(File)\n--\n\nGet the directory of a given file.\n\nSee: DIFile::getDirectory()\n\nArgs:\n    File: The file object.\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int",
-);
-
-/// The arguments of a call of `LLVMDIFileGetDirectory`, converted in order.
-unsafe fn C_LLVMDIFileGetDirectory(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDIFileGetDirectory.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIFileGetDirectory(py, rt::call::extract(x0, "File")?)?.into_ptr())
-}
+    ["File"],
+    |py, [x0]| LLVMDIFileGetDirectory(py, rt::call::extract(x0, "File")?));
 
 fn LLVMDIFileGetDirectory(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIFileGetDirectory");
@@ -1056,29 +565,10 @@ fn LLVMDIFileGetDirectory(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
-/// `LLVMDIFileGetFilename` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIFileGetFilename: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIFileGetFilename",
-    "LLVMDIFileGetFilename",
-    &["File"],
-    rt::fastcall_entry!(C_LLVMDIFileGetFilename),
+rt::function!(F_LLVMDIFileGetFilename, C_LLVMDIFileGetFilename, c"LLVMDIFileGetFilename", "LLVMDIFileGetFilename",
     c"LLVMDIFileGetFilename(File)\n--\n\nGet the name of a given file.\n\nSee: DIFile::getFilename()\n\nArgs:\n    File: The file object.\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int",
-);
-
-/// The arguments of a call of `LLVMDIFileGetFilename`, converted in order.
-unsafe fn C_LLVMDIFileGetFilename(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDIFileGetFilename.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIFileGetFilename(py, rt::call::extract(x0, "File")?)?.into_ptr())
-}
+    ["File"],
+    |py, [x0]| LLVMDIFileGetFilename(py, rt::call::extract(x0, "File")?));
 
 fn LLVMDIFileGetFilename(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIFileGetFilename");
@@ -1094,29 +584,10 @@ fn LLVMDIFileGetFilename(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
-/// `LLVMDIFileGetSource` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIFileGetSource: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIFileGetSource",
-    "LLVMDIFileGetSource",
-    &["File"],
-    rt::fastcall_entry!(C_LLVMDIFileGetSource),
+rt::function!(F_LLVMDIFileGetSource, C_LLVMDIFileGetSource, c"LLVMDIFileGetSource", "LLVMDIFileGetSource",
     c"LLVMDIFileGetSource(File)\n--\n\nGet the source of a given file.\n\nSee: DIFile::getSource()\n\nArgs:\n    File: The file object.\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int",
-);
-
-/// The arguments of a call of `LLVMDIFileGetSource`, converted in order.
-unsafe fn C_LLVMDIFileGetSource(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDIFileGetSource.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIFileGetSource(py, rt::call::extract(x0, "File")?)?.into_ptr())
-}
+    ["File"],
+    |py, [x0]| LLVMDIFileGetSource(py, rt::call::extract(x0, "File")?));
 
 fn LLVMDIFileGetSource(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIFileGetSource");
@@ -1132,29 +603,10 @@ fn LLVMDIFileGetSource(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
-/// `LLVMDIBuilderGetOrCreateTypeArray` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderGetOrCreateTypeArray: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderGetOrCreateTypeArray",
-    "LLVMDIBuilderGetOrCreateTypeArray",
-    &["Builder", "Data", "NumElements"],
-    rt::fastcall_entry!(C_LLVMDIBuilderGetOrCreateTypeArray),
+rt::function!(F_LLVMDIBuilderGetOrCreateTypeArray, C_LLVMDIBuilderGetOrCreateTypeArray, c"LLVMDIBuilderGetOrCreateTypeArray", "LLVMDIBuilderGetOrCreateTypeArray",
     c"LLVMDIBuilderGetOrCreateTypeArray(Builder, Data, NumElements)\n--\n\nCreate a type array.\n\nArgs:\n    Builder: The DIBuilder.\n    Data: The type elements.\n    NumElements: Number of type elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderGetOrCreateTypeArray`, converted in order.
-unsafe fn C_LLVMDIBuilderGetOrCreateTypeArray(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMDIBuilderGetOrCreateTypeArray.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderGetOrCreateTypeArray(py, rt::call::extract(x0, "Builder")?, &x1, rt::call::extract(x2, "NumElements")?)?.into_ptr())
-}
+    ["Builder", "Data", "NumElements"],
+    |py, [x0, x1, x2]| LLVMDIBuilderGetOrCreateTypeArray(py, rt::call::extract(x0, "Builder")?, &x1, rt::call::extract(x2, "NumElements")?));
 
 fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: rt::PtrArg, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateTypeArray");
@@ -1171,29 +623,10 @@ fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: rt::PtrArg, Data: 
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Data, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateSubroutineType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateSubroutineType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateSubroutineType",
-    "LLVMDIBuilderCreateSubroutineType",
-    &["Builder", "File", "ParameterTypes", "NumParameterTypes", "Flags"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateSubroutineType),
+rt::function!(F_LLVMDIBuilderCreateSubroutineType, C_LLVMDIBuilderCreateSubroutineType, c"LLVMDIBuilderCreateSubroutineType", "LLVMDIBuilderCreateSubroutineType",
     c"LLVMDIBuilderCreateSubroutineType(Builder, File, ParameterTypes, NumParameterTypes, Flags)\n--\n\nCreate subroutine type.\n\nArgs:\n    Builder: The DIBuilder.\n    File: The file in which the subroutine resides.\n    ParameterTypes: An array of subroutine parameter types. This\n        includes return type at 0th index.\n    NumParameterTypes: The number of parameter types in \\c ParameterTypes\n    Flags: E.g.: \\c LLVMDIFlagLValueReference.\n        These flags are used to emit dwarf attributes.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateSubroutineType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateSubroutineType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_LLVMDIBuilderCreateSubroutineType.args::<5>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateSubroutineType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "File")?, &x2, rt::call::extract(x3, "NumParameterTypes")?, &x4)?.into_ptr())
-}
+    ["Builder", "File", "ParameterTypes", "NumParameterTypes", "Flags"],
+    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateSubroutineType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "File")?, &x2, rt::call::extract(x3, "NumParameterTypes")?, &x4));
 
 fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: rt::PtrArg, File: rt::PtrArg, ParameterTypes: &Bound<'_, PyAny>, NumParameterTypes: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateSubroutineType");
@@ -1212,29 +645,10 @@ fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: rt::PtrArg, File: 
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_File, a_ParameterTypes, a_NumParameterTypes, a_Flags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateMacro` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateMacro: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateMacro",
-    "LLVMDIBuilderCreateMacro",
-    &["Builder", "ParentMacroFile", "Line", "RecordType", "Name", "NameLen", "Value", "ValueLen"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateMacro),
+rt::function!(F_LLVMDIBuilderCreateMacro, C_LLVMDIBuilderCreateMacro, c"LLVMDIBuilderCreateMacro", "LLVMDIBuilderCreateMacro",
     c"LLVMDIBuilderCreateMacro(Builder, ParentMacroFile, Line, RecordType, Name, NameLen, Value, ValueLen)\n--\n\nCreate debugging information entry for a macro.\n\nArgs:\n    Builder: The DIBuilder.\n    ParentMacroFile: Macro parent (could be NULL).\n    Line: Source line number where the macro is defined.\n    RecordType: DW_MACINFO_define or DW_MACINFO_undef.\n    Name: Macro name.\n    NameLen: Macro name length.\n    Value: Macro value.\n    ValueLen: Macro value length.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateMacro`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateMacro(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_LLVMDIBuilderCreateMacro.args::<8>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateMacro(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "ParentMacroFile")?, rt::call::extract(x2, "Line")?, &x3, rt::call::extract(x4, "Name")?, rt::call::extract(x5, "NameLen")?, rt::call::extract(x6, "Value")?, rt::call::extract(x7, "ValueLen")?)?.into_ptr())
-}
+    ["Builder", "ParentMacroFile", "Line", "RecordType", "Name", "NameLen", "Value", "ValueLen"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMDIBuilderCreateMacro(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "ParentMacroFile")?, rt::call::extract(x2, "Line")?, &x3, rt::call::extract(x4, "Name")?, rt::call::extract(x5, "NameLen")?, rt::call::extract(x6, "Value")?, rt::call::extract(x7, "ValueLen")?));
 
 fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile: rt::PtrArg, Line: rt::CInt<u32>, RecordType: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Value: rt::CStrArg, ValueLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMacro");
@@ -1255,29 +669,10 @@ fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentMacroFile, a_Line, a_RecordType, a_Name, a_NameLen, a_Value, a_ValueLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateTempMacroFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateTempMacroFile: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateTempMacroFile",
-    "LLVMDIBuilderCreateTempMacroFile",
-    &["Builder", "ParentMacroFile", "Line", "File"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateTempMacroFile),
+rt::function!(F_LLVMDIBuilderCreateTempMacroFile, C_LLVMDIBuilderCreateTempMacroFile, c"LLVMDIBuilderCreateTempMacroFile", "LLVMDIBuilderCreateTempMacroFile",
     c"LLVMDIBuilderCreateTempMacroFile(Builder, ParentMacroFile, Line, File)\n--\n\nCreate debugging information temporary entry for a macro file.\nList of macro node direct children will be calculated by DIBuilder,\nusing the ParentMacroFile relationship.\n\nArgs:\n    Builder: The DIBuilder.\n    ParentMacroFile: Macro parent (could be NULL).\n    Line: Source line number where the macro file is included.\n    File: File descriptor containing the name of the macro file.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateTempMacroFile`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateTempMacroFile(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_LLVMDIBuilderCreateTempMacroFile.args::<4>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateTempMacroFile(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "ParentMacroFile")?, rt::call::extract(x2, "Line")?, rt::call::extract(x3, "File")?)?.into_ptr())
-}
+    ["Builder", "ParentMacroFile", "Line", "File"],
+    |py, [x0, x1, x2, x3]| LLVMDIBuilderCreateTempMacroFile(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "ParentMacroFile")?, rt::call::extract(x2, "Line")?, rt::call::extract(x3, "File")?));
 
 fn LLVMDIBuilderCreateTempMacroFile(py: Python<'_>, Builder: rt::PtrArg, ParentMacroFile: rt::PtrArg, Line: rt::CInt<u32>, File: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTempMacroFile");
@@ -1294,29 +689,10 @@ fn LLVMDIBuilderCreateTempMacroFile(py: Python<'_>, Builder: rt::PtrArg, ParentM
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_ParentMacroFile, a_Line, a_File) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateEnumerator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateEnumerator: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateEnumerator",
-    "LLVMDIBuilderCreateEnumerator",
-    &["Builder", "Name", "NameLen", "Value", "IsUnsigned"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateEnumerator),
+rt::function!(F_LLVMDIBuilderCreateEnumerator, C_LLVMDIBuilderCreateEnumerator, c"LLVMDIBuilderCreateEnumerator", "LLVMDIBuilderCreateEnumerator",
     c"LLVMDIBuilderCreateEnumerator(Builder, Name, NameLen, Value, IsUnsigned)\n--\n\nCreate debugging information entry for an enumerator.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: Enumerator name.\n    NameLen: Length of enumerator name.\n    Value: Enumerator value.\n    IsUnsigned: True if the value is unsigned.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateEnumerator`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateEnumerator(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_LLVMDIBuilderCreateEnumerator.args::<5>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateEnumerator(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "Value")?, rt::call::extract(x4, "IsUnsigned")?)?.into_ptr())
-}
+    ["Builder", "Name", "NameLen", "Value", "IsUnsigned"],
+    |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateEnumerator(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "Value")?, rt::call::extract(x4, "IsUnsigned")?));
 
 fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Value: rt::CInt<i64>, IsUnsigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateEnumerator");
@@ -1334,29 +710,10 @@ fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: rt::PtrArg, Name: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_Value, a_IsUnsigned) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateEnumerationType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateEnumerationType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateEnumerationType",
-    "LLVMDIBuilderCreateEnumerationType",
-    &["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Elements", "NumElements", "ClassTy"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateEnumerationType),
+rt::function!(F_LLVMDIBuilderCreateEnumerationType, C_LLVMDIBuilderCreateEnumerationType, c"LLVMDIBuilderCreateEnumerationType", "LLVMDIBuilderCreateEnumerationType",
     c"LLVMDIBuilderCreateEnumerationType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Elements, NumElements, ClassTy)\n--\n\nCreate debugging information entry for an enumeration.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Scope in which this enumeration is defined.\n    Name: Enumeration name.\n    NameLen: Length of enumeration name.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Elements: Enumeration elements.\n    NumElements: Number of enumeration elements.\n    ClassTy: Underlying type of a C++11/ObjC fixed enum.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateEnumerationType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateEnumerationType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
-        unsafe { F_LLVMDIBuilderCreateEnumerationType.args::<11>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateEnumerationType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, rt::call::extract(x9, "NumElements")?, rt::call::extract(x10, "ClassTy")?)?.into_ptr())
-}
+    ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Elements", "NumElements", "ClassTy"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateEnumerationType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, rt::call::extract(x9, "NumElements")?, rt::call::extract(x10, "ClassTy")?));
 
 fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, ClassTy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateEnumerationType");
@@ -1381,29 +738,10 @@ fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: rt::PtrArg, Scope
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_Elements, a_NumElements, a_ClassTy) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateUnionType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateUnionType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateUnionType",
-    "LLVMDIBuilderCreateUnionType",
-    &["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Flags", "Elements", "NumElements", "RunTimeLang", "UniqueId", "UniqueIdLen"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateUnionType),
+rt::function!(F_LLVMDIBuilderCreateUnionType, C_LLVMDIBuilderCreateUnionType, c"LLVMDIBuilderCreateUnionType", "LLVMDIBuilderCreateUnionType",
     c"LLVMDIBuilderCreateUnionType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Flags, Elements, NumElements, RunTimeLang, UniqueId, UniqueIdLen)\n--\n\nCreate debugging information entry for a union.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Scope in which this union is defined.\n    Name: Union name.\n    NameLen: Length of union name.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Flags: Flags to encode member attribute, e.g. private\n    Elements: Union elements.\n    NumElements: Number of union elements.\n    RunTimeLang: Optional parameter, Objective-C runtime version.\n    UniqueId: A unique identifier for the union.\n    UniqueIdLen: Length of unique identifier.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateUnionType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateUnionType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13] =
-        unsafe { F_LLVMDIBuilderCreateUnionType.args::<14>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateUnionType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, &x9, rt::call::extract(x10, "NumElements")?, rt::call::extract(x11, "RunTimeLang")?, rt::call::extract(x12, "UniqueId")?, rt::call::extract(x13, "UniqueIdLen")?)?.into_ptr())
-}
+    ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Flags", "Elements", "NumElements", "RunTimeLang", "UniqueId", "UniqueIdLen"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| LLVMDIBuilderCreateUnionType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, &x9, rt::call::extract(x10, "NumElements")?, rt::call::extract(x11, "RunTimeLang")?, rt::call::extract(x12, "UniqueId")?, rt::call::extract(x13, "UniqueIdLen")?));
 
 fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, RunTimeLang: rt::CInt<u32>, UniqueId: rt::CStrArg, UniqueIdLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateUnionType");
@@ -1431,29 +769,10 @@ fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_Flags, a_Elements, a_NumElements, a_RunTimeLang, a_UniqueId, a_UniqueIdLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateArrayType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateArrayType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateArrayType",
-    "LLVMDIBuilderCreateArrayType",
-    &["Builder", "Size", "AlignInBits", "Ty", "Subscripts", "NumSubscripts"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateArrayType),
+rt::function!(F_LLVMDIBuilderCreateArrayType, C_LLVMDIBuilderCreateArrayType, c"LLVMDIBuilderCreateArrayType", "LLVMDIBuilderCreateArrayType",
     c"LLVMDIBuilderCreateArrayType(Builder, Size, AlignInBits, Ty, Subscripts, NumSubscripts)\n--\n\nCreate debugging information entry for an array.\n\nArgs:\n    Builder: The DIBuilder.\n    Size: Array size.\n    AlignInBits: Alignment.\n    Ty: Element type.\n    Subscripts: Subscripts.\n    NumSubscripts: Number of subscripts.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateArrayType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateArrayType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_LLVMDIBuilderCreateArrayType.args::<6>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateArrayType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Size")?, rt::call::extract(x2, "AlignInBits")?, rt::call::extract(x3, "Ty")?, &x4, rt::call::extract(x5, "NumSubscripts")?)?.into_ptr())
-}
+    ["Builder", "Size", "AlignInBits", "Ty", "Subscripts", "NumSubscripts"],
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateArrayType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Size")?, rt::call::extract(x2, "AlignInBits")?, rt::call::extract(x3, "Ty")?, &x4, rt::call::extract(x5, "NumSubscripts")?));
 
 fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Ty: rt::PtrArg, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateArrayType");
@@ -1473,29 +792,10 @@ fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Size, a_AlignInBits, a_Ty, a_Subscripts, a_NumSubscripts) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateVectorType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateVectorType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateVectorType",
-    "LLVMDIBuilderCreateVectorType",
-    &["Builder", "Size", "AlignInBits", "Ty", "Subscripts", "NumSubscripts"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateVectorType),
+rt::function!(F_LLVMDIBuilderCreateVectorType, C_LLVMDIBuilderCreateVectorType, c"LLVMDIBuilderCreateVectorType", "LLVMDIBuilderCreateVectorType",
     c"LLVMDIBuilderCreateVectorType(Builder, Size, AlignInBits, Ty, Subscripts, NumSubscripts)\n--\n\nCreate debugging information entry for a vector type.\n\nArgs:\n    Builder: The DIBuilder.\n    Size: Vector size.\n    AlignInBits: Alignment.\n    Ty: Element type.\n    Subscripts: Subscripts.\n    NumSubscripts: Number of subscripts.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateVectorType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateVectorType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_LLVMDIBuilderCreateVectorType.args::<6>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateVectorType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Size")?, rt::call::extract(x2, "AlignInBits")?, rt::call::extract(x3, "Ty")?, &x4, rt::call::extract(x5, "NumSubscripts")?)?.into_ptr())
-}
+    ["Builder", "Size", "AlignInBits", "Ty", "Subscripts", "NumSubscripts"],
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateVectorType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Size")?, rt::call::extract(x2, "AlignInBits")?, rt::call::extract(x3, "Ty")?, &x4, rt::call::extract(x5, "NumSubscripts")?));
 
 fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Ty: rt::PtrArg, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateVectorType");
@@ -1515,29 +815,10 @@ fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: rt::PtrArg, Size: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Size, a_AlignInBits, a_Ty, a_Subscripts, a_NumSubscripts) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateUnspecifiedType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateUnspecifiedType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateUnspecifiedType",
-    "LLVMDIBuilderCreateUnspecifiedType",
-    &["Builder", "Name", "NameLen"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateUnspecifiedType),
+rt::function!(F_LLVMDIBuilderCreateUnspecifiedType, C_LLVMDIBuilderCreateUnspecifiedType, c"LLVMDIBuilderCreateUnspecifiedType", "LLVMDIBuilderCreateUnspecifiedType",
     c"LLVMDIBuilderCreateUnspecifiedType(Builder, Name, NameLen)\n--\n\nCreate a DWARF unspecified type.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: The unspecified type's name.\n    NameLen: Length of type name.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateUnspecifiedType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateUnspecifiedType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMDIBuilderCreateUnspecifiedType.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateUnspecifiedType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?)?.into_ptr())
-}
+    ["Builder", "Name", "NameLen"],
+    |py, [x0, x1, x2]| LLVMDIBuilderCreateUnspecifiedType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
 fn LLVMDIBuilderCreateUnspecifiedType(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateUnspecifiedType");
@@ -1553,29 +834,10 @@ fn LLVMDIBuilderCreateUnspecifiedType(py: Python<'_>, Builder: rt::PtrArg, Name:
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateBasicType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateBasicType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateBasicType",
-    "LLVMDIBuilderCreateBasicType",
-    &["Builder", "Name", "NameLen", "SizeInBits", "Encoding", "Flags"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateBasicType),
+rt::function!(F_LLVMDIBuilderCreateBasicType, C_LLVMDIBuilderCreateBasicType, c"LLVMDIBuilderCreateBasicType", "LLVMDIBuilderCreateBasicType",
     c"LLVMDIBuilderCreateBasicType(Builder, Name, NameLen, SizeInBits, Encoding, Flags)\n--\n\nCreate debugging information entry for a basic\ntype.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: Type name.\n    NameLen: Length of type name.\n    SizeInBits: Size of the type.\n    Encoding: DWARF encoding code, e.g. \\c LLVMDWARFTypeEncoding_float.\n    Flags: Flags to encode optional attribute like endianity\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateBasicType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateBasicType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_LLVMDIBuilderCreateBasicType.args::<6>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateBasicType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "SizeInBits")?, rt::call::extract(x4, "Encoding")?, &x5)?.into_ptr())
-}
+    ["Builder", "Name", "NameLen", "SizeInBits", "Encoding", "Flags"],
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateBasicType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "SizeInBits")?, rt::call::extract(x4, "Encoding")?, &x5));
 
 fn LLVMDIBuilderCreateBasicType(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, SizeInBits: rt::CInt<u64>, Encoding: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateBasicType");
@@ -1594,29 +856,10 @@ fn LLVMDIBuilderCreateBasicType(py: Python<'_>, Builder: rt::PtrArg, Name: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_SizeInBits, a_Encoding, a_Flags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreatePointerType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreatePointerType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreatePointerType",
-    "LLVMDIBuilderCreatePointerType",
-    &["Builder", "PointeeTy", "SizeInBits", "AlignInBits", "AddressSpace", "Name", "NameLen"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreatePointerType),
+rt::function!(F_LLVMDIBuilderCreatePointerType, C_LLVMDIBuilderCreatePointerType, c"LLVMDIBuilderCreatePointerType", "LLVMDIBuilderCreatePointerType",
     c"LLVMDIBuilderCreatePointerType(Builder, PointeeTy, SizeInBits, AlignInBits, AddressSpace, Name, NameLen)\n--\n\nCreate debugging information entry for a pointer.\n\nArgs:\n    Builder: The DIBuilder.\n    PointeeTy: Type pointed by this pointer.\n    SizeInBits: Size.\n    AlignInBits: Alignment. (optional, pass 0 to ignore)\n    AddressSpace: DWARF address space. (optional, pass 0 to ignore)\n    Name: Pointer type name. (optional)\n    NameLen: Length of pointer type name. (optional)\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreatePointerType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreatePointerType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_LLVMDIBuilderCreatePointerType.args::<7>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreatePointerType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "PointeeTy")?, rt::call::extract(x2, "SizeInBits")?, rt::call::extract(x3, "AlignInBits")?, rt::call::extract(x4, "AddressSpace")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NameLen")?)?.into_ptr())
-}
+    ["Builder", "PointeeTy", "SizeInBits", "AlignInBits", "AddressSpace", "Name", "NameLen"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMDIBuilderCreatePointerType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "PointeeTy")?, rt::call::extract(x2, "SizeInBits")?, rt::call::extract(x3, "AlignInBits")?, rt::call::extract(x4, "AddressSpace")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NameLen")?));
 
 fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeTy: rt::PtrArg, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, AddressSpace: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreatePointerType");
@@ -1636,29 +879,10 @@ fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeTy
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_PointeeTy, a_SizeInBits, a_AlignInBits, a_AddressSpace, a_Name, a_NameLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateStructType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateStructType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateStructType",
-    "LLVMDIBuilderCreateStructType",
-    &["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Flags", "DerivedFrom", "Elements", "NumElements", "RunTimeLang", "VTableHolder", "UniqueId", "UniqueIdLen"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateStructType),
+rt::function!(F_LLVMDIBuilderCreateStructType, C_LLVMDIBuilderCreateStructType, c"LLVMDIBuilderCreateStructType", "LLVMDIBuilderCreateStructType",
     c"LLVMDIBuilderCreateStructType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Flags, DerivedFrom, Elements, NumElements, RunTimeLang, VTableHolder, UniqueId, UniqueIdLen)\n--\n\nCreate debugging information entry for a struct.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Scope in which this struct is defined.\n    Name: Struct name.\n    NameLen: Struct name length.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Flags: Flags to encode member attribute, e.g. private\n    DerivedFrom\n    Elements: Struct elements.\n    NumElements: Number of struct elements.\n    RunTimeLang: Optional parameter, Objective-C runtime version.\n    VTableHolder: The object containing the vtable for the struct.\n    UniqueId: A unique identifier for the struct.\n    UniqueIdLen: Length of the unique identifier for the struct.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateStructType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateStructType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15] =
-        unsafe { F_LLVMDIBuilderCreateStructType.args::<16>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateStructType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, rt::call::extract(x9, "DerivedFrom")?, &x10, rt::call::extract(x11, "NumElements")?, rt::call::extract(x12, "RunTimeLang")?, rt::call::extract(x13, "VTableHolder")?, rt::call::extract(x14, "UniqueId")?, rt::call::extract(x15, "UniqueIdLen")?)?.into_ptr())
-}
+    ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Flags", "DerivedFrom", "Elements", "NumElements", "RunTimeLang", "VTableHolder", "UniqueId", "UniqueIdLen"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| LLVMDIBuilderCreateStructType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, rt::call::extract(x9, "DerivedFrom")?, &x10, rt::call::extract(x11, "NumElements")?, rt::call::extract(x12, "RunTimeLang")?, rt::call::extract(x13, "VTableHolder")?, rt::call::extract(x14, "UniqueId")?, rt::call::extract(x15, "UniqueIdLen")?));
 
 fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, DerivedFrom: rt::PtrArg, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, RunTimeLang: rt::CInt<u32>, VTableHolder: rt::PtrArg, UniqueId: rt::CStrArg, UniqueIdLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateStructType");
@@ -1688,29 +912,10 @@ fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_Flags, a_DerivedFrom, a_Elements, a_NumElements, a_RunTimeLang, a_VTableHolder, a_UniqueId, a_UniqueIdLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateMemberType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateMemberType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateMemberType",
-    "LLVMDIBuilderCreateMemberType",
-    &["Builder", "Scope", "Name", "NameLen", "File", "LineNo", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "Ty"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateMemberType),
+rt::function!(F_LLVMDIBuilderCreateMemberType, C_LLVMDIBuilderCreateMemberType, c"LLVMDIBuilderCreateMemberType", "LLVMDIBuilderCreateMemberType",
     c"LLVMDIBuilderCreateMemberType(Builder, Scope, Name, NameLen, File, LineNo, SizeInBits, AlignInBits, OffsetInBits, Flags, Ty)\n--\n\nCreate debugging information entry for a member.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Member scope.\n    Name: Member name.\n    NameLen: Length of member name.\n    File: File where this member is defined.\n    LineNo: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    OffsetInBits: Member offset.\n    Flags: Flags to encode member attribute, e.g. private\n    Ty: Parent type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateMemberType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateMemberType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
-        unsafe { F_LLVMDIBuilderCreateMemberType.args::<11>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateMemberType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNo")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, rt::call::extract(x8, "OffsetInBits")?, &x9, rt::call::extract(x10, "Ty")?)?.into_ptr())
-}
+    ["Builder", "Scope", "Name", "NameLen", "File", "LineNo", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "Ty"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateMemberType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNo")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, rt::call::extract(x8, "OffsetInBits")?, &x9, rt::call::extract(x10, "Ty")?));
 
 fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMemberType");
@@ -1734,29 +939,10 @@ fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNo, a_SizeInBits, a_AlignInBits, a_OffsetInBits, a_Flags, a_Ty) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateStaticMemberType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateStaticMemberType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateStaticMemberType",
-    "LLVMDIBuilderCreateStaticMemberType",
-    &["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "Type", "Flags", "ConstantVal", "AlignInBits"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateStaticMemberType),
+rt::function!(F_LLVMDIBuilderCreateStaticMemberType, C_LLVMDIBuilderCreateStaticMemberType, c"LLVMDIBuilderCreateStaticMemberType", "LLVMDIBuilderCreateStaticMemberType",
     c"LLVMDIBuilderCreateStaticMemberType(Builder, Scope, Name, NameLen, File, LineNumber, Type, Flags, ConstantVal, AlignInBits)\n--\n\nCreate debugging information entry for a\nC++ static data member.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Member scope.\n    Name: Member name.\n    NameLen: Length of member name.\n    File: File where this member is declared.\n    LineNumber: Line number.\n    Type: Type of the static member.\n    Flags: Flags to encode member attribute, e.g. private.\n    ConstantVal: Const initializer of the member.\n    AlignInBits: Member alignment.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateStaticMemberType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateStaticMemberType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
-        unsafe { F_LLVMDIBuilderCreateStaticMemberType.args::<10>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateStaticMemberType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "Type")?, &x7, rt::call::extract(x8, "ConstantVal")?, rt::call::extract(x9, "AlignInBits")?)?.into_ptr())
-}
+    ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "Type", "Flags", "ConstantVal", "AlignInBits"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateStaticMemberType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "Type")?, &x7, rt::call::extract(x8, "ConstantVal")?, rt::call::extract(x9, "AlignInBits")?));
 
 fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, Type: rt::PtrArg, Flags: &Bound<'_, PyAny>, ConstantVal: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateStaticMemberType");
@@ -1779,29 +965,10 @@ fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: rt::PtrArg, Scop
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_Type, a_Flags, a_ConstantVal, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateMemberPointerType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateMemberPointerType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateMemberPointerType",
-    "LLVMDIBuilderCreateMemberPointerType",
-    &["Builder", "PointeeType", "ClassType", "SizeInBits", "AlignInBits", "Flags"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateMemberPointerType),
+rt::function!(F_LLVMDIBuilderCreateMemberPointerType, C_LLVMDIBuilderCreateMemberPointerType, c"LLVMDIBuilderCreateMemberPointerType", "LLVMDIBuilderCreateMemberPointerType",
     c"LLVMDIBuilderCreateMemberPointerType(Builder, PointeeType, ClassType, SizeInBits, AlignInBits, Flags)\n--\n\nCreate debugging information entry for a pointer to member.\n\nArgs:\n    Builder: The DIBuilder.\n    PointeeType: Type pointed to by this pointer.\n    ClassType: Type for which this pointer points to members of.\n    SizeInBits: Size.\n    AlignInBits: Alignment.\n    Flags: Flags.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateMemberPointerType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateMemberPointerType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_LLVMDIBuilderCreateMemberPointerType.args::<6>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateMemberPointerType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "PointeeType")?, rt::call::extract(x2, "ClassType")?, rt::call::extract(x3, "SizeInBits")?, rt::call::extract(x4, "AlignInBits")?, &x5)?.into_ptr())
-}
+    ["Builder", "PointeeType", "ClassType", "SizeInBits", "AlignInBits", "Flags"],
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateMemberPointerType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "PointeeType")?, rt::call::extract(x2, "ClassType")?, rt::call::extract(x3, "SizeInBits")?, rt::call::extract(x4, "AlignInBits")?, &x5));
 
 fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: rt::PtrArg, PointeeType: rt::PtrArg, ClassType: rt::PtrArg, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMemberPointerType");
@@ -1820,29 +987,10 @@ fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: rt::PtrArg, Poi
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_PointeeType, a_ClassType, a_SizeInBits, a_AlignInBits, a_Flags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateObjCIVar` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateObjCIVar: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateObjCIVar",
-    "LLVMDIBuilderCreateObjCIVar",
-    &["Builder", "Name", "NameLen", "File", "LineNo", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "Ty", "PropertyNode"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateObjCIVar),
+rt::function!(F_LLVMDIBuilderCreateObjCIVar, C_LLVMDIBuilderCreateObjCIVar, c"LLVMDIBuilderCreateObjCIVar", "LLVMDIBuilderCreateObjCIVar",
     c"LLVMDIBuilderCreateObjCIVar(Builder, Name, NameLen, File, LineNo, SizeInBits, AlignInBits, OffsetInBits, Flags, Ty, PropertyNode)\n--\n\nCreate debugging information entry for Objective-C instance variable.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: Member name.\n    NameLen: The length of the C string passed to \\c Name.\n    File: File where this member is defined.\n    LineNo: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    OffsetInBits: Member offset.\n    Flags: Flags to encode member attribute, e.g. private\n    Ty: Parent type.\n    PropertyNode: Property associated with this ivar.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateObjCIVar`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateObjCIVar(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
-        unsafe { F_LLVMDIBuilderCreateObjCIVar.args::<11>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateObjCIVar(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "LineNo")?, rt::call::extract(x5, "SizeInBits")?, rt::call::extract(x6, "AlignInBits")?, rt::call::extract(x7, "OffsetInBits")?, &x8, rt::call::extract(x9, "Ty")?, rt::call::extract(x10, "PropertyNode")?)?.into_ptr())
-}
+    ["Builder", "Name", "NameLen", "File", "LineNo", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "Ty", "PropertyNode"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateObjCIVar(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "LineNo")?, rt::call::extract(x5, "SizeInBits")?, rt::call::extract(x6, "AlignInBits")?, rt::call::extract(x7, "OffsetInBits")?, &x8, rt::call::extract(x9, "Ty")?, rt::call::extract(x10, "PropertyNode")?));
 
 fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Ty: rt::PtrArg, PropertyNode: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjCIVar");
@@ -1866,29 +1014,10 @@ fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CS
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_File, a_LineNo, a_SizeInBits, a_AlignInBits, a_OffsetInBits, a_Flags, a_Ty, a_PropertyNode) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateObjCProperty` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateObjCProperty: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateObjCProperty",
-    "LLVMDIBuilderCreateObjCProperty",
-    &["Builder", "Name", "NameLen", "File", "LineNo", "GetterName", "GetterNameLen", "SetterName", "SetterNameLen", "PropertyAttributes", "Ty"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateObjCProperty),
+rt::function!(F_LLVMDIBuilderCreateObjCProperty, C_LLVMDIBuilderCreateObjCProperty, c"LLVMDIBuilderCreateObjCProperty", "LLVMDIBuilderCreateObjCProperty",
     c"LLVMDIBuilderCreateObjCProperty(Builder, Name, NameLen, File, LineNo, GetterName, GetterNameLen, SetterName, SetterNameLen, PropertyAttributes, Ty)\n--\n\nCreate debugging information entry for Objective-C property.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: Property name.\n    NameLen: The length of the C string passed to \\c Name.\n    File: File where this property is defined.\n    LineNo: Line number.\n    GetterName: Name of the Objective C property getter selector.\n    GetterNameLen: The length of the C string passed to \\c GetterName.\n    SetterName: Name of the Objective C property setter selector.\n    SetterNameLen: The length of the C string passed to \\c SetterName.\n    PropertyAttributes: Objective C property attributes.\n    Ty: Type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateObjCProperty`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateObjCProperty(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
-        unsafe { F_LLVMDIBuilderCreateObjCProperty.args::<11>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateObjCProperty(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "LineNo")?, rt::call::extract(x5, "GetterName")?, rt::call::extract(x6, "GetterNameLen")?, rt::call::extract(x7, "SetterName")?, rt::call::extract(x8, "SetterNameLen")?, rt::call::extract(x9, "PropertyAttributes")?, rt::call::extract(x10, "Ty")?)?.into_ptr())
-}
+    ["Builder", "Name", "NameLen", "File", "LineNo", "GetterName", "GetterNameLen", "SetterName", "SetterNameLen", "PropertyAttributes", "Ty"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateObjCProperty(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "File")?, rt::call::extract(x4, "LineNo")?, rt::call::extract(x5, "GetterName")?, rt::call::extract(x6, "GetterNameLen")?, rt::call::extract(x7, "SetterName")?, rt::call::extract(x8, "SetterNameLen")?, rt::call::extract(x9, "PropertyAttributes")?, rt::call::extract(x10, "Ty")?));
 
 fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, GetterName: rt::CStrArg, GetterNameLen: rt::CInt<u64>, SetterName: rt::CStrArg, SetterNameLen: rt::CInt<u64>, PropertyAttributes: rt::CInt<u32>, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjCProperty");
@@ -1912,29 +1041,10 @@ fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: rt::PtrArg, Name: rt
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_File, a_LineNo, a_GetterName, a_GetterNameLen, a_SetterName, a_SetterNameLen, a_PropertyAttributes, a_Ty) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateObjectPointerType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateObjectPointerType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateObjectPointerType",
-    "LLVMDIBuilderCreateObjectPointerType",
-    &["Builder", "Type"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateObjectPointerType),
+rt::function!(F_LLVMDIBuilderCreateObjectPointerType, C_LLVMDIBuilderCreateObjectPointerType, c"LLVMDIBuilderCreateObjectPointerType", "LLVMDIBuilderCreateObjectPointerType",
     c"LLVMDIBuilderCreateObjectPointerType(Builder, Type)\n--\n\nCreate a uniqued DIType* clone with FlagObjectPointer and FlagArtificial set.\n\nArgs:\n    Builder: The DIBuilder.\n    Type: The underlying type to which this pointer points.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateObjectPointerType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateObjectPointerType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMDIBuilderCreateObjectPointerType.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateObjectPointerType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Type")?)?.into_ptr())
-}
+    ["Builder", "Type"],
+    |py, [x0, x1]| LLVMDIBuilderCreateObjectPointerType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Type")?));
 
 fn LLVMDIBuilderCreateObjectPointerType(py: Python<'_>, Builder: rt::PtrArg, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjectPointerType");
@@ -1949,29 +1059,10 @@ fn LLVMDIBuilderCreateObjectPointerType(py: Python<'_>, Builder: rt::PtrArg, Typ
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Type) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateQualifiedType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateQualifiedType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateQualifiedType",
-    "LLVMDIBuilderCreateQualifiedType",
-    &["Builder", "Tag", "Type"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateQualifiedType),
+rt::function!(F_LLVMDIBuilderCreateQualifiedType, C_LLVMDIBuilderCreateQualifiedType, c"LLVMDIBuilderCreateQualifiedType", "LLVMDIBuilderCreateQualifiedType",
     c"LLVMDIBuilderCreateQualifiedType(Builder, Tag, Type)\n--\n\nCreate debugging information entry for a qualified\ntype, e.g. 'const int'.\n\nArgs:\n    Builder: The DIBuilder.\n    Tag: Tag identifying type,\n        e.g. LLVMDWARFTypeQualifier_volatile_type\n    Type: Base Type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateQualifiedType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateQualifiedType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMDIBuilderCreateQualifiedType.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateQualifiedType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Type")?)?.into_ptr())
-}
+    ["Builder", "Tag", "Type"],
+    |py, [x0, x1, x2]| LLVMDIBuilderCreateQualifiedType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Type")?));
 
 fn LLVMDIBuilderCreateQualifiedType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateQualifiedType");
@@ -1987,29 +1078,10 @@ fn LLVMDIBuilderCreateQualifiedType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Type) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateReferenceType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateReferenceType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateReferenceType",
-    "LLVMDIBuilderCreateReferenceType",
-    &["Builder", "Tag", "Type"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateReferenceType),
+rt::function!(F_LLVMDIBuilderCreateReferenceType, C_LLVMDIBuilderCreateReferenceType, c"LLVMDIBuilderCreateReferenceType", "LLVMDIBuilderCreateReferenceType",
     c"LLVMDIBuilderCreateReferenceType(Builder, Tag, Type)\n--\n\nCreate debugging information entry for a c++\nstyle reference or rvalue reference type.\n\nArgs:\n    Builder: The DIBuilder.\n    Tag: Tag identifying type,\n    Type: Base Type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateReferenceType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateReferenceType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMDIBuilderCreateReferenceType.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateReferenceType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Type")?)?.into_ptr())
-}
+    ["Builder", "Tag", "Type"],
+    |py, [x0, x1, x2]| LLVMDIBuilderCreateReferenceType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Type")?));
 
 fn LLVMDIBuilderCreateReferenceType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateReferenceType");
@@ -2025,29 +1097,10 @@ fn LLVMDIBuilderCreateReferenceType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Type) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateNullPtrType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateNullPtrType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateNullPtrType",
-    "LLVMDIBuilderCreateNullPtrType",
-    &["Builder"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateNullPtrType),
+rt::function!(F_LLVMDIBuilderCreateNullPtrType, C_LLVMDIBuilderCreateNullPtrType, c"LLVMDIBuilderCreateNullPtrType", "LLVMDIBuilderCreateNullPtrType",
     c"LLVMDIBuilderCreateNullPtrType(Builder)\n--\n\nCreate C++11 nullptr type.\n\nArgs:\n    Builder: The DIBuilder.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateNullPtrType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateNullPtrType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDIBuilderCreateNullPtrType.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateNullPtrType(py, rt::call::extract(x0, "Builder")?)?.into_ptr())
-}
+    ["Builder"],
+    |py, [x0]| LLVMDIBuilderCreateNullPtrType(py, rt::call::extract(x0, "Builder")?));
 
 fn LLVMDIBuilderCreateNullPtrType(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateNullPtrType");
@@ -2061,29 +1114,10 @@ fn LLVMDIBuilderCreateNullPtrType(py: Python<'_>, Builder: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateTypedef` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateTypedef: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateTypedef",
-    "LLVMDIBuilderCreateTypedef",
-    &["Builder", "Type", "Name", "NameLen", "File", "LineNo", "Scope", "AlignInBits"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateTypedef),
+rt::function!(F_LLVMDIBuilderCreateTypedef, C_LLVMDIBuilderCreateTypedef, c"LLVMDIBuilderCreateTypedef", "LLVMDIBuilderCreateTypedef",
     c"LLVMDIBuilderCreateTypedef(Builder, Type, Name, NameLen, File, LineNo, Scope, AlignInBits)\n--\n\nCreate debugging information entry for a typedef.\n\nArgs:\n    Builder: The DIBuilder.\n    Type: Original type.\n    Name: Typedef name.\n    NameLen\n    File: File where this type is defined.\n    LineNo: Line number.\n    Scope: The surrounding context for the typedef.\n    AlignInBits\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateTypedef`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateTypedef(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_LLVMDIBuilderCreateTypedef.args::<8>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateTypedef(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Type")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNo")?, rt::call::extract(x6, "Scope")?, rt::call::extract(x7, "AlignInBits")?)?.into_ptr())
-}
+    ["Builder", "Type", "Name", "NameLen", "File", "LineNo", "Scope", "AlignInBits"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMDIBuilderCreateTypedef(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Type")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNo")?, rt::call::extract(x6, "Scope")?, rt::call::extract(x7, "AlignInBits")?));
 
 fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: rt::PtrArg, Type: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Scope: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTypedef");
@@ -2104,29 +1138,10 @@ fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: rt::PtrArg, Type: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Type, a_Name, a_NameLen, a_File, a_LineNo, a_Scope, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateInheritance` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateInheritance: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateInheritance",
-    "LLVMDIBuilderCreateInheritance",
-    &["Builder", "Ty", "BaseTy", "BaseOffset", "VBPtrOffset", "Flags"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateInheritance),
+rt::function!(F_LLVMDIBuilderCreateInheritance, C_LLVMDIBuilderCreateInheritance, c"LLVMDIBuilderCreateInheritance", "LLVMDIBuilderCreateInheritance",
     c"LLVMDIBuilderCreateInheritance(Builder, Ty, BaseTy, BaseOffset, VBPtrOffset, Flags)\n--\n\nCreate debugging information entry to establish inheritance relationship\nbetween two types.\n\nArgs:\n    Builder: The DIBuilder.\n    Ty: Original type.\n    BaseTy: Base type. Ty is inherits from base.\n    BaseOffset: Base offset.\n    VBPtrOffset: Virtual base pointer offset.\n    Flags: Flags to describe inheritance attribute, e.g. private\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateInheritance`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateInheritance(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_LLVMDIBuilderCreateInheritance.args::<6>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateInheritance(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "BaseTy")?, rt::call::extract(x3, "BaseOffset")?, rt::call::extract(x4, "VBPtrOffset")?, &x5)?.into_ptr())
-}
+    ["Builder", "Ty", "BaseTy", "BaseOffset", "VBPtrOffset", "Flags"],
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateInheritance(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Ty")?, rt::call::extract(x2, "BaseTy")?, rt::call::extract(x3, "BaseOffset")?, rt::call::extract(x4, "VBPtrOffset")?, &x5));
 
 fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: rt::PtrArg, Ty: rt::PtrArg, BaseTy: rt::PtrArg, BaseOffset: rt::CInt<u64>, VBPtrOffset: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateInheritance");
@@ -2145,29 +1160,10 @@ fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: rt::PtrArg, Ty: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Ty, a_BaseTy, a_BaseOffset, a_VBPtrOffset, a_Flags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateForwardDecl` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateForwardDecl: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateForwardDecl",
-    "LLVMDIBuilderCreateForwardDecl",
-    &["Builder", "Tag", "Name", "NameLen", "Scope", "File", "Line", "RuntimeLang", "SizeInBits", "AlignInBits", "UniqueIdentifier", "UniqueIdentifierLen"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateForwardDecl),
+rt::function!(F_LLVMDIBuilderCreateForwardDecl, C_LLVMDIBuilderCreateForwardDecl, c"LLVMDIBuilderCreateForwardDecl", "LLVMDIBuilderCreateForwardDecl",
     c"LLVMDIBuilderCreateForwardDecl(Builder, Tag, Name, NameLen, Scope, File, Line, RuntimeLang, SizeInBits, AlignInBits, UniqueIdentifier, UniqueIdentifierLen)\n--\n\nCreate a permanent forward-declared type.\n\nArgs:\n    Builder: The DIBuilder.\n    Tag: A unique tag for this type.\n    Name: Type name.\n    NameLen: Length of type name.\n    Scope: Type scope.\n    File: File where this type is defined.\n    Line: Line number where this type is defined.\n    RuntimeLang: Indicates runtime version for languages like\n        Objective-C.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    UniqueIdentifier: A unique identifier for the type.\n    UniqueIdentifierLen: Length of the unique identifier.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateForwardDecl`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateForwardDecl(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11] =
-        unsafe { F_LLVMDIBuilderCreateForwardDecl.args::<12>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateForwardDecl(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Scope")?, rt::call::extract(x5, "File")?, rt::call::extract(x6, "Line")?, rt::call::extract(x7, "RuntimeLang")?, rt::call::extract(x8, "SizeInBits")?, rt::call::extract(x9, "AlignInBits")?, rt::call::extract(x10, "UniqueIdentifier")?, rt::call::extract(x11, "UniqueIdentifierLen")?)?.into_ptr())
-}
+    ["Builder", "Tag", "Name", "NameLen", "Scope", "File", "Line", "RuntimeLang", "SizeInBits", "AlignInBits", "UniqueIdentifier", "UniqueIdentifierLen"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| LLVMDIBuilderCreateForwardDecl(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Scope")?, rt::call::extract(x5, "File")?, rt::call::extract(x6, "Line")?, rt::call::extract(x7, "RuntimeLang")?, rt::call::extract(x8, "SizeInBits")?, rt::call::extract(x9, "AlignInBits")?, rt::call::extract(x10, "UniqueIdentifier")?, rt::call::extract(x11, "UniqueIdentifierLen")?));
 
 fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Scope: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, RuntimeLang: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateForwardDecl");
@@ -2192,29 +1188,10 @@ fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Name, a_NameLen, a_Scope, a_File, a_Line, a_RuntimeLang, a_SizeInBits, a_AlignInBits, a_UniqueIdentifier, a_UniqueIdentifierLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateReplaceableCompositeType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateReplaceableCompositeType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateReplaceableCompositeType",
-    "LLVMDIBuilderCreateReplaceableCompositeType",
-    &["Builder", "Tag", "Name", "NameLen", "Scope", "File", "Line", "RuntimeLang", "SizeInBits", "AlignInBits", "Flags", "UniqueIdentifier", "UniqueIdentifierLen"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateReplaceableCompositeType),
+rt::function!(F_LLVMDIBuilderCreateReplaceableCompositeType, C_LLVMDIBuilderCreateReplaceableCompositeType, c"LLVMDIBuilderCreateReplaceableCompositeType", "LLVMDIBuilderCreateReplaceableCompositeType",
     c"LLVMDIBuilderCreateReplaceableCompositeType(Builder, Tag, Name, NameLen, Scope, File, Line, RuntimeLang, SizeInBits, AlignInBits, Flags, UniqueIdentifier, UniqueIdentifierLen)\n--\n\nCreate a temporary forward-declared type.\n\nArgs:\n    Builder: The DIBuilder.\n    Tag: A unique tag for this type.\n    Name: Type name.\n    NameLen: Length of type name.\n    Scope: Type scope.\n    File: File where this type is defined.\n    Line: Line number where this type is defined.\n    RuntimeLang: Indicates runtime version for languages like\n        Objective-C.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Flags: Flags.\n    UniqueIdentifier: A unique identifier for the type.\n    UniqueIdentifierLen: Length of the unique identifier.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateReplaceableCompositeType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateReplaceableCompositeType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
-        unsafe { F_LLVMDIBuilderCreateReplaceableCompositeType.args::<13>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateReplaceableCompositeType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Scope")?, rt::call::extract(x5, "File")?, rt::call::extract(x6, "Line")?, rt::call::extract(x7, "RuntimeLang")?, rt::call::extract(x8, "SizeInBits")?, rt::call::extract(x9, "AlignInBits")?, &x10, rt::call::extract(x11, "UniqueIdentifier")?, rt::call::extract(x12, "UniqueIdentifierLen")?)?.into_ptr())
-}
+    ["Builder", "Tag", "Name", "NameLen", "Scope", "File", "Line", "RuntimeLang", "SizeInBits", "AlignInBits", "Flags", "UniqueIdentifier", "UniqueIdentifierLen"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| LLVMDIBuilderCreateReplaceableCompositeType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Scope")?, rt::call::extract(x5, "File")?, rt::call::extract(x6, "Line")?, rt::call::extract(x7, "RuntimeLang")?, rt::call::extract(x8, "SizeInBits")?, rt::call::extract(x9, "AlignInBits")?, &x10, rt::call::extract(x11, "UniqueIdentifier")?, rt::call::extract(x12, "UniqueIdentifierLen")?));
 
 fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: rt::PtrArg, Tag: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Scope: rt::PtrArg, File: rt::PtrArg, Line: rt::CInt<u32>, RuntimeLang: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateReplaceableCompositeType");
@@ -2240,29 +1217,10 @@ fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: rt::PtrA
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Tag, a_Name, a_NameLen, a_Scope, a_File, a_Line, a_RuntimeLang, a_SizeInBits, a_AlignInBits, a_Flags, a_UniqueIdentifier, a_UniqueIdentifierLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateBitFieldMemberType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateBitFieldMemberType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateBitFieldMemberType",
-    "LLVMDIBuilderCreateBitFieldMemberType",
-    &["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "OffsetInBits", "StorageOffsetInBits", "Flags", "Type"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateBitFieldMemberType),
+rt::function!(F_LLVMDIBuilderCreateBitFieldMemberType, C_LLVMDIBuilderCreateBitFieldMemberType, c"LLVMDIBuilderCreateBitFieldMemberType", "LLVMDIBuilderCreateBitFieldMemberType",
     c"LLVMDIBuilderCreateBitFieldMemberType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, OffsetInBits, StorageOffsetInBits, Flags, Type)\n--\n\nCreate debugging information entry for a bit field member.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Member scope.\n    Name: Member name.\n    NameLen: Length of member name.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    OffsetInBits: Member offset.\n    StorageOffsetInBits: Member storage offset.\n    Flags: Flags to encode member attribute.\n    Type: Parent type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateBitFieldMemberType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateBitFieldMemberType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
-        unsafe { F_LLVMDIBuilderCreateBitFieldMemberType.args::<11>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateBitFieldMemberType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "OffsetInBits")?, rt::call::extract(x8, "StorageOffsetInBits")?, &x9, rt::call::extract(x10, "Type")?)?.into_ptr())
-}
+    ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "OffsetInBits", "StorageOffsetInBits", "Flags", "Type"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateBitFieldMemberType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "OffsetInBits")?, rt::call::extract(x8, "StorageOffsetInBits")?, &x9, rt::call::extract(x10, "Type")?));
 
 fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, OffsetInBits: rt::CInt<u64>, StorageOffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateBitFieldMemberType");
@@ -2286,29 +1244,10 @@ fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: rt::PtrArg, Sc
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_OffsetInBits, a_StorageOffsetInBits, a_Flags, a_Type) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateClassType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateClassType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateClassType",
-    "LLVMDIBuilderCreateClassType",
-    &["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "DerivedFrom", "Elements", "NumElements", "VTableHolder", "TemplateParamsNode", "UniqueIdentifier", "UniqueIdentifierLen"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateClassType),
+rt::function!(F_LLVMDIBuilderCreateClassType, C_LLVMDIBuilderCreateClassType, c"LLVMDIBuilderCreateClassType", "LLVMDIBuilderCreateClassType",
     c"LLVMDIBuilderCreateClassType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, OffsetInBits, Flags, DerivedFrom, Elements, NumElements, VTableHolder, TemplateParamsNode, UniqueIdentifier, UniqueIdentifierLen)\n--\n\nCreate debugging information entry for a class.\n\nArgs:\n    Builder\n    Scope: Scope in which this class is defined.\n    Name: Class name.\n    NameLen: The length of the C string passed to \\c Name.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    OffsetInBits: Member offset.\n    Flags: Flags to encode member attribute, e.g. private.\n    DerivedFrom: Debug info of the base class of this type.\n    Elements: Class members.\n    NumElements: Number of class elements.\n    VTableHolder: Debug info of the base class that contains vtable\n        for this type. This is used in\n        DW_AT_containing_type. See DWARF documentation\n        for more info.\n    TemplateParamsNode: Template type parameters.\n    UniqueIdentifier: A unique identifier for the type.\n    UniqueIdentifierLen: Length of the unique identifier.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateClassType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateClassType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16] =
-        unsafe { F_LLVMDIBuilderCreateClassType.args::<17>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateClassType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, rt::call::extract(x8, "OffsetInBits")?, &x9, rt::call::extract(x10, "DerivedFrom")?, &x11, rt::call::extract(x12, "NumElements")?, rt::call::extract(x13, "VTableHolder")?, rt::call::extract(x14, "TemplateParamsNode")?, rt::call::extract(x15, "UniqueIdentifier")?, rt::call::extract(x16, "UniqueIdentifierLen")?)?.into_ptr())
-}
+    ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "DerivedFrom", "Elements", "NumElements", "VTableHolder", "TemplateParamsNode", "UniqueIdentifier", "UniqueIdentifierLen"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| LLVMDIBuilderCreateClassType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, rt::call::extract(x8, "OffsetInBits")?, &x9, rt::call::extract(x10, "DerivedFrom")?, &x11, rt::call::extract(x12, "NumElements")?, rt::call::extract(x13, "VTableHolder")?, rt::call::extract(x14, "TemplateParamsNode")?, rt::call::extract(x15, "UniqueIdentifier")?, rt::call::extract(x16, "UniqueIdentifierLen")?));
 
 fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, DerivedFrom: rt::PtrArg, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, VTableHolder: rt::PtrArg, TemplateParamsNode: rt::PtrArg, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateClassType");
@@ -2339,29 +1278,10 @@ fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_OffsetInBits, a_Flags, a_DerivedFrom, a_Elements, a_NumElements, a_VTableHolder, a_TemplateParamsNode, a_UniqueIdentifier, a_UniqueIdentifierLen) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateArtificialType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateArtificialType: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateArtificialType",
-    "LLVMDIBuilderCreateArtificialType",
-    &["Builder", "Type"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateArtificialType),
+rt::function!(F_LLVMDIBuilderCreateArtificialType, C_LLVMDIBuilderCreateArtificialType, c"LLVMDIBuilderCreateArtificialType", "LLVMDIBuilderCreateArtificialType",
     c"LLVMDIBuilderCreateArtificialType(Builder, Type)\n--\n\nCreate a uniqued DIType* clone with FlagArtificial set.\n\nArgs:\n    Builder: The DIBuilder.\n    Type: The underlying type.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateArtificialType`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateArtificialType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMDIBuilderCreateArtificialType.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateArtificialType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Type")?)?.into_ptr())
-}
+    ["Builder", "Type"],
+    |py, [x0, x1]| LLVMDIBuilderCreateArtificialType(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Type")?));
 
 fn LLVMDIBuilderCreateArtificialType(py: Python<'_>, Builder: rt::PtrArg, Type: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateArtificialType");
@@ -2376,29 +1296,10 @@ fn LLVMDIBuilderCreateArtificialType(py: Python<'_>, Builder: rt::PtrArg, Type: 
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Type) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDITypeGetName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDITypeGetName: rt::call::Function = rt::call::Function::new(
-    c"LLVMDITypeGetName",
-    "LLVMDITypeGetName",
-    &["DType"],
-    rt::fastcall_entry!(C_LLVMDITypeGetName),
+rt::function!(F_LLVMDITypeGetName, C_LLVMDITypeGetName, c"LLVMDITypeGetName", "LLVMDITypeGetName",
     c"LLVMDITypeGetName(DType)\n--\n\nGet the name of this DIType.\n\nSee: DIType::getName()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Length: int",
-);
-
-/// The arguments of a call of `LLVMDITypeGetName`, converted in order.
-unsafe fn C_LLVMDITypeGetName(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDITypeGetName.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDITypeGetName(py, rt::call::extract(x0, "DType")?)?.into_ptr())
-}
+    ["DType"],
+    |py, [x0]| LLVMDITypeGetName(py, rt::call::extract(x0, "DType")?));
 
 fn LLVMDITypeGetName(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetName");
@@ -2414,29 +1315,10 @@ fn LLVMDITypeGetName(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_DType, a_Length) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
-/// `LLVMDITypeGetSizeInBits` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDITypeGetSizeInBits: rt::call::Function = rt::call::Function::new(
-    c"LLVMDITypeGetSizeInBits",
-    "LLVMDITypeGetSizeInBits",
-    &["DType"],
-    rt::fastcall_entry!(C_LLVMDITypeGetSizeInBits),
+rt::function!(F_LLVMDITypeGetSizeInBits, C_LLVMDITypeGetSizeInBits, c"LLVMDITypeGetSizeInBits", "LLVMDITypeGetSizeInBits",
     c"LLVMDITypeGetSizeInBits(DType)\n--\n\nGet the size of this DIType in bits.\n\nSee: DIType::getSizeInBits()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMDITypeGetSizeInBits`, converted in order.
-unsafe fn C_LLVMDITypeGetSizeInBits(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDITypeGetSizeInBits.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDITypeGetSizeInBits(py, rt::call::extract(x0, "DType")?)?.into_ptr())
-}
+    ["DType"],
+    |py, [x0]| LLVMDITypeGetSizeInBits(py, rt::call::extract(x0, "DType")?));
 
 fn LLVMDITypeGetSizeInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetSizeInBits");
@@ -2450,29 +1332,10 @@ fn LLVMDITypeGetSizeInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_DType) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMDITypeGetOffsetInBits` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDITypeGetOffsetInBits: rt::call::Function = rt::call::Function::new(
-    c"LLVMDITypeGetOffsetInBits",
-    "LLVMDITypeGetOffsetInBits",
-    &["DType"],
-    rt::fastcall_entry!(C_LLVMDITypeGetOffsetInBits),
+rt::function!(F_LLVMDITypeGetOffsetInBits, C_LLVMDITypeGetOffsetInBits, c"LLVMDITypeGetOffsetInBits", "LLVMDITypeGetOffsetInBits",
     c"LLVMDITypeGetOffsetInBits(DType)\n--\n\nGet the offset of this DIType in bits.\n\nSee: DIType::getOffsetInBits()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMDITypeGetOffsetInBits`, converted in order.
-unsafe fn C_LLVMDITypeGetOffsetInBits(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDITypeGetOffsetInBits.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDITypeGetOffsetInBits(py, rt::call::extract(x0, "DType")?)?.into_ptr())
-}
+    ["DType"],
+    |py, [x0]| LLVMDITypeGetOffsetInBits(py, rt::call::extract(x0, "DType")?));
 
 fn LLVMDITypeGetOffsetInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetOffsetInBits");
@@ -2486,29 +1349,10 @@ fn LLVMDITypeGetOffsetInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_DType) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMDITypeGetAlignInBits` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDITypeGetAlignInBits: rt::call::Function = rt::call::Function::new(
-    c"LLVMDITypeGetAlignInBits",
-    "LLVMDITypeGetAlignInBits",
-    &["DType"],
-    rt::fastcall_entry!(C_LLVMDITypeGetAlignInBits),
+rt::function!(F_LLVMDITypeGetAlignInBits, C_LLVMDITypeGetAlignInBits, c"LLVMDITypeGetAlignInBits", "LLVMDITypeGetAlignInBits",
     c"LLVMDITypeGetAlignInBits(DType)\n--\n\nGet the alignment of this DIType in bits.\n\nSee: DIType::getAlignInBits()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMDITypeGetAlignInBits`, converted in order.
-unsafe fn C_LLVMDITypeGetAlignInBits(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDITypeGetAlignInBits.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDITypeGetAlignInBits(py, rt::call::extract(x0, "DType")?)?.into_ptr())
-}
+    ["DType"],
+    |py, [x0]| LLVMDITypeGetAlignInBits(py, rt::call::extract(x0, "DType")?));
 
 fn LLVMDITypeGetAlignInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetAlignInBits");
@@ -2522,29 +1366,10 @@ fn LLVMDITypeGetAlignInBits(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_DType) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMDITypeGetLine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDITypeGetLine: rt::call::Function = rt::call::Function::new(
-    c"LLVMDITypeGetLine",
-    "LLVMDITypeGetLine",
-    &["DType"],
-    rt::fastcall_entry!(C_LLVMDITypeGetLine),
+rt::function!(F_LLVMDITypeGetLine, C_LLVMDITypeGetLine, c"LLVMDITypeGetLine", "LLVMDITypeGetLine",
     c"LLVMDITypeGetLine(DType)\n--\n\nGet the source line where this DIType is declared.\n\nSee: DIType::getLine()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMDITypeGetLine`, converted in order.
-unsafe fn C_LLVMDITypeGetLine(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDITypeGetLine.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDITypeGetLine(py, rt::call::extract(x0, "DType")?)?.into_ptr())
-}
+    ["DType"],
+    |py, [x0]| LLVMDITypeGetLine(py, rt::call::extract(x0, "DType")?));
 
 fn LLVMDITypeGetLine(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetLine");
@@ -2558,29 +1383,10 @@ fn LLVMDITypeGetLine(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_DType) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMDITypeGetFlags` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDITypeGetFlags: rt::call::Function = rt::call::Function::new(
-    c"LLVMDITypeGetFlags",
-    "LLVMDITypeGetFlags",
-    &["DType"],
-    rt::fastcall_entry!(C_LLVMDITypeGetFlags),
+rt::function!(F_LLVMDITypeGetFlags, C_LLVMDITypeGetFlags, c"LLVMDITypeGetFlags", "LLVMDITypeGetFlags",
     c"LLVMDITypeGetFlags(DType)\n--\n\nGet the flags associated with this DIType.\n\nSee: DIType::getFlags()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 1 item(s):\n    LLVMDIFlags",
-);
-
-/// The arguments of a call of `LLVMDITypeGetFlags`, converted in order.
-unsafe fn C_LLVMDITypeGetFlags(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDITypeGetFlags.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDITypeGetFlags(py, rt::call::extract(x0, "DType")?)?.into_ptr())
-}
+    ["DType"],
+    |py, [x0]| LLVMDITypeGetFlags(py, rt::call::extract(x0, "DType")?));
 
 fn LLVMDITypeGetFlags(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetFlags");
@@ -2594,29 +1400,10 @@ fn LLVMDITypeGetFlags(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_DType) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
 }
-/// `LLVMDIBuilderGetOrCreateSubrange` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderGetOrCreateSubrange: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderGetOrCreateSubrange",
-    "LLVMDIBuilderGetOrCreateSubrange",
-    &["Builder", "LowerBound", "Count"],
-    rt::fastcall_entry!(C_LLVMDIBuilderGetOrCreateSubrange),
+rt::function!(F_LLVMDIBuilderGetOrCreateSubrange, C_LLVMDIBuilderGetOrCreateSubrange, c"LLVMDIBuilderGetOrCreateSubrange", "LLVMDIBuilderGetOrCreateSubrange",
     c"LLVMDIBuilderGetOrCreateSubrange(Builder, LowerBound, Count)\n--\n\nCreate a descriptor for a value range.\n\nArgs:\n    Builder: The DIBuilder.\n    LowerBound: Lower bound of the subrange, e.g. 0 for C, 1 for Fortran.\n    Count: Count of elements in the subrange.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderGetOrCreateSubrange`, converted in order.
-unsafe fn C_LLVMDIBuilderGetOrCreateSubrange(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMDIBuilderGetOrCreateSubrange.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderGetOrCreateSubrange(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "LowerBound")?, rt::call::extract(x2, "Count")?)?.into_ptr())
-}
+    ["Builder", "LowerBound", "Count"],
+    |py, [x0, x1, x2]| LLVMDIBuilderGetOrCreateSubrange(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "LowerBound")?, rt::call::extract(x2, "Count")?));
 
 fn LLVMDIBuilderGetOrCreateSubrange(py: Python<'_>, Builder: rt::PtrArg, LowerBound: rt::CInt<i64>, Count: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateSubrange");
@@ -2632,29 +1419,10 @@ fn LLVMDIBuilderGetOrCreateSubrange(py: Python<'_>, Builder: rt::PtrArg, LowerBo
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_LowerBound, a_Count) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderGetOrCreateArray` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderGetOrCreateArray: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderGetOrCreateArray",
-    "LLVMDIBuilderGetOrCreateArray",
-    &["Builder", "Data", "NumElements"],
-    rt::fastcall_entry!(C_LLVMDIBuilderGetOrCreateArray),
+rt::function!(F_LLVMDIBuilderGetOrCreateArray, C_LLVMDIBuilderGetOrCreateArray, c"LLVMDIBuilderGetOrCreateArray", "LLVMDIBuilderGetOrCreateArray",
     c"LLVMDIBuilderGetOrCreateArray(Builder, Data, NumElements)\n--\n\nCreate an array of DI Nodes.\n\nArgs:\n    Builder: The DIBuilder.\n    Data: The DI Node elements.\n    NumElements: Number of DI Node elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderGetOrCreateArray`, converted in order.
-unsafe fn C_LLVMDIBuilderGetOrCreateArray(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMDIBuilderGetOrCreateArray.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderGetOrCreateArray(py, rt::call::extract(x0, "Builder")?, &x1, rt::call::extract(x2, "NumElements")?)?.into_ptr())
-}
+    ["Builder", "Data", "NumElements"],
+    |py, [x0, x1, x2]| LLVMDIBuilderGetOrCreateArray(py, rt::call::extract(x0, "Builder")?, &x1, rt::call::extract(x2, "NumElements")?));
 
 fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: rt::PtrArg, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateArray");
@@ -2671,29 +1439,10 @@ fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: rt::PtrArg, Data: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Data, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateExpression` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateExpression: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateExpression",
-    "LLVMDIBuilderCreateExpression",
-    &["Builder", "Length"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateExpression),
+rt::function!(F_LLVMDIBuilderCreateExpression, C_LLVMDIBuilderCreateExpression, c"LLVMDIBuilderCreateExpression", "LLVMDIBuilderCreateExpression",
     c"LLVMDIBuilderCreateExpression(Builder, Length)\n--\n\nCreate a new descriptor for the specified variable which has a complex\naddress expression for its address.\n\nArgs:\n    Builder: The DIBuilder.\n    Length: Length of the address operation array.\n\nReturns: a tuple of 2 item(s):\n    LLVMOpaqueMetadata\n    Addr: int",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateExpression`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateExpression(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMDIBuilderCreateExpression.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateExpression(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Length")?)?.into_ptr())
-}
+    ["Builder", "Length"],
+    |py, [x0, x1]| LLVMDIBuilderCreateExpression(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Length")?));
 
 fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: rt::PtrArg, Length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateExpression");
@@ -2710,29 +1459,10 @@ fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: rt::PtrArg, Length: rt
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Addr, a_Length) });
     rt::tuple(py, [super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, rt::obj(py, o_Addr)?])
 }
-/// `LLVMDIBuilderCreateConstantValueExpression` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateConstantValueExpression: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateConstantValueExpression",
-    "LLVMDIBuilderCreateConstantValueExpression",
-    &["Builder", "Value"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateConstantValueExpression),
+rt::function!(F_LLVMDIBuilderCreateConstantValueExpression, C_LLVMDIBuilderCreateConstantValueExpression, c"LLVMDIBuilderCreateConstantValueExpression", "LLVMDIBuilderCreateConstantValueExpression",
     c"LLVMDIBuilderCreateConstantValueExpression(Builder, Value)\n--\n\nCreate a new descriptor for the specified variable that does not have an\naddress, but does have a constant value.\n\nArgs:\n    Builder: The DIBuilder.\n    Value: The constant value.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateConstantValueExpression`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateConstantValueExpression(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMDIBuilderCreateConstantValueExpression.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateConstantValueExpression(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Value")?)?.into_ptr())
-}
+    ["Builder", "Value"],
+    |py, [x0, x1]| LLVMDIBuilderCreateConstantValueExpression(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Value")?));
 
 fn LLVMDIBuilderCreateConstantValueExpression(py: Python<'_>, Builder: rt::PtrArg, Value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateConstantValueExpression");
@@ -2747,29 +1477,10 @@ fn LLVMDIBuilderCreateConstantValueExpression(py: Python<'_>, Builder: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Value) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateGlobalVariableExpression` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateGlobalVariableExpression: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateGlobalVariableExpression",
-    "LLVMDIBuilderCreateGlobalVariableExpression",
-    &["Builder", "Scope", "Name", "NameLen", "Linkage", "LinkLen", "File", "LineNo", "Ty", "LocalToUnit", "Expr", "Decl", "AlignInBits"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateGlobalVariableExpression),
+rt::function!(F_LLVMDIBuilderCreateGlobalVariableExpression, C_LLVMDIBuilderCreateGlobalVariableExpression, c"LLVMDIBuilderCreateGlobalVariableExpression", "LLVMDIBuilderCreateGlobalVariableExpression",
     c"LLVMDIBuilderCreateGlobalVariableExpression(Builder, Scope, Name, NameLen, Linkage, LinkLen, File, LineNo, Ty, LocalToUnit, Expr, Decl, AlignInBits)\n--\n\nCreate a new descriptor for the specified variable.\n\nArgs:\n    Builder\n    Scope: Variable scope.\n    Name: Name of the variable.\n    NameLen: The length of the C string passed to \\c Name.\n    Linkage: Mangled  name of the variable.\n    LinkLen: The length of the C string passed to \\c Linkage.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Variable Type.\n    LocalToUnit: Boolean flag indicate whether this variable is\n        externally visible or not.\n    Expr: The location of the global relative to the attached\n        GlobalVariable.\n    Decl: Reference to the corresponding declaration.\n        variables.\n    AlignInBits: Variable alignment(or 0 if no alignment attr was\n        specified)\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateGlobalVariableExpression`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateGlobalVariableExpression(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
-        unsafe { F_LLVMDIBuilderCreateGlobalVariableExpression.args::<13>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateGlobalVariableExpression(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Linkage")?, rt::call::extract(x5, "LinkLen")?, rt::call::extract(x6, "File")?, rt::call::extract(x7, "LineNo")?, rt::call::extract(x8, "Ty")?, rt::call::extract(x9, "LocalToUnit")?, rt::call::extract(x10, "Expr")?, rt::call::extract(x11, "Decl")?, rt::call::extract(x12, "AlignInBits")?)?.into_ptr())
-}
+    ["Builder", "Scope", "Name", "NameLen", "Linkage", "LinkLen", "File", "LineNo", "Ty", "LocalToUnit", "Expr", "Decl", "AlignInBits"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| LLVMDIBuilderCreateGlobalVariableExpression(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Linkage")?, rt::call::extract(x5, "LinkLen")?, rt::call::extract(x6, "File")?, rt::call::extract(x7, "LineNo")?, rt::call::extract(x8, "Ty")?, rt::call::extract(x9, "LocalToUnit")?, rt::call::extract(x10, "Expr")?, rt::call::extract(x11, "Decl")?, rt::call::extract(x12, "AlignInBits")?));
 
 fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Linkage: rt::CStrArg, LinkLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, LocalToUnit: rt::CInt<i32>, Expr: rt::PtrArg, Decl: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateGlobalVariableExpression");
@@ -2795,29 +1506,10 @@ fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: rt::PtrA
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_Linkage, a_LinkLen, a_File, a_LineNo, a_Ty, a_LocalToUnit, a_Expr, a_Decl, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMGetDINodeTag` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetDINodeTag: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetDINodeTag",
-    "LLVMGetDINodeTag",
-    &["MD"],
-    rt::fastcall_entry!(C_LLVMGetDINodeTag),
+rt::function!(F_LLVMGetDINodeTag, C_LLVMGetDINodeTag, c"LLVMGetDINodeTag", "LLVMGetDINodeTag",
     c"LLVMGetDINodeTag(MD)\n--\n\nGet the dwarf::Tag of a DINode\n\nArgs:\n    MD\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMGetDINodeTag`, converted in order.
-unsafe fn C_LLVMGetDINodeTag(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetDINodeTag.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetDINodeTag(py, rt::call::extract(x0, "MD")?)?.into_ptr())
-}
+    ["MD"],
+    |py, [x0]| LLVMGetDINodeTag(py, rt::call::extract(x0, "MD")?));
 
 fn LLVMGetDINodeTag(py: Python<'_>, MD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDINodeTag");
@@ -2831,29 +1523,10 @@ fn LLVMGetDINodeTag(py: Python<'_>, MD: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_MD) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMDIGlobalVariableExpressionGetVariable` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIGlobalVariableExpressionGetVariable: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIGlobalVariableExpressionGetVariable",
-    "LLVMDIGlobalVariableExpressionGetVariable",
-    &["GVE"],
-    rt::fastcall_entry!(C_LLVMDIGlobalVariableExpressionGetVariable),
+rt::function!(F_LLVMDIGlobalVariableExpressionGetVariable, C_LLVMDIGlobalVariableExpressionGetVariable, c"LLVMDIGlobalVariableExpressionGetVariable", "LLVMDIGlobalVariableExpressionGetVariable",
     c"LLVMDIGlobalVariableExpressionGetVariable(GVE)\n--\n\nRetrieves the \\c DIVariable associated with this global variable expression.\n\nSee: llvm::DIGlobalVariableExpression::getVariable()\n\nArgs:\n    GVE: The global variable expression.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIGlobalVariableExpressionGetVariable`, converted in order.
-unsafe fn C_LLVMDIGlobalVariableExpressionGetVariable(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDIGlobalVariableExpressionGetVariable.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIGlobalVariableExpressionGetVariable(py, rt::call::extract(x0, "GVE")?)?.into_ptr())
-}
+    ["GVE"],
+    |py, [x0]| LLVMDIGlobalVariableExpressionGetVariable(py, rt::call::extract(x0, "GVE")?));
 
 fn LLVMDIGlobalVariableExpressionGetVariable(py: Python<'_>, GVE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIGlobalVariableExpressionGetVariable");
@@ -2867,29 +1540,10 @@ fn LLVMDIGlobalVariableExpressionGetVariable(py: Python<'_>, GVE: rt::PtrArg) ->
     let __r = py.allow_threads(move || unsafe { __f(a_GVE) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIGlobalVariableExpressionGetExpression` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIGlobalVariableExpressionGetExpression: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIGlobalVariableExpressionGetExpression",
-    "LLVMDIGlobalVariableExpressionGetExpression",
-    &["GVE"],
-    rt::fastcall_entry!(C_LLVMDIGlobalVariableExpressionGetExpression),
+rt::function!(F_LLVMDIGlobalVariableExpressionGetExpression, C_LLVMDIGlobalVariableExpressionGetExpression, c"LLVMDIGlobalVariableExpressionGetExpression", "LLVMDIGlobalVariableExpressionGetExpression",
     c"LLVMDIGlobalVariableExpressionGetExpression(GVE)\n--\n\nRetrieves the \\c DIExpression associated with this global variable expression.\n\nSee: llvm::DIGlobalVariableExpression::getExpression()\n\nArgs:\n    GVE: The global variable expression.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIGlobalVariableExpressionGetExpression`, converted in order.
-unsafe fn C_LLVMDIGlobalVariableExpressionGetExpression(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDIGlobalVariableExpressionGetExpression.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIGlobalVariableExpressionGetExpression(py, rt::call::extract(x0, "GVE")?)?.into_ptr())
-}
+    ["GVE"],
+    |py, [x0]| LLVMDIGlobalVariableExpressionGetExpression(py, rt::call::extract(x0, "GVE")?));
 
 fn LLVMDIGlobalVariableExpressionGetExpression(py: Python<'_>, GVE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIGlobalVariableExpressionGetExpression");
@@ -2903,29 +1557,10 @@ fn LLVMDIGlobalVariableExpressionGetExpression(py: Python<'_>, GVE: rt::PtrArg) 
     let __r = py.allow_threads(move || unsafe { __f(a_GVE) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIVariableGetFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIVariableGetFile: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIVariableGetFile",
-    "LLVMDIVariableGetFile",
-    &["Var"],
-    rt::fastcall_entry!(C_LLVMDIVariableGetFile),
+rt::function!(F_LLVMDIVariableGetFile, C_LLVMDIVariableGetFile, c"LLVMDIVariableGetFile", "LLVMDIVariableGetFile",
     c"LLVMDIVariableGetFile(Var)\n--\n\nGet the metadata of the file associated with a given variable.\n\nSee: DIVariable::getFile()\n\nArgs:\n    Var: The variable object.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIVariableGetFile`, converted in order.
-unsafe fn C_LLVMDIVariableGetFile(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDIVariableGetFile.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIVariableGetFile(py, rt::call::extract(x0, "Var")?)?.into_ptr())
-}
+    ["Var"],
+    |py, [x0]| LLVMDIVariableGetFile(py, rt::call::extract(x0, "Var")?));
 
 fn LLVMDIVariableGetFile(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIVariableGetFile");
@@ -2939,29 +1574,10 @@ fn LLVMDIVariableGetFile(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_Var) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIVariableGetScope` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIVariableGetScope: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIVariableGetScope",
-    "LLVMDIVariableGetScope",
-    &["Var"],
-    rt::fastcall_entry!(C_LLVMDIVariableGetScope),
+rt::function!(F_LLVMDIVariableGetScope, C_LLVMDIVariableGetScope, c"LLVMDIVariableGetScope", "LLVMDIVariableGetScope",
     c"LLVMDIVariableGetScope(Var)\n--\n\nGet the metadata of the scope associated with a given variable.\n\nSee: DIVariable::getScope()\n\nArgs:\n    Var: The variable object.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIVariableGetScope`, converted in order.
-unsafe fn C_LLVMDIVariableGetScope(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDIVariableGetScope.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIVariableGetScope(py, rt::call::extract(x0, "Var")?)?.into_ptr())
-}
+    ["Var"],
+    |py, [x0]| LLVMDIVariableGetScope(py, rt::call::extract(x0, "Var")?));
 
 fn LLVMDIVariableGetScope(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIVariableGetScope");
@@ -2975,29 +1591,10 @@ fn LLVMDIVariableGetScope(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_Var) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIVariableGetLine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIVariableGetLine: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIVariableGetLine",
-    "LLVMDIVariableGetLine",
-    &["Var"],
-    rt::fastcall_entry!(C_LLVMDIVariableGetLine),
+rt::function!(F_LLVMDIVariableGetLine, C_LLVMDIVariableGetLine, c"LLVMDIVariableGetLine", "LLVMDIVariableGetLine",
     c"LLVMDIVariableGetLine(Var)\n--\n\nGet the source line where this \\c DIVariable is declared.\n\nSee: DIVariable::getLine()\n\nArgs:\n    Var: The DIVariable.\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMDIVariableGetLine`, converted in order.
-unsafe fn C_LLVMDIVariableGetLine(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDIVariableGetLine.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIVariableGetLine(py, rt::call::extract(x0, "Var")?)?.into_ptr())
-}
+    ["Var"],
+    |py, [x0]| LLVMDIVariableGetLine(py, rt::call::extract(x0, "Var")?));
 
 fn LLVMDIVariableGetLine(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIVariableGetLine");
@@ -3011,29 +1608,10 @@ fn LLVMDIVariableGetLine(py: Python<'_>, Var: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_Var) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMTemporaryMDNode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMTemporaryMDNode: rt::call::Function = rt::call::Function::new(
-    c"LLVMTemporaryMDNode",
-    "LLVMTemporaryMDNode",
-    &["Ctx", "Data", "NumElements"],
-    rt::fastcall_entry!(C_LLVMTemporaryMDNode),
+rt::function!(F_LLVMTemporaryMDNode, C_LLVMTemporaryMDNode, c"LLVMTemporaryMDNode", "LLVMTemporaryMDNode",
     c"LLVMTemporaryMDNode(Ctx, Data, NumElements)\n--\n\nCreate a new temporary \\c MDNode.  Suitable for use in constructing cyclic\n\nArgs:\n    Ctx: The context in which to construct the temporary node.\n    Data: The metadata elements.\n    NumElements: Number of metadata elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMTemporaryMDNode`, converted in order.
-unsafe fn C_LLVMTemporaryMDNode(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMTemporaryMDNode.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMTemporaryMDNode(py, rt::call::extract(x0, "Ctx")?, &x1, rt::call::extract(x2, "NumElements")?)?.into_ptr())
-}
+    ["Ctx", "Data", "NumElements"],
+    |py, [x0, x1, x2]| LLVMTemporaryMDNode(py, rt::call::extract(x0, "Ctx")?, &x1, rt::call::extract(x2, "NumElements")?));
 
 fn LLVMTemporaryMDNode(py: Python<'_>, Ctx: rt::PtrArg, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTemporaryMDNode");
@@ -3050,29 +1628,10 @@ fn LLVMTemporaryMDNode(py: Python<'_>, Ctx: rt::PtrArg, Data: &Bound<'_, PyAny>,
     let __r = py.allow_threads(move || unsafe { __f(a_Ctx, a_Data, a_NumElements) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDisposeTemporaryMDNode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDisposeTemporaryMDNode: rt::call::Function = rt::call::Function::new(
-    c"LLVMDisposeTemporaryMDNode",
-    "LLVMDisposeTemporaryMDNode",
-    &["TempNode"],
-    rt::fastcall_entry!(C_LLVMDisposeTemporaryMDNode),
+rt::function!(F_LLVMDisposeTemporaryMDNode, C_LLVMDisposeTemporaryMDNode, c"LLVMDisposeTemporaryMDNode", "LLVMDisposeTemporaryMDNode",
     c"LLVMDisposeTemporaryMDNode(TempNode)\n--\n\nDeallocate a temporary node.\n\nCalls \\c replaceAllUsesWith(nullptr) before deleting, so any remaining\nreferences will be reset.\n\nArgs:\n    TempNode: The temporary metadata node.",
-);
-
-/// The arguments of a call of `LLVMDisposeTemporaryMDNode`, converted in order.
-unsafe fn C_LLVMDisposeTemporaryMDNode(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDisposeTemporaryMDNode.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDisposeTemporaryMDNode(py, rt::call::extract(x0, "TempNode")?)?.into_ptr())
-}
+    ["TempNode"],
+    |py, [x0]| LLVMDisposeTemporaryMDNode(py, rt::call::extract(x0, "TempNode")?));
 
 fn LLVMDisposeTemporaryMDNode(py: Python<'_>, TempNode: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTemporaryMDNode");
@@ -3086,29 +1645,10 @@ fn LLVMDisposeTemporaryMDNode(py: Python<'_>, TempNode: rt::PtrArg) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_TempNode) });
     Ok(py.None())
 }
-/// `LLVMMetadataReplaceAllUsesWith` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMMetadataReplaceAllUsesWith: rt::call::Function = rt::call::Function::new(
-    c"LLVMMetadataReplaceAllUsesWith",
-    "LLVMMetadataReplaceAllUsesWith",
-    &["TempTargetMetadata", "Replacement"],
-    rt::fastcall_entry!(C_LLVMMetadataReplaceAllUsesWith),
+rt::function!(F_LLVMMetadataReplaceAllUsesWith, C_LLVMMetadataReplaceAllUsesWith, c"LLVMMetadataReplaceAllUsesWith", "LLVMMetadataReplaceAllUsesWith",
     c"LLVMMetadataReplaceAllUsesWith(TempTargetMetadata, Replacement)\n--\n\nReplace all uses of temporary metadata.\n\nArgs:\n    TempTargetMetadata: The temporary metadata node.\n    Replacement: The replacement metadata node.",
-);
-
-/// The arguments of a call of `LLVMMetadataReplaceAllUsesWith`, converted in order.
-unsafe fn C_LLVMMetadataReplaceAllUsesWith(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMMetadataReplaceAllUsesWith.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMMetadataReplaceAllUsesWith(py, rt::call::extract(x0, "TempTargetMetadata")?, rt::call::extract(x1, "Replacement")?)?.into_ptr())
-}
+    ["TempTargetMetadata", "Replacement"],
+    |py, [x0, x1]| LLVMMetadataReplaceAllUsesWith(py, rt::call::extract(x0, "TempTargetMetadata")?, rt::call::extract(x1, "Replacement")?));
 
 fn LLVMMetadataReplaceAllUsesWith(py: Python<'_>, TempTargetMetadata: rt::PtrArg, Replacement: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMetadataReplaceAllUsesWith");
@@ -3123,29 +1663,10 @@ fn LLVMMetadataReplaceAllUsesWith(py: Python<'_>, TempTargetMetadata: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_TempTargetMetadata, a_Replacement) });
     Ok(py.None())
 }
-/// `LLVMDIBuilderCreateTempGlobalVariableFwdDecl` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateTempGlobalVariableFwdDecl: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateTempGlobalVariableFwdDecl",
-    "LLVMDIBuilderCreateTempGlobalVariableFwdDecl",
-    &["Builder", "Scope", "Name", "NameLen", "Linkage", "LnkLen", "File", "LineNo", "Ty", "LocalToUnit", "Decl", "AlignInBits"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateTempGlobalVariableFwdDecl),
+rt::function!(F_LLVMDIBuilderCreateTempGlobalVariableFwdDecl, C_LLVMDIBuilderCreateTempGlobalVariableFwdDecl, c"LLVMDIBuilderCreateTempGlobalVariableFwdDecl", "LLVMDIBuilderCreateTempGlobalVariableFwdDecl",
     c"LLVMDIBuilderCreateTempGlobalVariableFwdDecl(Builder, Scope, Name, NameLen, Linkage, LnkLen, File, LineNo, Ty, LocalToUnit, Decl, AlignInBits)\n--\n\nCreate a new descriptor for the specified global variable that is temporary\nand meant to be RAUWed.\n\nArgs:\n    Builder\n    Scope: Variable scope.\n    Name: Name of the variable.\n    NameLen: The length of the C string passed to \\c Name.\n    Linkage: Mangled  name of the variable.\n    LnkLen: The length of the C string passed to \\c Linkage.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Variable Type.\n    LocalToUnit: Boolean flag indicate whether this variable is\n        externally visible or not.\n    Decl: Reference to the corresponding declaration.\n    AlignInBits: Variable alignment(or 0 if no alignment attr was\n        specified)\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateTempGlobalVariableFwdDecl`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateTempGlobalVariableFwdDecl(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11] =
-        unsafe { F_LLVMDIBuilderCreateTempGlobalVariableFwdDecl.args::<12>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Linkage")?, rt::call::extract(x5, "LnkLen")?, rt::call::extract(x6, "File")?, rt::call::extract(x7, "LineNo")?, rt::call::extract(x8, "Ty")?, rt::call::extract(x9, "LocalToUnit")?, rt::call::extract(x10, "Decl")?, rt::call::extract(x11, "AlignInBits")?)?.into_ptr())
-}
+    ["Builder", "Scope", "Name", "NameLen", "Linkage", "LnkLen", "File", "LineNo", "Ty", "LocalToUnit", "Decl", "AlignInBits"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Linkage")?, rt::call::extract(x5, "LnkLen")?, rt::call::extract(x6, "File")?, rt::call::extract(x7, "LineNo")?, rt::call::extract(x8, "Ty")?, rt::call::extract(x9, "LocalToUnit")?, rt::call::extract(x10, "Decl")?, rt::call::extract(x11, "AlignInBits")?));
 
 fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Linkage: rt::CStrArg, LnkLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, LocalToUnit: rt::CInt<i32>, Decl: rt::PtrArg, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTempGlobalVariableFwdDecl");
@@ -3170,29 +1691,10 @@ fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_Linkage, a_LnkLen, a_File, a_LineNo, a_Ty, a_LocalToUnit, a_Decl, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderInsertDeclareRecordBefore` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderInsertDeclareRecordBefore: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderInsertDeclareRecordBefore",
-    "LLVMDIBuilderInsertDeclareRecordBefore",
-    &["Builder", "Storage", "VarInfo", "Expr", "DebugLoc", "Instr"],
-    rt::fastcall_entry!(C_LLVMDIBuilderInsertDeclareRecordBefore),
+rt::function!(F_LLVMDIBuilderInsertDeclareRecordBefore, C_LLVMDIBuilderInsertDeclareRecordBefore, c"LLVMDIBuilderInsertDeclareRecordBefore", "LLVMDIBuilderInsertDeclareRecordBefore",
     c"LLVMDIBuilderInsertDeclareRecordBefore(Builder, Storage, VarInfo, Expr, DebugLoc, Instr)\n--\n\nOnly use in \"new debug format\" (LLVMIsNewDbgInfoFormat() is true).\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nThe debug format can be switched later after inserting the records using\nLLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.\n\nInsert a Declare DbgRecord before the given instruction.\n\nArgs:\n    Builder: The DIBuilder.\n    Storage: The storage of the variable to declare.\n    VarInfo: The variable's debug info descriptor.\n    Expr: A complex location expression for the variable.\n    DebugLoc: Debug info location.\n    Instr: Instruction acting as a location for the new record.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
-);
-
-/// The arguments of a call of `LLVMDIBuilderInsertDeclareRecordBefore`, converted in order.
-unsafe fn C_LLVMDIBuilderInsertDeclareRecordBefore(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_LLVMDIBuilderInsertDeclareRecordBefore.args::<6>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderInsertDeclareRecordBefore(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Storage")?, rt::call::extract(x2, "VarInfo")?, rt::call::extract(x3, "Expr")?, rt::call::extract(x4, "DebugLoc")?, rt::call::extract(x5, "Instr")?)?.into_ptr())
-}
+    ["Builder", "Storage", "VarInfo", "Expr", "DebugLoc", "Instr"],
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderInsertDeclareRecordBefore(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Storage")?, rt::call::extract(x2, "VarInfo")?, rt::call::extract(x3, "Expr")?, rt::call::extract(x4, "DebugLoc")?, rt::call::extract(x5, "Instr")?));
 
 fn LLVMDIBuilderInsertDeclareRecordBefore(py: Python<'_>, Builder: rt::PtrArg, Storage: rt::PtrArg, VarInfo: rt::PtrArg, Expr: rt::PtrArg, DebugLoc: rt::PtrArg, Instr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertDeclareRecordBefore");
@@ -3211,29 +1713,10 @@ fn LLVMDIBuilderInsertDeclareRecordBefore(py: Python<'_>, Builder: rt::PtrArg, S
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Storage, a_VarInfo, a_Expr, a_DebugLoc, a_Instr) });
     Ok(super::llvm_types::TYPES.instance_at(py, 19, __r, None)?)
 }
-/// `LLVMDIBuilderInsertDeclareRecordAtEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderInsertDeclareRecordAtEnd: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderInsertDeclareRecordAtEnd",
-    "LLVMDIBuilderInsertDeclareRecordAtEnd",
-    &["Builder", "Storage", "VarInfo", "Expr", "DebugLoc", "Block"],
-    rt::fastcall_entry!(C_LLVMDIBuilderInsertDeclareRecordAtEnd),
+rt::function!(F_LLVMDIBuilderInsertDeclareRecordAtEnd, C_LLVMDIBuilderInsertDeclareRecordAtEnd, c"LLVMDIBuilderInsertDeclareRecordAtEnd", "LLVMDIBuilderInsertDeclareRecordAtEnd",
     c"LLVMDIBuilderInsertDeclareRecordAtEnd(Builder, Storage, VarInfo, Expr, DebugLoc, Block)\n--\n\nOnly use in \"new debug format\" (LLVMIsNewDbgInfoFormat() is true).\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nThe debug format can be switched later after inserting the records using\nLLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.\n\nInsert a Declare DbgRecord at the end of the given basic block. If the basic\nblock has a terminator instruction, the record is inserted before that\nterminator instruction.\n\nArgs:\n    Builder: The DIBuilder.\n    Storage: The storage of the variable to declare.\n    VarInfo: The variable's debug info descriptor.\n    Expr: A complex location expression for the variable.\n    DebugLoc: Debug info location.\n    Block: Basic block acting as a location for the new record.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
-);
-
-/// The arguments of a call of `LLVMDIBuilderInsertDeclareRecordAtEnd`, converted in order.
-unsafe fn C_LLVMDIBuilderInsertDeclareRecordAtEnd(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_LLVMDIBuilderInsertDeclareRecordAtEnd.args::<6>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderInsertDeclareRecordAtEnd(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Storage")?, rt::call::extract(x2, "VarInfo")?, rt::call::extract(x3, "Expr")?, rt::call::extract(x4, "DebugLoc")?, rt::call::extract(x5, "Block")?)?.into_ptr())
-}
+    ["Builder", "Storage", "VarInfo", "Expr", "DebugLoc", "Block"],
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderInsertDeclareRecordAtEnd(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Storage")?, rt::call::extract(x2, "VarInfo")?, rt::call::extract(x3, "Expr")?, rt::call::extract(x4, "DebugLoc")?, rt::call::extract(x5, "Block")?));
 
 fn LLVMDIBuilderInsertDeclareRecordAtEnd(py: Python<'_>, Builder: rt::PtrArg, Storage: rt::PtrArg, VarInfo: rt::PtrArg, Expr: rt::PtrArg, DebugLoc: rt::PtrArg, Block: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertDeclareRecordAtEnd");
@@ -3252,29 +1735,10 @@ fn LLVMDIBuilderInsertDeclareRecordAtEnd(py: Python<'_>, Builder: rt::PtrArg, St
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Storage, a_VarInfo, a_Expr, a_DebugLoc, a_Block) });
     Ok(super::llvm_types::TYPES.instance_at(py, 19, __r, None)?)
 }
-/// `LLVMDIBuilderInsertDbgValueRecordBefore` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderInsertDbgValueRecordBefore: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderInsertDbgValueRecordBefore",
-    "LLVMDIBuilderInsertDbgValueRecordBefore",
-    &["Builder", "Val", "VarInfo", "Expr", "DebugLoc", "Instr"],
-    rt::fastcall_entry!(C_LLVMDIBuilderInsertDbgValueRecordBefore),
+rt::function!(F_LLVMDIBuilderInsertDbgValueRecordBefore, C_LLVMDIBuilderInsertDbgValueRecordBefore, c"LLVMDIBuilderInsertDbgValueRecordBefore", "LLVMDIBuilderInsertDbgValueRecordBefore",
     c"LLVMDIBuilderInsertDbgValueRecordBefore(Builder, Val, VarInfo, Expr, DebugLoc, Instr)\n--\n\nOnly use in \"new debug format\" (LLVMIsNewDbgInfoFormat() is true).\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nThe debug format can be switched later after inserting the records using\nLLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.\n\nInsert a new debug record before the given instruction.\n\nArgs:\n    Builder: The DIBuilder.\n    Val: The value of the variable.\n    VarInfo: The variable's debug info descriptor.\n    Expr: A complex location expression for the variable.\n    DebugLoc: Debug info location.\n    Instr: Instruction acting as a location for the new record.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
-);
-
-/// The arguments of a call of `LLVMDIBuilderInsertDbgValueRecordBefore`, converted in order.
-unsafe fn C_LLVMDIBuilderInsertDbgValueRecordBefore(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_LLVMDIBuilderInsertDbgValueRecordBefore.args::<6>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderInsertDbgValueRecordBefore(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "VarInfo")?, rt::call::extract(x3, "Expr")?, rt::call::extract(x4, "DebugLoc")?, rt::call::extract(x5, "Instr")?)?.into_ptr())
-}
+    ["Builder", "Val", "VarInfo", "Expr", "DebugLoc", "Instr"],
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderInsertDbgValueRecordBefore(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "VarInfo")?, rt::call::extract(x3, "Expr")?, rt::call::extract(x4, "DebugLoc")?, rt::call::extract(x5, "Instr")?));
 
 fn LLVMDIBuilderInsertDbgValueRecordBefore(py: Python<'_>, Builder: rt::PtrArg, Val: rt::PtrArg, VarInfo: rt::PtrArg, Expr: rt::PtrArg, DebugLoc: rt::PtrArg, Instr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertDbgValueRecordBefore");
@@ -3293,29 +1757,10 @@ fn LLVMDIBuilderInsertDbgValueRecordBefore(py: Python<'_>, Builder: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Val, a_VarInfo, a_Expr, a_DebugLoc, a_Instr) });
     Ok(super::llvm_types::TYPES.instance_at(py, 19, __r, None)?)
 }
-/// `LLVMDIBuilderInsertDbgValueRecordAtEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderInsertDbgValueRecordAtEnd: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderInsertDbgValueRecordAtEnd",
-    "LLVMDIBuilderInsertDbgValueRecordAtEnd",
-    &["Builder", "Val", "VarInfo", "Expr", "DebugLoc", "Block"],
-    rt::fastcall_entry!(C_LLVMDIBuilderInsertDbgValueRecordAtEnd),
+rt::function!(F_LLVMDIBuilderInsertDbgValueRecordAtEnd, C_LLVMDIBuilderInsertDbgValueRecordAtEnd, c"LLVMDIBuilderInsertDbgValueRecordAtEnd", "LLVMDIBuilderInsertDbgValueRecordAtEnd",
     c"LLVMDIBuilderInsertDbgValueRecordAtEnd(Builder, Val, VarInfo, Expr, DebugLoc, Block)\n--\n\nOnly use in \"new debug format\" (LLVMIsNewDbgInfoFormat() is true).\nSee https://llvm.org/docs/RemoveDIsDebugInfo.html#c-api-changes\n\nThe debug format can be switched later after inserting the records using\nLLVMSetIsNewDbgInfoFormat, if needed for legacy or transitionary reasons.\n\nInsert a new debug record at the end of the given basic block. If the\nbasic block has a terminator instruction, the record is inserted before\nthat terminator instruction.\n\nArgs:\n    Builder: The DIBuilder.\n    Val: The value of the variable.\n    VarInfo: The variable's debug info descriptor.\n    Expr: A complex location expression for the variable.\n    DebugLoc: Debug info location.\n    Block: Basic block acting as a location for the new record.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
-);
-
-/// The arguments of a call of `LLVMDIBuilderInsertDbgValueRecordAtEnd`, converted in order.
-unsafe fn C_LLVMDIBuilderInsertDbgValueRecordAtEnd(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_LLVMDIBuilderInsertDbgValueRecordAtEnd.args::<6>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderInsertDbgValueRecordAtEnd(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "VarInfo")?, rt::call::extract(x3, "Expr")?, rt::call::extract(x4, "DebugLoc")?, rt::call::extract(x5, "Block")?)?.into_ptr())
-}
+    ["Builder", "Val", "VarInfo", "Expr", "DebugLoc", "Block"],
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderInsertDbgValueRecordAtEnd(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Val")?, rt::call::extract(x2, "VarInfo")?, rt::call::extract(x3, "Expr")?, rt::call::extract(x4, "DebugLoc")?, rt::call::extract(x5, "Block")?));
 
 fn LLVMDIBuilderInsertDbgValueRecordAtEnd(py: Python<'_>, Builder: rt::PtrArg, Val: rt::PtrArg, VarInfo: rt::PtrArg, Expr: rt::PtrArg, DebugLoc: rt::PtrArg, Block: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertDbgValueRecordAtEnd");
@@ -3334,29 +1779,10 @@ fn LLVMDIBuilderInsertDbgValueRecordAtEnd(py: Python<'_>, Builder: rt::PtrArg, V
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Val, a_VarInfo, a_Expr, a_DebugLoc, a_Block) });
     Ok(super::llvm_types::TYPES.instance_at(py, 19, __r, None)?)
 }
-/// `LLVMDIBuilderCreateAutoVariable` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateAutoVariable: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateAutoVariable",
-    "LLVMDIBuilderCreateAutoVariable",
-    &["Builder", "Scope", "Name", "NameLen", "File", "LineNo", "Ty", "AlwaysPreserve", "Flags", "AlignInBits"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateAutoVariable),
+rt::function!(F_LLVMDIBuilderCreateAutoVariable, C_LLVMDIBuilderCreateAutoVariable, c"LLVMDIBuilderCreateAutoVariable", "LLVMDIBuilderCreateAutoVariable",
     c"LLVMDIBuilderCreateAutoVariable(Builder, Scope, Name, NameLen, File, LineNo, Ty, AlwaysPreserve, Flags, AlignInBits)\n--\n\nCreate a new descriptor for a local auto variable.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: The local scope the variable is declared in.\n    Name: Variable name.\n    NameLen: Length of variable name.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Metadata describing the type of the variable.\n    AlwaysPreserve: If true, this descriptor will survive optimizations.\n    Flags: Flags.\n    AlignInBits: Variable alignment.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateAutoVariable`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateAutoVariable(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
-        unsafe { F_LLVMDIBuilderCreateAutoVariable.args::<10>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateAutoVariable(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNo")?, rt::call::extract(x6, "Ty")?, rt::call::extract(x7, "AlwaysPreserve")?, &x8, rt::call::extract(x9, "AlignInBits")?)?.into_ptr())
-}
+    ["Builder", "Scope", "Name", "NameLen", "File", "LineNo", "Ty", "AlwaysPreserve", "Flags", "AlignInBits"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateAutoVariable(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "File")?, rt::call::extract(x5, "LineNo")?, rt::call::extract(x6, "Ty")?, rt::call::extract(x7, "AlwaysPreserve")?, &x8, rt::call::extract(x9, "AlignInBits")?));
 
 fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, AlwaysPreserve: rt::CInt<i32>, Flags: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateAutoVariable");
@@ -3379,29 +1805,10 @@ fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: r
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNo, a_Ty, a_AlwaysPreserve, a_Flags, a_AlignInBits) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDIBuilderCreateParameterVariable` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDIBuilderCreateParameterVariable: rt::call::Function = rt::call::Function::new(
-    c"LLVMDIBuilderCreateParameterVariable",
-    "LLVMDIBuilderCreateParameterVariable",
-    &["Builder", "Scope", "Name", "NameLen", "ArgNo", "File", "LineNo", "Ty", "AlwaysPreserve", "Flags"],
-    rt::fastcall_entry!(C_LLVMDIBuilderCreateParameterVariable),
+rt::function!(F_LLVMDIBuilderCreateParameterVariable, C_LLVMDIBuilderCreateParameterVariable, c"LLVMDIBuilderCreateParameterVariable", "LLVMDIBuilderCreateParameterVariable",
     c"LLVMDIBuilderCreateParameterVariable(Builder, Scope, Name, NameLen, ArgNo, File, LineNo, Ty, AlwaysPreserve, Flags)\n--\n\nCreate a new descriptor for a function parameter variable.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: The local scope the variable is declared in.\n    Name: Variable name.\n    NameLen: Length of variable name.\n    ArgNo: Unique argument number for this variable; starts at 1.\n    File: File where this variable is defined.\n    LineNo: Line number.\n    Ty: Metadata describing the type of the variable.\n    AlwaysPreserve: If true, this descriptor will survive optimizations.\n    Flags: Flags.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMDIBuilderCreateParameterVariable`, converted in order.
-unsafe fn C_LLVMDIBuilderCreateParameterVariable(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
-        unsafe { F_LLVMDIBuilderCreateParameterVariable.args::<10>(py, args, nargs, kwnames)? };
-    Ok(LLVMDIBuilderCreateParameterVariable(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ArgNo")?, rt::call::extract(x5, "File")?, rt::call::extract(x6, "LineNo")?, rt::call::extract(x7, "Ty")?, rt::call::extract(x8, "AlwaysPreserve")?, &x9)?.into_ptr())
-}
+    ["Builder", "Scope", "Name", "NameLen", "ArgNo", "File", "LineNo", "Ty", "AlwaysPreserve", "Flags"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateParameterVariable(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Scope")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ArgNo")?, rt::call::extract(x5, "File")?, rt::call::extract(x6, "LineNo")?, rt::call::extract(x7, "Ty")?, rt::call::extract(x8, "AlwaysPreserve")?, &x9));
 
 fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: rt::PtrArg, Scope: rt::PtrArg, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ArgNo: rt::CInt<u32>, File: rt::PtrArg, LineNo: rt::CInt<u32>, Ty: rt::PtrArg, AlwaysPreserve: rt::CInt<i32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateParameterVariable");
@@ -3424,29 +1831,10 @@ fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: rt::PtrArg, Sco
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_ArgNo, a_File, a_LineNo, a_Ty, a_AlwaysPreserve, a_Flags) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMGetSubprogram` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetSubprogram: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetSubprogram",
-    "LLVMGetSubprogram",
-    &["Func"],
-    rt::fastcall_entry!(C_LLVMGetSubprogram),
+rt::function!(F_LLVMGetSubprogram, C_LLVMGetSubprogram, c"LLVMGetSubprogram", "LLVMGetSubprogram",
     c"LLVMGetSubprogram(Func)\n--\n\nGet the metadata of the subprogram attached to a function.\n\nSee: llvm::Function::getSubprogram()\n\nArgs:\n    Func\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMGetSubprogram`, converted in order.
-unsafe fn C_LLVMGetSubprogram(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetSubprogram.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetSubprogram(py, rt::call::extract(x0, "Func")?)?.into_ptr())
-}
+    ["Func"],
+    |py, [x0]| LLVMGetSubprogram(py, rt::call::extract(x0, "Func")?));
 
 fn LLVMGetSubprogram(py: Python<'_>, Func: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSubprogram");
@@ -3460,29 +1848,10 @@ fn LLVMGetSubprogram(py: Python<'_>, Func: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_Func) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMSetSubprogram` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMSetSubprogram: rt::call::Function = rt::call::Function::new(
-    c"LLVMSetSubprogram",
-    "LLVMSetSubprogram",
-    &["Func", "SP"],
-    rt::fastcall_entry!(C_LLVMSetSubprogram),
+rt::function!(F_LLVMSetSubprogram, C_LLVMSetSubprogram, c"LLVMSetSubprogram", "LLVMSetSubprogram",
     c"LLVMSetSubprogram(Func, SP)\n--\n\nSet the subprogram attached to a function.\n\nSee: llvm::Function::setSubprogram()\n\nArgs:\n    Func\n    SP",
-);
-
-/// The arguments of a call of `LLVMSetSubprogram`, converted in order.
-unsafe fn C_LLVMSetSubprogram(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMSetSubprogram.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMSetSubprogram(py, rt::call::extract(x0, "Func")?, rt::call::extract(x1, "SP")?)?.into_ptr())
-}
+    ["Func", "SP"],
+    |py, [x0, x1]| LLVMSetSubprogram(py, rt::call::extract(x0, "Func")?, rt::call::extract(x1, "SP")?));
 
 fn LLVMSetSubprogram(py: Python<'_>, Func: rt::PtrArg, SP: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetSubprogram");
@@ -3497,29 +1866,10 @@ fn LLVMSetSubprogram(py: Python<'_>, Func: rt::PtrArg, SP: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_Func, a_SP) });
     Ok(py.None())
 }
-/// `LLVMDISubprogramGetLine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDISubprogramGetLine: rt::call::Function = rt::call::Function::new(
-    c"LLVMDISubprogramGetLine",
-    "LLVMDISubprogramGetLine",
-    &["Subprogram"],
-    rt::fastcall_entry!(C_LLVMDISubprogramGetLine),
+rt::function!(F_LLVMDISubprogramGetLine, C_LLVMDISubprogramGetLine, c"LLVMDISubprogramGetLine", "LLVMDISubprogramGetLine",
     c"LLVMDISubprogramGetLine(Subprogram)\n--\n\nGet the line associated with a given subprogram.\n\nSee: DISubprogram::getLine()\n\nArgs:\n    Subprogram: The subprogram object.\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMDISubprogramGetLine`, converted in order.
-unsafe fn C_LLVMDISubprogramGetLine(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDISubprogramGetLine.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDISubprogramGetLine(py, rt::call::extract(x0, "Subprogram")?)?.into_ptr())
-}
+    ["Subprogram"],
+    |py, [x0]| LLVMDISubprogramGetLine(py, rt::call::extract(x0, "Subprogram")?));
 
 fn LLVMDISubprogramGetLine(py: Python<'_>, Subprogram: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDISubprogramGetLine");
@@ -3533,29 +1883,10 @@ fn LLVMDISubprogramGetLine(py: Python<'_>, Subprogram: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_Subprogram) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMInstructionGetDebugLoc` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInstructionGetDebugLoc: rt::call::Function = rt::call::Function::new(
-    c"LLVMInstructionGetDebugLoc",
-    "LLVMInstructionGetDebugLoc",
-    &["Inst"],
-    rt::fastcall_entry!(C_LLVMInstructionGetDebugLoc),
+rt::function!(F_LLVMInstructionGetDebugLoc, C_LLVMInstructionGetDebugLoc, c"LLVMInstructionGetDebugLoc", "LLVMInstructionGetDebugLoc",
     c"LLVMInstructionGetDebugLoc(Inst)\n--\n\nGet the debug location for the given instruction.\n\nSee: llvm::Instruction::getDebugLoc()\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-);
-
-/// The arguments of a call of `LLVMInstructionGetDebugLoc`, converted in order.
-unsafe fn C_LLVMInstructionGetDebugLoc(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMInstructionGetDebugLoc.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMInstructionGetDebugLoc(py, rt::call::extract(x0, "Inst")?)?.into_ptr())
-}
+    ["Inst"],
+    |py, [x0]| LLVMInstructionGetDebugLoc(py, rt::call::extract(x0, "Inst")?));
 
 fn LLVMInstructionGetDebugLoc(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstructionGetDebugLoc");
@@ -3569,29 +1900,10 @@ fn LLVMInstructionGetDebugLoc(py: Python<'_>, Inst: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMInstructionSetDebugLoc` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInstructionSetDebugLoc: rt::call::Function = rt::call::Function::new(
-    c"LLVMInstructionSetDebugLoc",
-    "LLVMInstructionSetDebugLoc",
-    &["Inst", "Loc"],
-    rt::fastcall_entry!(C_LLVMInstructionSetDebugLoc),
+rt::function!(F_LLVMInstructionSetDebugLoc, C_LLVMInstructionSetDebugLoc, c"LLVMInstructionSetDebugLoc", "LLVMInstructionSetDebugLoc",
     c"LLVMInstructionSetDebugLoc(Inst, Loc)\n--\n\nSet the debug location for the given instruction.\n\nTo clear the location metadata of the given instruction, pass NULL to Loc.\n\nSee: llvm::Instruction::setDebugLoc()\n\nArgs:\n    Inst\n    Loc",
-);
-
-/// The arguments of a call of `LLVMInstructionSetDebugLoc`, converted in order.
-unsafe fn C_LLVMInstructionSetDebugLoc(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMInstructionSetDebugLoc.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMInstructionSetDebugLoc(py, rt::call::extract(x0, "Inst")?, rt::call::extract(x1, "Loc")?)?.into_ptr())
-}
+    ["Inst", "Loc"],
+    |py, [x0, x1]| LLVMInstructionSetDebugLoc(py, rt::call::extract(x0, "Inst")?, rt::call::extract(x1, "Loc")?));
 
 fn LLVMInstructionSetDebugLoc(py: Python<'_>, Inst: rt::PtrArg, Loc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstructionSetDebugLoc");
@@ -3606,29 +1918,10 @@ fn LLVMInstructionSetDebugLoc(py: Python<'_>, Inst: rt::PtrArg, Loc: rt::PtrArg)
     let __r = py.allow_threads(move || unsafe { __f(a_Inst, a_Loc) });
     Ok(py.None())
 }
-/// `LLVMGetMetadataKind` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetMetadataKind: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetMetadataKind",
-    "LLVMGetMetadataKind",
-    &["Metadata"],
-    rt::fastcall_entry!(C_LLVMGetMetadataKind),
+rt::function!(F_LLVMGetMetadataKind, C_LLVMGetMetadataKind, c"LLVMGetMetadataKind", "LLVMGetMetadataKind",
     c"LLVMGetMetadataKind(Metadata)\n--\n\nObtain the enumerated type of a Metadata instance.\n\nSee: llvm::Metadata::getMetadataID()\n\nArgs:\n    Metadata\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMGetMetadataKind`, converted in order.
-unsafe fn C_LLVMGetMetadataKind(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetMetadataKind.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetMetadataKind(py, rt::call::extract(x0, "Metadata")?)?.into_ptr())
-}
+    ["Metadata"],
+    |py, [x0]| LLVMGetMetadataKind(py, rt::call::extract(x0, "Metadata")?));
 
 fn LLVMGetMetadataKind(py: Python<'_>, Metadata: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMetadataKind");

@@ -28,29 +28,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.disassembler", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMCreateDisasm` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateDisasm: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateDisasm",
-    "LLVMCreateDisasm",
-    &["TripleName", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
-    rt::fastcall_entry!(C_LLVMCreateDisasm),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMCreateDisasm, C_LLVMCreateDisasm, c"LLVMCreateDisasm", "LLVMCreateDisasm",
     c"LLVMCreateDisasm(TripleName, DisInfo, TagType, GetOpInfo, SymbolLookUp)\n--\n\nCreate a disassembler for the TripleName.  Symbolic disassembly is supported\nby passing a block of information in the DisInfo parameter and specifying the\nTagType and callback functions as described above.  These can all be passed\nas NULL.  If successful, this returns a disassembler context.  If not, it\nreturns NULL. This function is equivalent to calling\nLLVMCreateDisasmCPUFeatures() with an empty CPU name and feature set.\n\nArgs:\n    TripleName\n    DisInfo\n    TagType\n    GetOpInfo\n    SymbolLookUp\n\nReturns: a tuple of 1 item(s):\n    Pointer",
-);
-
-/// The arguments of a call of `LLVMCreateDisasm`, converted in order.
-unsafe fn C_LLVMCreateDisasm(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_LLVMCreateDisasm.args::<5>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateDisasm(py, rt::call::extract(x0, "TripleName")?, rt::call::extract(x1, "DisInfo")?, rt::call::extract(x2, "TagType")?, rt::call::extract(x3, "GetOpInfo")?, rt::call::extract(x4, "SymbolLookUp")?)?.into_ptr())
-}
+    ["TripleName", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
+    |py, [x0, x1, x2, x3, x4]| LLVMCreateDisasm(py, rt::call::extract(x0, "TripleName")?, rt::call::extract(x1, "DisInfo")?, rt::call::extract(x2, "TagType")?, rt::call::extract(x3, "GetOpInfo")?, rt::call::extract(x4, "SymbolLookUp")?));
 
 fn LLVMCreateDisasm(py: Python<'_>, TripleName: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasm");
@@ -68,29 +52,10 @@ fn LLVMCreateDisasm(py: Python<'_>, TripleName: rt::CStrArg, DisInfo: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_TripleName, a_DisInfo, a_TagType, a_GetOpInfo, a_SymbolLookUp) });
     Ok(rt::pointer_result(py, __r)?)
 }
-/// `LLVMCreateDisasmCPU` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateDisasmCPU: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateDisasmCPU",
-    "LLVMCreateDisasmCPU",
-    &["Triple", "CPU", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
-    rt::fastcall_entry!(C_LLVMCreateDisasmCPU),
+rt::function!(F_LLVMCreateDisasmCPU, C_LLVMCreateDisasmCPU, c"LLVMCreateDisasmCPU", "LLVMCreateDisasmCPU",
     c"LLVMCreateDisasmCPU(Triple, CPU, DisInfo, TagType, GetOpInfo, SymbolLookUp)\n--\n\nCreate a disassembler for the TripleName and a specific CPU.  Symbolic\ndisassembly is supported by passing a block of information in the DisInfo\nparameter and specifying the TagType and callback functions as described\nabove.  These can all be passed * as NULL.  If successful, this returns a\ndisassembler context.  If not, it returns NULL. This function is equivalent\nto calling LLVMCreateDisasmCPUFeatures() with an empty feature set.\n\nArgs:\n    Triple\n    CPU\n    DisInfo\n    TagType\n    GetOpInfo\n    SymbolLookUp\n\nReturns: a tuple of 1 item(s):\n    Pointer",
-);
-
-/// The arguments of a call of `LLVMCreateDisasmCPU`, converted in order.
-unsafe fn C_LLVMCreateDisasmCPU(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_LLVMCreateDisasmCPU.args::<6>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateDisasmCPU(py, rt::call::extract(x0, "Triple")?, rt::call::extract(x1, "CPU")?, rt::call::extract(x2, "DisInfo")?, rt::call::extract(x3, "TagType")?, rt::call::extract(x4, "GetOpInfo")?, rt::call::extract(x5, "SymbolLookUp")?)?.into_ptr())
-}
+    ["Triple", "CPU", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMCreateDisasmCPU(py, rt::call::extract(x0, "Triple")?, rt::call::extract(x1, "CPU")?, rt::call::extract(x2, "DisInfo")?, rt::call::extract(x3, "TagType")?, rt::call::extract(x4, "GetOpInfo")?, rt::call::extract(x5, "SymbolLookUp")?));
 
 fn LLVMCreateDisasmCPU(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasmCPU");
@@ -109,29 +74,10 @@ fn LLVMCreateDisasmCPU(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, Di
     let __r = py.allow_threads(move || unsafe { __f(a_Triple, a_CPU, a_DisInfo, a_TagType, a_GetOpInfo, a_SymbolLookUp) });
     Ok(rt::pointer_result(py, __r)?)
 }
-/// `LLVMCreateDisasmCPUFeatures` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateDisasmCPUFeatures: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateDisasmCPUFeatures",
-    "LLVMCreateDisasmCPUFeatures",
-    &["Triple", "CPU", "Features", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
-    rt::fastcall_entry!(C_LLVMCreateDisasmCPUFeatures),
+rt::function!(F_LLVMCreateDisasmCPUFeatures, C_LLVMCreateDisasmCPUFeatures, c"LLVMCreateDisasmCPUFeatures", "LLVMCreateDisasmCPUFeatures",
     c"LLVMCreateDisasmCPUFeatures(Triple, CPU, Features, DisInfo, TagType, GetOpInfo, SymbolLookUp)\n--\n\nCreate a disassembler for the TripleName, a specific CPU and specific feature\nstring.  Symbolic disassembly is supported by passing a block of information\nin the DisInfo parameter and specifying the TagType and callback functions as\ndescribed above.  These can all be passed * as NULL.  If successful, this\nreturns a disassembler context.  If not, it returns NULL.\n\nArgs:\n    Triple\n    CPU\n    Features\n    DisInfo\n    TagType\n    GetOpInfo\n    SymbolLookUp\n\nReturns: a tuple of 1 item(s):\n    Pointer",
-);
-
-/// The arguments of a call of `LLVMCreateDisasmCPUFeatures`, converted in order.
-unsafe fn C_LLVMCreateDisasmCPUFeatures(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_LLVMCreateDisasmCPUFeatures.args::<7>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateDisasmCPUFeatures(py, rt::call::extract(x0, "Triple")?, rt::call::extract(x1, "CPU")?, rt::call::extract(x2, "Features")?, rt::call::extract(x3, "DisInfo")?, rt::call::extract(x4, "TagType")?, rt::call::extract(x5, "GetOpInfo")?, rt::call::extract(x6, "SymbolLookUp")?)?.into_ptr())
-}
+    ["Triple", "CPU", "Features", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMCreateDisasmCPUFeatures(py, rt::call::extract(x0, "Triple")?, rt::call::extract(x1, "CPU")?, rt::call::extract(x2, "Features")?, rt::call::extract(x3, "DisInfo")?, rt::call::extract(x4, "TagType")?, rt::call::extract(x5, "GetOpInfo")?, rt::call::extract(x6, "SymbolLookUp")?));
 
 fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, Features: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasmCPUFeatures");
@@ -151,29 +97,10 @@ fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CSt
     let __r = py.allow_threads(move || unsafe { __f(a_Triple, a_CPU, a_Features, a_DisInfo, a_TagType, a_GetOpInfo, a_SymbolLookUp) });
     Ok(rt::pointer_result(py, __r)?)
 }
-/// `LLVMSetDisasmOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMSetDisasmOptions: rt::call::Function = rt::call::Function::new(
-    c"LLVMSetDisasmOptions",
-    "LLVMSetDisasmOptions",
-    &["DC", "Options"],
-    rt::fastcall_entry!(C_LLVMSetDisasmOptions),
+rt::function!(F_LLVMSetDisasmOptions, C_LLVMSetDisasmOptions, c"LLVMSetDisasmOptions", "LLVMSetDisasmOptions",
     c"LLVMSetDisasmOptions(DC, Options)\n--\n\nSet the disassembler's options.  Returns 1 if it can set the Options and 0\notherwise.\n\nArgs:\n    DC\n    Options\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMSetDisasmOptions`, converted in order.
-unsafe fn C_LLVMSetDisasmOptions(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMSetDisasmOptions.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMSetDisasmOptions(py, rt::call::extract(x0, "DC")?, rt::call::extract(x1, "Options")?)?.into_ptr())
-}
+    ["DC", "Options"],
+    |py, [x0, x1]| LLVMSetDisasmOptions(py, rt::call::extract(x0, "DC")?, rt::call::extract(x1, "Options")?));
 
 fn LLVMSetDisasmOptions(py: Python<'_>, DC: rt::PtrArgMut, Options: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetDisasmOptions");
@@ -188,29 +115,10 @@ fn LLVMSetDisasmOptions(py: Python<'_>, DC: rt::PtrArgMut, Options: rt::CInt<u64
     let __r = py.allow_threads(move || unsafe { __f(a_DC, a_Options) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMDisasmDispose` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDisasmDispose: rt::call::Function = rt::call::Function::new(
-    c"LLVMDisasmDispose",
-    "LLVMDisasmDispose",
-    &["DC"],
-    rt::fastcall_entry!(C_LLVMDisasmDispose),
+rt::function!(F_LLVMDisasmDispose, C_LLVMDisasmDispose, c"LLVMDisasmDispose", "LLVMDisasmDispose",
     c"LLVMDisasmDispose(DC)\n--\n\nDispose of a disassembler context.\n\nArgs:\n    DC",
-);
-
-/// The arguments of a call of `LLVMDisasmDispose`, converted in order.
-unsafe fn C_LLVMDisasmDispose(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDisasmDispose.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDisasmDispose(py, rt::call::extract(x0, "DC")?)?.into_ptr())
-}
+    ["DC"],
+    |py, [x0]| LLVMDisasmDispose(py, rt::call::extract(x0, "DC")?));
 
 fn LLVMDisasmDispose(py: Python<'_>, DC: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisasmDispose");
@@ -224,29 +132,10 @@ fn LLVMDisasmDispose(py: Python<'_>, DC: rt::PtrArgMut) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_DC) });
     Ok(py.None())
 }
-/// `LLVMDisasmInstruction` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDisasmInstruction: rt::call::Function = rt::call::Function::new(
-    c"LLVMDisasmInstruction",
-    "LLVMDisasmInstruction",
-    &["DC", "BytesSize", "PC", "OutString", "OutStringSize"],
-    rt::fastcall_entry!(C_LLVMDisasmInstruction),
+rt::function!(F_LLVMDisasmInstruction, C_LLVMDisasmInstruction, c"LLVMDisasmInstruction", "LLVMDisasmInstruction",
     c"LLVMDisasmInstruction(DC, BytesSize, PC, OutString, OutStringSize)\n--\n\nDisassemble a single instruction using the disassembler context specified in\nthe parameter DC.  The bytes of the instruction are specified in the\nparameter Bytes, and contains at least BytesSize number of bytes.  The\ninstruction is at the address specified by the PC parameter.  If a valid\ninstruction can be disassembled, its string is returned indirectly in\nOutString whose size is specified in the parameter OutStringSize.  This\nfunction returns the number of bytes in the instruction or zero if there was\nno valid instruction.\n\nArgs:\n    DC\n    BytesSize\n    PC\n    OutString\n    OutStringSize\n\nReturns: a tuple of 2 item(s):\n    int\n    Bytes: int",
-);
-
-/// The arguments of a call of `LLVMDisasmInstruction`, converted in order.
-unsafe fn C_LLVMDisasmInstruction(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_LLVMDisasmInstruction.args::<5>(py, args, nargs, kwnames)? };
-    Ok(LLVMDisasmInstruction(py, rt::call::extract(x0, "DC")?, rt::call::extract(x1, "BytesSize")?, rt::call::extract(x2, "PC")?, rt::call::extract(x3, "OutString")?, rt::call::extract(x4, "OutStringSize")?)?.into_ptr())
-}
+    ["DC", "BytesSize", "PC", "OutString", "OutStringSize"],
+    |py, [x0, x1, x2, x3, x4]| LLVMDisasmInstruction(py, rt::call::extract(x0, "DC")?, rt::call::extract(x1, "BytesSize")?, rt::call::extract(x2, "PC")?, rt::call::extract(x3, "OutString")?, rt::call::extract(x4, "OutStringSize")?));
 
 fn LLVMDisasmInstruction(py: Python<'_>, DC: rt::PtrArgMut, BytesSize: rt::CInt<u64>, PC: rt::CInt<u64>, OutString: rt::PtrArgMut, OutStringSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisasmInstruction");

@@ -31,29 +31,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.error", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMGetErrorTypeId` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetErrorTypeId: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetErrorTypeId",
-    "LLVMGetErrorTypeId",
-    &["Err_"],
-    rt::fastcall_entry!(C_LLVMGetErrorTypeId),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMGetErrorTypeId, C_LLVMGetErrorTypeId, c"LLVMGetErrorTypeId", "LLVMGetErrorTypeId",
     c"LLVMGetErrorTypeId(Err_)\n--\n\nReturns the type id for the given error instance, which must be a failure\nvalue (i.e. non-null).\n\nArgs:\n    Err\n\nReturns: a tuple of 1 item(s):\n    Pointer",
-);
-
-/// The arguments of a call of `LLVMGetErrorTypeId`, converted in order.
-unsafe fn C_LLVMGetErrorTypeId(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetErrorTypeId.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetErrorTypeId(py, rt::call::extract(x0, "Err_")?)?.into_ptr())
-}
+    ["Err_"],
+    |py, [x0]| LLVMGetErrorTypeId(py, rt::call::extract(x0, "Err_")?));
 
 fn LLVMGetErrorTypeId(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetErrorTypeId");
@@ -67,29 +51,10 @@ fn LLVMGetErrorTypeId(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_Err) });
     Ok(rt::pointer_result(py, __r)?)
 }
-/// `LLVMConsumeError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMConsumeError: rt::call::Function = rt::call::Function::new(
-    c"LLVMConsumeError",
-    "LLVMConsumeError",
-    &["Err_"],
-    rt::fastcall_entry!(C_LLVMConsumeError),
+rt::function!(F_LLVMConsumeError, C_LLVMConsumeError, c"LLVMConsumeError", "LLVMConsumeError",
     c"LLVMConsumeError(Err_)\n--\n\nDispose of the given error without handling it. This operation consumes the\nerror, and the given LLVMErrorRef value is not usable once this call returns.\nNote: This method *only* needs to be called if the error is not being passed\nto some other consuming operation, e.g. LLVMGetErrorMessage.\n\nArgs:\n    Err",
-);
-
-/// The arguments of a call of `LLVMConsumeError`, converted in order.
-unsafe fn C_LLVMConsumeError(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMConsumeError.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMConsumeError(py, rt::call::extract(x0, "Err_")?)?.into_ptr())
-}
+    ["Err_"],
+    |py, [x0]| LLVMConsumeError(py, rt::call::extract(x0, "Err_")?));
 
 fn LLVMConsumeError(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConsumeError");
@@ -103,29 +68,10 @@ fn LLVMConsumeError(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_Err) });
     Ok(py.None())
 }
-/// `LLVMGetErrorMessage` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetErrorMessage: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetErrorMessage",
-    "LLVMGetErrorMessage",
-    &["Err_"],
-    rt::fastcall_entry!(C_LLVMGetErrorMessage),
+rt::function!(F_LLVMGetErrorMessage, C_LLVMGetErrorMessage, c"LLVMGetErrorMessage", "LLVMGetErrorMessage",
     c"LLVMGetErrorMessage(Err_)\n--\n\nReturns the given string's error message. This operation consumes the error,\nand the given LLVMErrorRef value is not usable once this call returns.\nThe caller is responsible for disposing of the string by calling\nLLVMDisposeErrorMessage.\n\nArgs:\n    Err\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMGetErrorMessage`, converted in order.
-unsafe fn C_LLVMGetErrorMessage(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetErrorMessage.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetErrorMessage(py, rt::call::extract(x0, "Err_")?)?.into_ptr())
-}
+    ["Err_"],
+    |py, [x0]| LLVMGetErrorMessage(py, rt::call::extract(x0, "Err_")?));
 
 fn LLVMGetErrorMessage(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetErrorMessage");
@@ -139,29 +85,10 @@ fn LLVMGetErrorMessage(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_Err) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeErrorMessage)?)
 }
-/// `LLVMDisposeErrorMessage` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDisposeErrorMessage: rt::call::Function = rt::call::Function::new(
-    c"LLVMDisposeErrorMessage",
-    "LLVMDisposeErrorMessage",
-    &["ErrMsg"],
-    rt::fastcall_entry!(C_LLVMDisposeErrorMessage),
+rt::function!(F_LLVMDisposeErrorMessage, C_LLVMDisposeErrorMessage, c"LLVMDisposeErrorMessage", "LLVMDisposeErrorMessage",
     c"LLVMDisposeErrorMessage(ErrMsg)\n--\n\nDispose of the given error message.\n\nArgs:\n    ErrMsg",
-);
-
-/// The arguments of a call of `LLVMDisposeErrorMessage`, converted in order.
-unsafe fn C_LLVMDisposeErrorMessage(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDisposeErrorMessage.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDisposeErrorMessage(py, rt::call::extract(x0, "ErrMsg")?)?.into_ptr())
-}
+    ["ErrMsg"],
+    |py, [x0]| LLVMDisposeErrorMessage(py, rt::call::extract(x0, "ErrMsg")?));
 
 fn LLVMDisposeErrorMessage(py: Python<'_>, ErrMsg: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeErrorMessage");
@@ -175,29 +102,10 @@ fn LLVMDisposeErrorMessage(py: Python<'_>, ErrMsg: rt::PtrArgMut) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_ErrMsg) });
     Ok(py.None())
 }
-/// `LLVMGetStringErrorTypeId` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetStringErrorTypeId: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetStringErrorTypeId",
-    "LLVMGetStringErrorTypeId",
-    &[],
-    rt::fastcall_entry!(C_LLVMGetStringErrorTypeId),
+rt::function!(F_LLVMGetStringErrorTypeId, C_LLVMGetStringErrorTypeId, c"LLVMGetStringErrorTypeId", "LLVMGetStringErrorTypeId",
     c"LLVMGetStringErrorTypeId()\n--\n\nReturns the type id for llvm StringError.\n\nReturns: a tuple of 1 item(s):\n    Pointer",
-);
-
-/// The arguments of a call of `LLVMGetStringErrorTypeId`, converted in order.
-unsafe fn C_LLVMGetStringErrorTypeId(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMGetStringErrorTypeId.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetStringErrorTypeId(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMGetStringErrorTypeId(py));
 
 fn LLVMGetStringErrorTypeId(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStringErrorTypeId");
@@ -210,29 +118,10 @@ fn LLVMGetStringErrorTypeId(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(rt::pointer_result(py, __r)?)
 }
-/// `LLVMCreateStringError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateStringError: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateStringError",
-    "LLVMCreateStringError",
-    &["ErrMsg"],
-    rt::fastcall_entry!(C_LLVMCreateStringError),
+rt::function!(F_LLVMCreateStringError, C_LLVMCreateStringError, c"LLVMCreateStringError", "LLVMCreateStringError",
     c"LLVMCreateStringError(ErrMsg)\n--\n\nCreate a StringError.\n\nArgs:\n    ErrMsg\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMCreateStringError`, converted in order.
-unsafe fn C_LLVMCreateStringError(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMCreateStringError.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateStringError(py, rt::call::extract(x0, "ErrMsg")?)?.into_ptr())
-}
+    ["ErrMsg"],
+    |py, [x0]| LLVMCreateStringError(py, rt::call::extract(x0, "ErrMsg")?));
 
 fn LLVMCreateStringError(py: Python<'_>, ErrMsg: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateStringError");

@@ -29,29 +29,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.linker", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMLinkModules2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMLinkModules2: rt::call::Function = rt::call::Function::new(
-    c"LLVMLinkModules2",
-    "LLVMLinkModules2",
-    &["Dest", "Src"],
-    rt::fastcall_entry!(C_LLVMLinkModules2),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMLinkModules2, C_LLVMLinkModules2, c"LLVMLinkModules2", "LLVMLinkModules2",
     c"LLVMLinkModules2(Dest, Src)\n--\n\nArgs:\n    Dest\n    Src\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMLinkModules2`, converted in order.
-unsafe fn C_LLVMLinkModules2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMLinkModules2.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMLinkModules2(py, rt::call::extract(x0, "Dest")?, rt::call::extract(x1, "Src")?)?.into_ptr())
-}
+    ["Dest", "Src"],
+    |py, [x0, x1]| LLVMLinkModules2(py, rt::call::extract(x0, "Dest")?, rt::call::extract(x1, "Src")?));
 
 fn LLVMLinkModules2(py: Python<'_>, Dest: rt::PtrArg, Src: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLinkModules2");

@@ -31,29 +31,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.lljit", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMOrcCreateLLJITBuilder` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcCreateLLJITBuilder: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcCreateLLJITBuilder",
-    "LLVMOrcCreateLLJITBuilder",
-    &[],
-    rt::fastcall_entry!(C_LLVMOrcCreateLLJITBuilder),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMOrcCreateLLJITBuilder, C_LLVMOrcCreateLLJITBuilder, c"LLVMOrcCreateLLJITBuilder", "LLVMOrcCreateLLJITBuilder",
     c"LLVMOrcCreateLLJITBuilder()\n--\n\nCreate an LLVMOrcLLJITBuilder.\n\nThe client owns the resulting LLJITBuilder and should dispose of it using\nLLVMOrcDisposeLLJITBuilder once they are done with it.\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueLLJITBuilder",
-);
-
-/// The arguments of a call of `LLVMOrcCreateLLJITBuilder`, converted in order.
-unsafe fn C_LLVMOrcCreateLLJITBuilder(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMOrcCreateLLJITBuilder.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcCreateLLJITBuilder(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMOrcCreateLLJITBuilder(py));
 
 fn LLVMOrcCreateLLJITBuilder(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateLLJITBuilder");
@@ -66,29 +50,10 @@ fn LLVMOrcCreateLLJITBuilder(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMOrcDisposeLLJITBuilder` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcDisposeLLJITBuilder: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcDisposeLLJITBuilder",
-    "LLVMOrcDisposeLLJITBuilder",
-    &["Builder"],
-    rt::fastcall_entry!(C_LLVMOrcDisposeLLJITBuilder),
+rt::function!(F_LLVMOrcDisposeLLJITBuilder, C_LLVMOrcDisposeLLJITBuilder, c"LLVMOrcDisposeLLJITBuilder", "LLVMOrcDisposeLLJITBuilder",
     c"LLVMOrcDisposeLLJITBuilder(Builder)\n--\n\nDispose of an LLVMOrcLLJITBuilderRef. This should only be called if ownership\nhas not been passed to LLVMOrcCreateLLJIT (e.g. because some error prevented\nthat function from being called).\n\nArgs:\n    Builder",
-);
-
-/// The arguments of a call of `LLVMOrcDisposeLLJITBuilder`, converted in order.
-unsafe fn C_LLVMOrcDisposeLLJITBuilder(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcDisposeLLJITBuilder.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcDisposeLLJITBuilder(py, rt::call::extract(x0, "Builder")?)?.into_ptr())
-}
+    ["Builder"],
+    |py, [x0]| LLVMOrcDisposeLLJITBuilder(py, rt::call::extract(x0, "Builder")?));
 
 fn LLVMOrcDisposeLLJITBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeLLJITBuilder");
@@ -102,29 +67,10 @@ fn LLVMOrcDisposeLLJITBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
     Ok(py.None())
 }
-/// `LLVMOrcLLJITBuilderSetJITTargetMachineBuilder` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLLJITBuilderSetJITTargetMachineBuilder: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLLJITBuilderSetJITTargetMachineBuilder",
-    "LLVMOrcLLJITBuilderSetJITTargetMachineBuilder",
-    &["Builder", "JTMB"],
-    rt::fastcall_entry!(C_LLVMOrcLLJITBuilderSetJITTargetMachineBuilder),
+rt::function!(F_LLVMOrcLLJITBuilderSetJITTargetMachineBuilder, C_LLVMOrcLLJITBuilderSetJITTargetMachineBuilder, c"LLVMOrcLLJITBuilderSetJITTargetMachineBuilder", "LLVMOrcLLJITBuilderSetJITTargetMachineBuilder",
     c"LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(Builder, JTMB)\n--\n\nSet the JITTargetMachineBuilder to be used when constructing the LLJIT\ninstance. Calling this function is optional: if it is not called then the\nLLJITBuilder will use JITTargeTMachineBuilder::detectHost to construct a\nJITTargetMachineBuilder.\n\nThis function takes ownership of the JTMB argument: clients should not\ndispose of the JITTargetMachineBuilder after calling this function.\n\nArgs:\n    Builder\n    JTMB",
-);
-
-/// The arguments of a call of `LLVMOrcLLJITBuilderSetJITTargetMachineBuilder`, converted in order.
-unsafe fn C_LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcLLJITBuilderSetJITTargetMachineBuilder.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "JTMB")?)?.into_ptr())
-}
+    ["Builder", "JTMB"],
+    |py, [x0, x1]| LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "JTMB")?));
 
 fn LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(py: Python<'_>, Builder: rt::PtrArg, JTMB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITBuilderSetJITTargetMachineBuilder");
@@ -139,29 +85,10 @@ fn LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(py: Python<'_>, Builder: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_JTMB) });
     Ok(py.None())
 }
-/// `LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator",
-    "LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator",
-    &["Builder", "F", "Ctx"],
-    rt::fastcall_entry!(C_LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator),
+rt::function!(F_LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator, C_LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator, c"LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator", "LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator",
     c"LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(Builder, F, Ctx)\n--\n\nSet an ObjectLinkingLayer creator function for this LLJIT instance.\n\nArgs:\n    Builder\n    F\n    Ctx",
-);
-
-/// The arguments of a call of `LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator`, converted in order.
-unsafe fn C_LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "Ctx")?)?.into_ptr())
-}
+    ["Builder", "F", "Ctx"],
+    |py, [x0, x1, x2]| LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "Ctx")?));
 
 fn LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py: Python<'_>, Builder: rt::PtrArg, F: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator");
@@ -177,29 +104,10 @@ fn LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py: Python<'_>, Builder: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_F, a_Ctx) });
     Ok(py.None())
 }
-/// `LLVMOrcCreateLLJIT` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcCreateLLJIT: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcCreateLLJIT",
-    "LLVMOrcCreateLLJIT",
-    &["Result", "Builder"],
-    rt::fastcall_entry!(C_LLVMOrcCreateLLJIT),
+rt::function!(F_LLVMOrcCreateLLJIT, C_LLVMOrcCreateLLJIT, c"LLVMOrcCreateLLJIT", "LLVMOrcCreateLLJIT",
     c"LLVMOrcCreateLLJIT(Result, Builder)\n--\n\nCreate an LLJIT instance from an LLJITBuilder.\n\nThis operation takes ownership of the Builder argument: clients should not\ndispose of the builder after calling this function (even if the function\nreturns an error). If a null Builder argument is provided then a\ndefault-constructed LLJITBuilder will be used.\n\nOn success the resulting LLJIT instance is uniquely owned by the client and\nautomatically manages the memory of all JIT'd code and all modules that are\ntransferred to it (e.g. via LLVMOrcLLJITAddLLVMIRModule). Disposing of the\nLLJIT instance will free all memory managed by the JIT, including JIT'd code\nand not-yet compiled modules.\n\nArgs:\n    Result\n    Builder\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcCreateLLJIT`, converted in order.
-unsafe fn C_LLVMOrcCreateLLJIT(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcCreateLLJIT.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcCreateLLJIT(py, &x0, rt::call::extract(x1, "Builder")?)?.into_ptr())
-}
+    ["Result", "Builder"],
+    |py, [x0, x1]| LLVMOrcCreateLLJIT(py, &x0, rt::call::extract(x1, "Builder")?));
 
 fn LLVMOrcCreateLLJIT(py: Python<'_>, Result: &Bound<'_, PyAny>, Builder: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateLLJIT");
@@ -215,29 +123,10 @@ fn LLVMOrcCreateLLJIT(py: Python<'_>, Result: &Bound<'_, PyAny>, Builder: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_Result, a_Builder) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcDisposeLLJIT` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcDisposeLLJIT: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcDisposeLLJIT",
-    "LLVMOrcDisposeLLJIT",
-    &["J"],
-    rt::fastcall_entry!(C_LLVMOrcDisposeLLJIT),
+rt::function!(F_LLVMOrcDisposeLLJIT, C_LLVMOrcDisposeLLJIT, c"LLVMOrcDisposeLLJIT", "LLVMOrcDisposeLLJIT",
     c"LLVMOrcDisposeLLJIT(J)\n--\n\nDispose of an LLJIT instance.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcDisposeLLJIT`, converted in order.
-unsafe fn C_LLVMOrcDisposeLLJIT(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcDisposeLLJIT.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcDisposeLLJIT(py, rt::call::extract(x0, "J")?)?.into_ptr())
-}
+    ["J"],
+    |py, [x0]| LLVMOrcDisposeLLJIT(py, rt::call::extract(x0, "J")?));
 
 fn LLVMOrcDisposeLLJIT(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeLLJIT");
@@ -251,29 +140,10 @@ fn LLVMOrcDisposeLLJIT(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcLLJITGetExecutionSession` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLLJITGetExecutionSession: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLLJITGetExecutionSession",
-    "LLVMOrcLLJITGetExecutionSession",
-    &["J"],
-    rt::fastcall_entry!(C_LLVMOrcLLJITGetExecutionSession),
+rt::function!(F_LLVMOrcLLJITGetExecutionSession, C_LLVMOrcLLJITGetExecutionSession, c"LLVMOrcLLJITGetExecutionSession", "LLVMOrcLLJITGetExecutionSession",
     c"LLVMOrcLLJITGetExecutionSession(J)\n--\n\nGet a reference to the ExecutionSession for this LLJIT instance.\n\nThe ExecutionSession is owned by the LLJIT instance. The client is not\nresponsible for managing its memory.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueExecutionSession",
-);
-
-/// The arguments of a call of `LLVMOrcLLJITGetExecutionSession`, converted in order.
-unsafe fn C_LLVMOrcLLJITGetExecutionSession(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcLLJITGetExecutionSession.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLLJITGetExecutionSession(py, rt::call::extract(x0, "J")?)?.into_ptr())
-}
+    ["J"],
+    |py, [x0]| LLVMOrcLLJITGetExecutionSession(py, rt::call::extract(x0, "J")?));
 
 fn LLVMOrcLLJITGetExecutionSession(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetExecutionSession");
@@ -287,29 +157,10 @@ fn LLVMOrcLLJITGetExecutionSession(py: Python<'_>, J: rt::PtrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 15, __r, None)?)
 }
-/// `LLVMOrcLLJITGetMainJITDylib` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLLJITGetMainJITDylib: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLLJITGetMainJITDylib",
-    "LLVMOrcLLJITGetMainJITDylib",
-    &["J"],
-    rt::fastcall_entry!(C_LLVMOrcLLJITGetMainJITDylib),
+rt::function!(F_LLVMOrcLLJITGetMainJITDylib, C_LLVMOrcLLJITGetMainJITDylib, c"LLVMOrcLLJITGetMainJITDylib", "LLVMOrcLLJITGetMainJITDylib",
     c"LLVMOrcLLJITGetMainJITDylib(J)\n--\n\nReturn a reference to the Main JITDylib.\n\nThe JITDylib is owned by the LLJIT instance. The client is not responsible\nfor managing its memory.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueJITDylib",
-);
-
-/// The arguments of a call of `LLVMOrcLLJITGetMainJITDylib`, converted in order.
-unsafe fn C_LLVMOrcLLJITGetMainJITDylib(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcLLJITGetMainJITDylib.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLLJITGetMainJITDylib(py, rt::call::extract(x0, "J")?)?.into_ptr())
-}
+    ["J"],
+    |py, [x0]| LLVMOrcLLJITGetMainJITDylib(py, rt::call::extract(x0, "J")?));
 
 fn LLVMOrcLLJITGetMainJITDylib(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetMainJITDylib");
@@ -323,29 +174,10 @@ fn LLVMOrcLLJITGetMainJITDylib(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 22, __r, None)?)
 }
-/// `LLVMOrcLLJITGetTripleString` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLLJITGetTripleString: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLLJITGetTripleString",
-    "LLVMOrcLLJITGetTripleString",
-    &["J"],
-    rt::fastcall_entry!(C_LLVMOrcLLJITGetTripleString),
+rt::function!(F_LLVMOrcLLJITGetTripleString, C_LLVMOrcLLJITGetTripleString, c"LLVMOrcLLJITGetTripleString", "LLVMOrcLLJITGetTripleString",
     c"LLVMOrcLLJITGetTripleString(J)\n--\n\nReturn the target triple for this LLJIT instance. This string is owned by\nthe LLJIT instance and should not be freed by the client.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMOrcLLJITGetTripleString`, converted in order.
-unsafe fn C_LLVMOrcLLJITGetTripleString(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcLLJITGetTripleString.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLLJITGetTripleString(py, rt::call::extract(x0, "J")?)?.into_ptr())
-}
+    ["J"],
+    |py, [x0]| LLVMOrcLLJITGetTripleString(py, rt::call::extract(x0, "J")?));
 
 fn LLVMOrcLLJITGetTripleString(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetTripleString");
@@ -359,29 +191,10 @@ fn LLVMOrcLLJITGetTripleString(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `LLVMOrcLLJITGetGlobalPrefix` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLLJITGetGlobalPrefix: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLLJITGetGlobalPrefix",
-    "LLVMOrcLLJITGetGlobalPrefix",
-    &["J"],
-    rt::fastcall_entry!(C_LLVMOrcLLJITGetGlobalPrefix),
+rt::function!(F_LLVMOrcLLJITGetGlobalPrefix, C_LLVMOrcLLJITGetGlobalPrefix, c"LLVMOrcLLJITGetGlobalPrefix", "LLVMOrcLLJITGetGlobalPrefix",
     c"LLVMOrcLLJITGetGlobalPrefix(J)\n--\n\nReturns the global prefix character according to the LLJIT's DataLayout.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMOrcLLJITGetGlobalPrefix`, converted in order.
-unsafe fn C_LLVMOrcLLJITGetGlobalPrefix(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcLLJITGetGlobalPrefix.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLLJITGetGlobalPrefix(py, rt::call::extract(x0, "J")?)?.into_ptr())
-}
+    ["J"],
+    |py, [x0]| LLVMOrcLLJITGetGlobalPrefix(py, rt::call::extract(x0, "J")?));
 
 fn LLVMOrcLLJITGetGlobalPrefix(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetGlobalPrefix");
@@ -395,29 +208,10 @@ fn LLVMOrcLLJITGetGlobalPrefix(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMOrcLLJITMangleAndIntern` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLLJITMangleAndIntern: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLLJITMangleAndIntern",
-    "LLVMOrcLLJITMangleAndIntern",
-    &["J", "UnmangledName"],
-    rt::fastcall_entry!(C_LLVMOrcLLJITMangleAndIntern),
+rt::function!(F_LLVMOrcLLJITMangleAndIntern, C_LLVMOrcLLJITMangleAndIntern, c"LLVMOrcLLJITMangleAndIntern", "LLVMOrcLLJITMangleAndIntern",
     c"LLVMOrcLLJITMangleAndIntern(J, UnmangledName)\n--\n\nMangles the given string according to the LLJIT instance's DataLayout, then\ninterns the result in the SymbolStringPool and returns a reference to the\npool entry. Clients should call LLVMOrcReleaseSymbolStringPoolEntry to\ndecrement the ref-count on the pool entry once they are finished with this\nvalue.\n\nArgs:\n    J\n    UnmangledName\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueSymbolStringPoolEntry",
-);
-
-/// The arguments of a call of `LLVMOrcLLJITMangleAndIntern`, converted in order.
-unsafe fn C_LLVMOrcLLJITMangleAndIntern(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcLLJITMangleAndIntern.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLLJITMangleAndIntern(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "UnmangledName")?)?.into_ptr())
-}
+    ["J", "UnmangledName"],
+    |py, [x0, x1]| LLVMOrcLLJITMangleAndIntern(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "UnmangledName")?));
 
 fn LLVMOrcLLJITMangleAndIntern(py: Python<'_>, J: rt::PtrArg, UnmangledName: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITMangleAndIntern");
@@ -432,29 +226,10 @@ fn LLVMOrcLLJITMangleAndIntern(py: Python<'_>, J: rt::PtrArg, UnmangledName: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_UnmangledName) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 18, __r, None)?)
 }
-/// `LLVMOrcLLJITAddObjectFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLLJITAddObjectFile: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLLJITAddObjectFile",
-    "LLVMOrcLLJITAddObjectFile",
-    &["J", "JD", "ObjBuffer"],
-    rt::fastcall_entry!(C_LLVMOrcLLJITAddObjectFile),
+rt::function!(F_LLVMOrcLLJITAddObjectFile, C_LLVMOrcLLJITAddObjectFile, c"LLVMOrcLLJITAddObjectFile", "LLVMOrcLLJITAddObjectFile",
     c"LLVMOrcLLJITAddObjectFile(J, JD, ObjBuffer)\n--\n\nAdd a buffer representing an object file to the given JITDylib in the given\nLLJIT instance. This operation transfers ownership of the buffer to the\nLLJIT instance. The buffer should not be disposed of or referenced once this\nfunction returns.\n\nResources associated with the given object will be tracked by the given\nJITDylib's default resource tracker.\n\nArgs:\n    J\n    JD\n    ObjBuffer\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcLLJITAddObjectFile`, converted in order.
-unsafe fn C_LLVMOrcLLJITAddObjectFile(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcLLJITAddObjectFile.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLLJITAddObjectFile(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "JD")?, rt::call::extract(x2, "ObjBuffer")?)?.into_ptr())
-}
+    ["J", "JD", "ObjBuffer"],
+    |py, [x0, x1, x2]| LLVMOrcLLJITAddObjectFile(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "JD")?, rt::call::extract(x2, "ObjBuffer")?));
 
 fn LLVMOrcLLJITAddObjectFile(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrArg, ObjBuffer: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITAddObjectFile");
@@ -470,29 +245,10 @@ fn LLVMOrcLLJITAddObjectFile(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrArg, ObjB
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_JD, a_ObjBuffer) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcLLJITAddObjectFileWithRT` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLLJITAddObjectFileWithRT: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLLJITAddObjectFileWithRT",
-    "LLVMOrcLLJITAddObjectFileWithRT",
-    &["J", "RT", "ObjBuffer"],
-    rt::fastcall_entry!(C_LLVMOrcLLJITAddObjectFileWithRT),
+rt::function!(F_LLVMOrcLLJITAddObjectFileWithRT, C_LLVMOrcLLJITAddObjectFileWithRT, c"LLVMOrcLLJITAddObjectFileWithRT", "LLVMOrcLLJITAddObjectFileWithRT",
     c"LLVMOrcLLJITAddObjectFileWithRT(J, RT, ObjBuffer)\n--\n\nAdd a buffer representing an object file to the given ResourceTracker's\nJITDylib in the given LLJIT instance. This operation transfers ownership of\nthe buffer to the LLJIT instance. The buffer should not be disposed of or\nreferenced once this function returns.\n\nResources associated with the given object will be tracked by ResourceTracker\nRT.\n\nArgs:\n    J\n    RT\n    ObjBuffer\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcLLJITAddObjectFileWithRT`, converted in order.
-unsafe fn C_LLVMOrcLLJITAddObjectFileWithRT(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcLLJITAddObjectFileWithRT.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLLJITAddObjectFileWithRT(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "RT")?, rt::call::extract(x2, "ObjBuffer")?)?.into_ptr())
-}
+    ["J", "RT", "ObjBuffer"],
+    |py, [x0, x1, x2]| LLVMOrcLLJITAddObjectFileWithRT(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "RT")?, rt::call::extract(x2, "ObjBuffer")?));
 
 fn LLVMOrcLLJITAddObjectFileWithRT(py: Python<'_>, J: rt::PtrArg, RT: rt::PtrArg, ObjBuffer: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITAddObjectFileWithRT");
@@ -508,29 +264,10 @@ fn LLVMOrcLLJITAddObjectFileWithRT(py: Python<'_>, J: rt::PtrArg, RT: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_RT, a_ObjBuffer) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcLLJITAddLLVMIRModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLLJITAddLLVMIRModule: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLLJITAddLLVMIRModule",
-    "LLVMOrcLLJITAddLLVMIRModule",
-    &["J", "JD", "TSM"],
-    rt::fastcall_entry!(C_LLVMOrcLLJITAddLLVMIRModule),
+rt::function!(F_LLVMOrcLLJITAddLLVMIRModule, C_LLVMOrcLLJITAddLLVMIRModule, c"LLVMOrcLLJITAddLLVMIRModule", "LLVMOrcLLJITAddLLVMIRModule",
     c"LLVMOrcLLJITAddLLVMIRModule(J, JD, TSM)\n--\n\nAdd an IR module to the given JITDylib in the given LLJIT instance. This\noperation transfers ownership of the TSM argument to the LLJIT instance.\nThe TSM argument should not be disposed of or referenced once this\nfunction returns.\n\nResources associated with the given Module will be tracked by the given\nJITDylib's default resource tracker.\n\nArgs:\n    J\n    JD\n    TSM\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcLLJITAddLLVMIRModule`, converted in order.
-unsafe fn C_LLVMOrcLLJITAddLLVMIRModule(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcLLJITAddLLVMIRModule.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLLJITAddLLVMIRModule(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "JD")?, rt::call::extract(x2, "TSM")?)?.into_ptr())
-}
+    ["J", "JD", "TSM"],
+    |py, [x0, x1, x2]| LLVMOrcLLJITAddLLVMIRModule(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "JD")?, rt::call::extract(x2, "TSM")?));
 
 fn LLVMOrcLLJITAddLLVMIRModule(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrArg, TSM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITAddLLVMIRModule");
@@ -546,29 +283,10 @@ fn LLVMOrcLLJITAddLLVMIRModule(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrArg, TS
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_JD, a_TSM) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcLLJITAddLLVMIRModuleWithRT` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLLJITAddLLVMIRModuleWithRT: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLLJITAddLLVMIRModuleWithRT",
-    "LLVMOrcLLJITAddLLVMIRModuleWithRT",
-    &["J", "JD", "TSM"],
-    rt::fastcall_entry!(C_LLVMOrcLLJITAddLLVMIRModuleWithRT),
+rt::function!(F_LLVMOrcLLJITAddLLVMIRModuleWithRT, C_LLVMOrcLLJITAddLLVMIRModuleWithRT, c"LLVMOrcLLJITAddLLVMIRModuleWithRT", "LLVMOrcLLJITAddLLVMIRModuleWithRT",
     c"LLVMOrcLLJITAddLLVMIRModuleWithRT(J, JD, TSM)\n--\n\nAdd an IR module to the given ResourceTracker's JITDylib in the given LLJIT\ninstance. This operation transfers ownership of the TSM argument to the LLJIT\ninstance. The TSM argument should not be disposed of or referenced once this\nfunction returns.\n\nResources associated with the given Module will be tracked by ResourceTracker\nRT.\n\nArgs:\n    J\n    JD\n    TSM\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcLLJITAddLLVMIRModuleWithRT`, converted in order.
-unsafe fn C_LLVMOrcLLJITAddLLVMIRModuleWithRT(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcLLJITAddLLVMIRModuleWithRT.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLLJITAddLLVMIRModuleWithRT(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "JD")?, rt::call::extract(x2, "TSM")?)?.into_ptr())
-}
+    ["J", "JD", "TSM"],
+    |py, [x0, x1, x2]| LLVMOrcLLJITAddLLVMIRModuleWithRT(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "JD")?, rt::call::extract(x2, "TSM")?));
 
 fn LLVMOrcLLJITAddLLVMIRModuleWithRT(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrArg, TSM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITAddLLVMIRModuleWithRT");
@@ -584,29 +302,10 @@ fn LLVMOrcLLJITAddLLVMIRModuleWithRT(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrA
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_JD, a_TSM) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcLLJITLookup` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLLJITLookup: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLLJITLookup",
-    "LLVMOrcLLJITLookup",
-    &["J", "Name"],
-    rt::fastcall_entry!(C_LLVMOrcLLJITLookup),
+rt::function!(F_LLVMOrcLLJITLookup, C_LLVMOrcLLJITLookup, c"LLVMOrcLLJITLookup", "LLVMOrcLLJITLookup",
     c"LLVMOrcLLJITLookup(J, Name)\n--\n\nLook up the given symbol in the main JITDylib of the given LLJIT instance.\n\nThis operation does not take ownership of the Name argument.\n\nArgs:\n    J\n    Name\n\nReturns: a tuple of 2 item(s):\n    LLVMOpaqueError\n    Result: int",
-);
-
-/// The arguments of a call of `LLVMOrcLLJITLookup`, converted in order.
-unsafe fn C_LLVMOrcLLJITLookup(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcLLJITLookup.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLLJITLookup(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "Name")?)?.into_ptr())
-}
+    ["J", "Name"],
+    |py, [x0, x1]| LLVMOrcLLJITLookup(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "Name")?));
 
 fn LLVMOrcLLJITLookup(py: Python<'_>, J: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITLookup");
@@ -623,29 +322,10 @@ fn LLVMOrcLLJITLookup(py: Python<'_>, J: rt::PtrArg, Name: rt::CStrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_Result, a_Name) });
     rt::tuple(py, [super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, rt::obj(py, o_Result)?])
 }
-/// `LLVMOrcLLJITGetObjLinkingLayer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLLJITGetObjLinkingLayer: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLLJITGetObjLinkingLayer",
-    "LLVMOrcLLJITGetObjLinkingLayer",
-    &["J"],
-    rt::fastcall_entry!(C_LLVMOrcLLJITGetObjLinkingLayer),
+rt::function!(F_LLVMOrcLLJITGetObjLinkingLayer, C_LLVMOrcLLJITGetObjLinkingLayer, c"LLVMOrcLLJITGetObjLinkingLayer", "LLVMOrcLLJITGetObjLinkingLayer",
     c"LLVMOrcLLJITGetObjLinkingLayer(J)\n--\n\nReturns a non-owning reference to the LLJIT instance's object linking layer.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueObjectLayer",
-);
-
-/// The arguments of a call of `LLVMOrcLLJITGetObjLinkingLayer`, converted in order.
-unsafe fn C_LLVMOrcLLJITGetObjLinkingLayer(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcLLJITGetObjLinkingLayer.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLLJITGetObjLinkingLayer(py, rt::call::extract(x0, "J")?)?.into_ptr())
-}
+    ["J"],
+    |py, [x0]| LLVMOrcLLJITGetObjLinkingLayer(py, rt::call::extract(x0, "J")?));
 
 fn LLVMOrcLLJITGetObjLinkingLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetObjLinkingLayer");
@@ -659,29 +339,10 @@ fn LLVMOrcLLJITGetObjLinkingLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 41, __r, None)?)
 }
-/// `LLVMOrcLLJITGetObjTransformLayer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLLJITGetObjTransformLayer: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLLJITGetObjTransformLayer",
-    "LLVMOrcLLJITGetObjTransformLayer",
-    &["J"],
-    rt::fastcall_entry!(C_LLVMOrcLLJITGetObjTransformLayer),
+rt::function!(F_LLVMOrcLLJITGetObjTransformLayer, C_LLVMOrcLLJITGetObjTransformLayer, c"LLVMOrcLLJITGetObjTransformLayer", "LLVMOrcLLJITGetObjTransformLayer",
     c"LLVMOrcLLJITGetObjTransformLayer(J)\n--\n\nReturns a non-owning reference to the LLJIT instance's object linking layer.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueObjectTransformLayer",
-);
-
-/// The arguments of a call of `LLVMOrcLLJITGetObjTransformLayer`, converted in order.
-unsafe fn C_LLVMOrcLLJITGetObjTransformLayer(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcLLJITGetObjTransformLayer.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLLJITGetObjTransformLayer(py, rt::call::extract(x0, "J")?)?.into_ptr())
-}
+    ["J"],
+    |py, [x0]| LLVMOrcLLJITGetObjTransformLayer(py, rt::call::extract(x0, "J")?));
 
 fn LLVMOrcLLJITGetObjTransformLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetObjTransformLayer");
@@ -695,29 +356,10 @@ fn LLVMOrcLLJITGetObjTransformLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 45, __r, None)?)
 }
-/// `LLVMOrcLLJITGetIRTransformLayer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLLJITGetIRTransformLayer: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLLJITGetIRTransformLayer",
-    "LLVMOrcLLJITGetIRTransformLayer",
-    &["J"],
-    rt::fastcall_entry!(C_LLVMOrcLLJITGetIRTransformLayer),
+rt::function!(F_LLVMOrcLLJITGetIRTransformLayer, C_LLVMOrcLLJITGetIRTransformLayer, c"LLVMOrcLLJITGetIRTransformLayer", "LLVMOrcLLJITGetIRTransformLayer",
     c"LLVMOrcLLJITGetIRTransformLayer(J)\n--\n\nReturns a non-owning reference to the LLJIT instance's IR transform layer.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueIRTransformLayer",
-);
-
-/// The arguments of a call of `LLVMOrcLLJITGetIRTransformLayer`, converted in order.
-unsafe fn C_LLVMOrcLLJITGetIRTransformLayer(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcLLJITGetIRTransformLayer.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLLJITGetIRTransformLayer(py, rt::call::extract(x0, "J")?)?.into_ptr())
-}
+    ["J"],
+    |py, [x0]| LLVMOrcLLJITGetIRTransformLayer(py, rt::call::extract(x0, "J")?));
 
 fn LLVMOrcLLJITGetIRTransformLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetIRTransformLayer");
@@ -731,29 +373,10 @@ fn LLVMOrcLLJITGetIRTransformLayer(py: Python<'_>, J: rt::PtrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_J) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 43, __r, None)?)
 }
-/// `LLVMOrcLLJITGetDataLayoutStr` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLLJITGetDataLayoutStr: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLLJITGetDataLayoutStr",
-    "LLVMOrcLLJITGetDataLayoutStr",
-    &["J"],
-    rt::fastcall_entry!(C_LLVMOrcLLJITGetDataLayoutStr),
+rt::function!(F_LLVMOrcLLJITGetDataLayoutStr, C_LLVMOrcLLJITGetDataLayoutStr, c"LLVMOrcLLJITGetDataLayoutStr", "LLVMOrcLLJITGetDataLayoutStr",
     c"LLVMOrcLLJITGetDataLayoutStr(J)\n--\n\nGet the LLJIT instance's default data layout string.\n\nThis string is owned by the LLJIT instance and does not need to be freed\nby the caller.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMOrcLLJITGetDataLayoutStr`, converted in order.
-unsafe fn C_LLVMOrcLLJITGetDataLayoutStr(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcLLJITGetDataLayoutStr.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLLJITGetDataLayoutStr(py, rt::call::extract(x0, "J")?)?.into_ptr())
-}
+    ["J"],
+    |py, [x0]| LLVMOrcLLJITGetDataLayoutStr(py, rt::call::extract(x0, "J")?));
 
 fn LLVMOrcLLJITGetDataLayoutStr(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITGetDataLayoutStr");

@@ -28,29 +28,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.lljitutils", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMOrcLLJITEnableDebugSupport` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLLJITEnableDebugSupport: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLLJITEnableDebugSupport",
-    "LLVMOrcLLJITEnableDebugSupport",
-    &["J"],
-    rt::fastcall_entry!(C_LLVMOrcLLJITEnableDebugSupport),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMOrcLLJITEnableDebugSupport, C_LLVMOrcLLJITEnableDebugSupport, c"LLVMOrcLLJITEnableDebugSupport", "LLVMOrcLLJITEnableDebugSupport",
     c"LLVMOrcLLJITEnableDebugSupport(J)\n--\n\nInstall the plugin that submits debug objects to the executor. Executors must\nexpose the llvm_orc_registerJITLoaderGDBWrapper symbol.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcLLJITEnableDebugSupport`, converted in order.
-unsafe fn C_LLVMOrcLLJITEnableDebugSupport(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcLLJITEnableDebugSupport.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLLJITEnableDebugSupport(py, rt::call::extract(x0, "J")?)?.into_ptr())
-}
+    ["J"],
+    |py, [x0]| LLVMOrcLLJITEnableDebugSupport(py, rt::call::extract(x0, "J")?));
 
 fn LLVMOrcLLJITEnableDebugSupport(py: Python<'_>, J: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITEnableDebugSupport");

@@ -35,29 +35,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.object", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMCreateBinary` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateBinary: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateBinary",
-    "LLVMCreateBinary",
-    &["MemBuf", "Context"],
-    rt::fastcall_entry!(C_LLVMCreateBinary),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMCreateBinary, C_LLVMCreateBinary, c"LLVMCreateBinary", "LLVMCreateBinary",
     c"LLVMCreateBinary(MemBuf, Context)\n--\n\nCreate a binary file from the given memory buffer.\n\nThe exact type of the binary file will be inferred automatically, and the\nappropriate implementation selected.  The context may be NULL except if\nthe resulting file is an LLVM IR file.\n\nThe memory buffer is not consumed by this function.  It is the responsibilty\nof the caller to free it with \\c LLVMDisposeMemoryBuffer.\n\nIf NULL is returned, the ErrorMessage parameter is populated with the\nerror's description.  It is then the caller's responsibility to free this\nmessage by calling \\c LLVMDisposeMessage.\n\nSee: llvm::object::createBinary\n\nArgs:\n    MemBuf\n    Context\n\nReturns: a tuple of 2 item(s):\n    LLVMOpaqueBinary\n    ErrorMessage: bytes",
-);
-
-/// The arguments of a call of `LLVMCreateBinary`, converted in order.
-unsafe fn C_LLVMCreateBinary(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMCreateBinary.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateBinary(py, rt::call::extract(x0, "MemBuf")?, rt::call::extract(x1, "Context")?)?.into_ptr())
-}
+    ["MemBuf", "Context"],
+    |py, [x0, x1]| LLVMCreateBinary(py, rt::call::extract(x0, "MemBuf")?, rt::call::extract(x1, "Context")?));
 
 fn LLVMCreateBinary(py: Python<'_>, MemBuf: rt::PtrArg, Context: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateBinary");
@@ -74,29 +58,10 @@ fn LLVMCreateBinary(py: Python<'_>, MemBuf: rt::PtrArg, Context: rt::PtrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_Context, a_ErrorMessage) });
     rt::tuple(py, [super::llvm_types::TYPES.instance_at(py, 18, __r, None)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// `LLVMDisposeBinary` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDisposeBinary: rt::call::Function = rt::call::Function::new(
-    c"LLVMDisposeBinary",
-    "LLVMDisposeBinary",
-    &["BR"],
-    rt::fastcall_entry!(C_LLVMDisposeBinary),
+rt::function!(F_LLVMDisposeBinary, C_LLVMDisposeBinary, c"LLVMDisposeBinary", "LLVMDisposeBinary",
     c"LLVMDisposeBinary(BR)\n--\n\nDispose of a binary file.\n\nThe binary file does not own its backing buffer.  It is the responsibilty\nof the caller to free it with \\c LLVMDisposeMemoryBuffer.\n\nArgs:\n    BR",
-);
-
-/// The arguments of a call of `LLVMDisposeBinary`, converted in order.
-unsafe fn C_LLVMDisposeBinary(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDisposeBinary.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDisposeBinary(py, rt::call::extract(x0, "BR")?)?.into_ptr())
-}
+    ["BR"],
+    |py, [x0]| LLVMDisposeBinary(py, rt::call::extract(x0, "BR")?));
 
 fn LLVMDisposeBinary(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeBinary");
@@ -110,29 +75,10 @@ fn LLVMDisposeBinary(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
     Ok(py.None())
 }
-/// `LLVMBinaryCopyMemoryBuffer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMBinaryCopyMemoryBuffer: rt::call::Function = rt::call::Function::new(
-    c"LLVMBinaryCopyMemoryBuffer",
-    "LLVMBinaryCopyMemoryBuffer",
-    &["BR"],
-    rt::fastcall_entry!(C_LLVMBinaryCopyMemoryBuffer),
+rt::function!(F_LLVMBinaryCopyMemoryBuffer, C_LLVMBinaryCopyMemoryBuffer, c"LLVMBinaryCopyMemoryBuffer", "LLVMBinaryCopyMemoryBuffer",
     c"LLVMBinaryCopyMemoryBuffer(BR)\n--\n\nRetrieves a copy of the memory buffer associated with this object file.\n\nThe returned buffer is merely a shallow copy and does not own the actual\nbacking buffer of the binary. Nevertheless, it is the responsibility of the\ncaller to free it with \\c LLVMDisposeMemoryBuffer.\n\nSee: llvm::object::getMemoryBufferRef\n\nArgs:\n    BR\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMemoryBuffer",
-);
-
-/// The arguments of a call of `LLVMBinaryCopyMemoryBuffer`, converted in order.
-unsafe fn C_LLVMBinaryCopyMemoryBuffer(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMBinaryCopyMemoryBuffer.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMBinaryCopyMemoryBuffer(py, rt::call::extract(x0, "BR")?)?.into_ptr())
-}
+    ["BR"],
+    |py, [x0]| LLVMBinaryCopyMemoryBuffer(py, rt::call::extract(x0, "BR")?));
 
 fn LLVMBinaryCopyMemoryBuffer(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBinaryCopyMemoryBuffer");
@@ -146,29 +92,10 @@ fn LLVMBinaryCopyMemoryBuffer(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
     Ok(super::llvm_types::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMBinaryGetType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMBinaryGetType: rt::call::Function = rt::call::Function::new(
-    c"LLVMBinaryGetType",
-    "LLVMBinaryGetType",
-    &["BR"],
-    rt::fastcall_entry!(C_LLVMBinaryGetType),
+rt::function!(F_LLVMBinaryGetType, C_LLVMBinaryGetType, c"LLVMBinaryGetType", "LLVMBinaryGetType",
     c"LLVMBinaryGetType(BR)\n--\n\nRetrieve the specific type of a binary.\n\nSee: llvm::object::Binary::getType\n\nArgs:\n    BR\n\nReturns: a tuple of 1 item(s):\n    LLVMBinaryType",
-);
-
-/// The arguments of a call of `LLVMBinaryGetType`, converted in order.
-unsafe fn C_LLVMBinaryGetType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMBinaryGetType.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMBinaryGetType(py, rt::call::extract(x0, "BR")?)?.into_ptr())
-}
+    ["BR"],
+    |py, [x0]| LLVMBinaryGetType(py, rt::call::extract(x0, "BR")?));
 
 fn LLVMBinaryGetType(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBinaryGetType");
@@ -182,29 +109,10 @@ fn LLVMBinaryGetType(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
 }
-/// `LLVMMachOUniversalBinaryCopyObjectForArch` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMMachOUniversalBinaryCopyObjectForArch: rt::call::Function = rt::call::Function::new(
-    c"LLVMMachOUniversalBinaryCopyObjectForArch",
-    "LLVMMachOUniversalBinaryCopyObjectForArch",
-    &["BR", "Arch", "ArchLen"],
-    rt::fastcall_entry!(C_LLVMMachOUniversalBinaryCopyObjectForArch),
+rt::function!(F_LLVMMachOUniversalBinaryCopyObjectForArch, C_LLVMMachOUniversalBinaryCopyObjectForArch, c"LLVMMachOUniversalBinaryCopyObjectForArch", "LLVMMachOUniversalBinaryCopyObjectForArch",
     c"LLVMMachOUniversalBinaryCopyObjectForArch(BR, Arch, ArchLen)\n--\n\nArgs:\n    BR\n    Arch\n    ArchLen\n\nReturns: a tuple of 2 item(s):\n    LLVMOpaqueBinary\n    ErrorMessage: bytes",
-);
-
-/// The arguments of a call of `LLVMMachOUniversalBinaryCopyObjectForArch`, converted in order.
-unsafe fn C_LLVMMachOUniversalBinaryCopyObjectForArch(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMMachOUniversalBinaryCopyObjectForArch.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMMachOUniversalBinaryCopyObjectForArch(py, rt::call::extract(x0, "BR")?, rt::call::extract(x1, "Arch")?, rt::call::extract(x2, "ArchLen")?)?.into_ptr())
-}
+    ["BR", "Arch", "ArchLen"],
+    |py, [x0, x1, x2]| LLVMMachOUniversalBinaryCopyObjectForArch(py, rt::call::extract(x0, "BR")?, rt::call::extract(x1, "Arch")?, rt::call::extract(x2, "ArchLen")?));
 
 fn LLVMMachOUniversalBinaryCopyObjectForArch(py: Python<'_>, BR: rt::PtrArg, Arch: rt::CStrArg, ArchLen: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMachOUniversalBinaryCopyObjectForArch");
@@ -222,29 +130,10 @@ fn LLVMMachOUniversalBinaryCopyObjectForArch(py: Python<'_>, BR: rt::PtrArg, Arc
     let __r = py.allow_threads(move || unsafe { __f(a_BR, a_Arch, a_ArchLen, a_ErrorMessage) });
     rt::tuple(py, [super::llvm_types::TYPES.instance_at(py, 18, __r, None)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// `LLVMObjectFileCopySectionIterator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMObjectFileCopySectionIterator: rt::call::Function = rt::call::Function::new(
-    c"LLVMObjectFileCopySectionIterator",
-    "LLVMObjectFileCopySectionIterator",
-    &["BR"],
-    rt::fastcall_entry!(C_LLVMObjectFileCopySectionIterator),
+rt::function!(F_LLVMObjectFileCopySectionIterator, C_LLVMObjectFileCopySectionIterator, c"LLVMObjectFileCopySectionIterator", "LLVMObjectFileCopySectionIterator",
     c"LLVMObjectFileCopySectionIterator(BR)\n--\n\nRetrieve a copy of the section iterator for this object file.\n\nIf there are no sections, the result is NULL.\n\nThe returned iterator is merely a shallow copy. Nevertheless, it is\nthe responsibility of the caller to free it with\n\nSee: llvm::object::sections()\n\nArgs:\n    BR\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueSectionIterator",
-);
-
-/// The arguments of a call of `LLVMObjectFileCopySectionIterator`, converted in order.
-unsafe fn C_LLVMObjectFileCopySectionIterator(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMObjectFileCopySectionIterator.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMObjectFileCopySectionIterator(py, rt::call::extract(x0, "BR")?)?.into_ptr())
-}
+    ["BR"],
+    |py, [x0]| LLVMObjectFileCopySectionIterator(py, rt::call::extract(x0, "BR")?));
 
 fn LLVMObjectFileCopySectionIterator(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMObjectFileCopySectionIterator");
@@ -258,29 +147,10 @@ fn LLVMObjectFileCopySectionIterator(py: Python<'_>, BR: rt::PtrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMObjectFileIsSectionIteratorAtEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMObjectFileIsSectionIteratorAtEnd: rt::call::Function = rt::call::Function::new(
-    c"LLVMObjectFileIsSectionIteratorAtEnd",
-    "LLVMObjectFileIsSectionIteratorAtEnd",
-    &["BR", "SI"],
-    rt::fastcall_entry!(C_LLVMObjectFileIsSectionIteratorAtEnd),
+rt::function!(F_LLVMObjectFileIsSectionIteratorAtEnd, C_LLVMObjectFileIsSectionIteratorAtEnd, c"LLVMObjectFileIsSectionIteratorAtEnd", "LLVMObjectFileIsSectionIteratorAtEnd",
     c"LLVMObjectFileIsSectionIteratorAtEnd(BR, SI)\n--\n\nReturns whether the given section iterator is at the end.\n\nSee: llvm::object::section_end\n\nArgs:\n    BR\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMObjectFileIsSectionIteratorAtEnd`, converted in order.
-unsafe fn C_LLVMObjectFileIsSectionIteratorAtEnd(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMObjectFileIsSectionIteratorAtEnd.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMObjectFileIsSectionIteratorAtEnd(py, rt::call::extract(x0, "BR")?, rt::call::extract(x1, "SI")?)?.into_ptr())
-}
+    ["BR", "SI"],
+    |py, [x0, x1]| LLVMObjectFileIsSectionIteratorAtEnd(py, rt::call::extract(x0, "BR")?, rt::call::extract(x1, "SI")?));
 
 fn LLVMObjectFileIsSectionIteratorAtEnd(py: Python<'_>, BR: rt::PtrArg, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMObjectFileIsSectionIteratorAtEnd");
@@ -295,29 +165,10 @@ fn LLVMObjectFileIsSectionIteratorAtEnd(py: Python<'_>, BR: rt::PtrArg, SI: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_BR, a_SI) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMObjectFileCopySymbolIterator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMObjectFileCopySymbolIterator: rt::call::Function = rt::call::Function::new(
-    c"LLVMObjectFileCopySymbolIterator",
-    "LLVMObjectFileCopySymbolIterator",
-    &["BR"],
-    rt::fastcall_entry!(C_LLVMObjectFileCopySymbolIterator),
+rt::function!(F_LLVMObjectFileCopySymbolIterator, C_LLVMObjectFileCopySymbolIterator, c"LLVMObjectFileCopySymbolIterator", "LLVMObjectFileCopySymbolIterator",
     c"LLVMObjectFileCopySymbolIterator(BR)\n--\n\nRetrieve a copy of the symbol iterator for this object file.\n\nIf there are no symbols, the result is NULL.\n\nThe returned iterator is merely a shallow copy. Nevertheless, it is\nthe responsibility of the caller to free it with\n\nSee: llvm::object::symbols()\n\nArgs:\n    BR\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueSymbolIterator",
-);
-
-/// The arguments of a call of `LLVMObjectFileCopySymbolIterator`, converted in order.
-unsafe fn C_LLVMObjectFileCopySymbolIterator(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMObjectFileCopySymbolIterator.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMObjectFileCopySymbolIterator(py, rt::call::extract(x0, "BR")?)?.into_ptr())
-}
+    ["BR"],
+    |py, [x0]| LLVMObjectFileCopySymbolIterator(py, rt::call::extract(x0, "BR")?));
 
 fn LLVMObjectFileCopySymbolIterator(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMObjectFileCopySymbolIterator");
@@ -331,29 +182,10 @@ fn LLVMObjectFileCopySymbolIterator(py: Python<'_>, BR: rt::PtrArg) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
     Ok(TYPES.instance_at(py, 2, __r, None)?)
 }
-/// `LLVMObjectFileIsSymbolIteratorAtEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMObjectFileIsSymbolIteratorAtEnd: rt::call::Function = rt::call::Function::new(
-    c"LLVMObjectFileIsSymbolIteratorAtEnd",
-    "LLVMObjectFileIsSymbolIteratorAtEnd",
-    &["BR", "SI"],
-    rt::fastcall_entry!(C_LLVMObjectFileIsSymbolIteratorAtEnd),
+rt::function!(F_LLVMObjectFileIsSymbolIteratorAtEnd, C_LLVMObjectFileIsSymbolIteratorAtEnd, c"LLVMObjectFileIsSymbolIteratorAtEnd", "LLVMObjectFileIsSymbolIteratorAtEnd",
     c"LLVMObjectFileIsSymbolIteratorAtEnd(BR, SI)\n--\n\nReturns whether the given symbol iterator is at the end.\n\nSee: llvm::object::symbol_end\n\nArgs:\n    BR\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMObjectFileIsSymbolIteratorAtEnd`, converted in order.
-unsafe fn C_LLVMObjectFileIsSymbolIteratorAtEnd(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMObjectFileIsSymbolIteratorAtEnd.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMObjectFileIsSymbolIteratorAtEnd(py, rt::call::extract(x0, "BR")?, rt::call::extract(x1, "SI")?)?.into_ptr())
-}
+    ["BR", "SI"],
+    |py, [x0, x1]| LLVMObjectFileIsSymbolIteratorAtEnd(py, rt::call::extract(x0, "BR")?, rt::call::extract(x1, "SI")?));
 
 fn LLVMObjectFileIsSymbolIteratorAtEnd(py: Python<'_>, BR: rt::PtrArg, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMObjectFileIsSymbolIteratorAtEnd");
@@ -368,29 +200,10 @@ fn LLVMObjectFileIsSymbolIteratorAtEnd(py: Python<'_>, BR: rt::PtrArg, SI: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_BR, a_SI) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMDisposeSectionIterator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDisposeSectionIterator: rt::call::Function = rt::call::Function::new(
-    c"LLVMDisposeSectionIterator",
-    "LLVMDisposeSectionIterator",
-    &["SI"],
-    rt::fastcall_entry!(C_LLVMDisposeSectionIterator),
+rt::function!(F_LLVMDisposeSectionIterator, C_LLVMDisposeSectionIterator, c"LLVMDisposeSectionIterator", "LLVMDisposeSectionIterator",
     c"LLVMDisposeSectionIterator(SI)\n--\n\nArgs:\n    SI",
-);
-
-/// The arguments of a call of `LLVMDisposeSectionIterator`, converted in order.
-unsafe fn C_LLVMDisposeSectionIterator(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDisposeSectionIterator.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDisposeSectionIterator(py, rt::call::extract(x0, "SI")?)?.into_ptr())
-}
+    ["SI"],
+    |py, [x0]| LLVMDisposeSectionIterator(py, rt::call::extract(x0, "SI")?));
 
 fn LLVMDisposeSectionIterator(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeSectionIterator");
@@ -404,29 +217,10 @@ fn LLVMDisposeSectionIterator(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(py.None())
 }
-/// `LLVMMoveToNextSection` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMMoveToNextSection: rt::call::Function = rt::call::Function::new(
-    c"LLVMMoveToNextSection",
-    "LLVMMoveToNextSection",
-    &["SI"],
-    rt::fastcall_entry!(C_LLVMMoveToNextSection),
+rt::function!(F_LLVMMoveToNextSection, C_LLVMMoveToNextSection, c"LLVMMoveToNextSection", "LLVMMoveToNextSection",
     c"LLVMMoveToNextSection(SI)\n--\n\nArgs:\n    SI",
-);
-
-/// The arguments of a call of `LLVMMoveToNextSection`, converted in order.
-unsafe fn C_LLVMMoveToNextSection(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMMoveToNextSection.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMMoveToNextSection(py, rt::call::extract(x0, "SI")?)?.into_ptr())
-}
+    ["SI"],
+    |py, [x0]| LLVMMoveToNextSection(py, rt::call::extract(x0, "SI")?));
 
 fn LLVMMoveToNextSection(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveToNextSection");
@@ -440,29 +234,10 @@ fn LLVMMoveToNextSection(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(py.None())
 }
-/// `LLVMMoveToContainingSection` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMMoveToContainingSection: rt::call::Function = rt::call::Function::new(
-    c"LLVMMoveToContainingSection",
-    "LLVMMoveToContainingSection",
-    &["Sect", "Sym"],
-    rt::fastcall_entry!(C_LLVMMoveToContainingSection),
+rt::function!(F_LLVMMoveToContainingSection, C_LLVMMoveToContainingSection, c"LLVMMoveToContainingSection", "LLVMMoveToContainingSection",
     c"LLVMMoveToContainingSection(Sect, Sym)\n--\n\nArgs:\n    Sect\n    Sym",
-);
-
-/// The arguments of a call of `LLVMMoveToContainingSection`, converted in order.
-unsafe fn C_LLVMMoveToContainingSection(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMMoveToContainingSection.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMMoveToContainingSection(py, rt::call::extract(x0, "Sect")?, rt::call::extract(x1, "Sym")?)?.into_ptr())
-}
+    ["Sect", "Sym"],
+    |py, [x0, x1]| LLVMMoveToContainingSection(py, rt::call::extract(x0, "Sect")?, rt::call::extract(x1, "Sym")?));
 
 fn LLVMMoveToContainingSection(py: Python<'_>, Sect: rt::PtrArg, Sym: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveToContainingSection");
@@ -477,29 +252,10 @@ fn LLVMMoveToContainingSection(py: Python<'_>, Sect: rt::PtrArg, Sym: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_Sect, a_Sym) });
     Ok(py.None())
 }
-/// `LLVMDisposeSymbolIterator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDisposeSymbolIterator: rt::call::Function = rt::call::Function::new(
-    c"LLVMDisposeSymbolIterator",
-    "LLVMDisposeSymbolIterator",
-    &["SI"],
-    rt::fastcall_entry!(C_LLVMDisposeSymbolIterator),
+rt::function!(F_LLVMDisposeSymbolIterator, C_LLVMDisposeSymbolIterator, c"LLVMDisposeSymbolIterator", "LLVMDisposeSymbolIterator",
     c"LLVMDisposeSymbolIterator(SI)\n--\n\nArgs:\n    SI",
-);
-
-/// The arguments of a call of `LLVMDisposeSymbolIterator`, converted in order.
-unsafe fn C_LLVMDisposeSymbolIterator(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDisposeSymbolIterator.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDisposeSymbolIterator(py, rt::call::extract(x0, "SI")?)?.into_ptr())
-}
+    ["SI"],
+    |py, [x0]| LLVMDisposeSymbolIterator(py, rt::call::extract(x0, "SI")?));
 
 fn LLVMDisposeSymbolIterator(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeSymbolIterator");
@@ -513,29 +269,10 @@ fn LLVMDisposeSymbolIterator(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(py.None())
 }
-/// `LLVMMoveToNextSymbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMMoveToNextSymbol: rt::call::Function = rt::call::Function::new(
-    c"LLVMMoveToNextSymbol",
-    "LLVMMoveToNextSymbol",
-    &["SI"],
-    rt::fastcall_entry!(C_LLVMMoveToNextSymbol),
+rt::function!(F_LLVMMoveToNextSymbol, C_LLVMMoveToNextSymbol, c"LLVMMoveToNextSymbol", "LLVMMoveToNextSymbol",
     c"LLVMMoveToNextSymbol(SI)\n--\n\nArgs:\n    SI",
-);
-
-/// The arguments of a call of `LLVMMoveToNextSymbol`, converted in order.
-unsafe fn C_LLVMMoveToNextSymbol(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMMoveToNextSymbol.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMMoveToNextSymbol(py, rt::call::extract(x0, "SI")?)?.into_ptr())
-}
+    ["SI"],
+    |py, [x0]| LLVMMoveToNextSymbol(py, rt::call::extract(x0, "SI")?));
 
 fn LLVMMoveToNextSymbol(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveToNextSymbol");
@@ -549,29 +286,10 @@ fn LLVMMoveToNextSymbol(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(py.None())
 }
-/// `LLVMGetSectionName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetSectionName: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetSectionName",
-    "LLVMGetSectionName",
-    &["SI"],
-    rt::fastcall_entry!(C_LLVMGetSectionName),
+rt::function!(F_LLVMGetSectionName, C_LLVMGetSectionName, c"LLVMGetSectionName", "LLVMGetSectionName",
     c"LLVMGetSectionName(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMGetSectionName`, converted in order.
-unsafe fn C_LLVMGetSectionName(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetSectionName.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetSectionName(py, rt::call::extract(x0, "SI")?)?.into_ptr())
-}
+    ["SI"],
+    |py, [x0]| LLVMGetSectionName(py, rt::call::extract(x0, "SI")?));
 
 fn LLVMGetSectionName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionName");
@@ -585,29 +303,10 @@ fn LLVMGetSectionName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `LLVMGetSectionSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetSectionSize: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetSectionSize",
-    "LLVMGetSectionSize",
-    &["SI"],
-    rt::fastcall_entry!(C_LLVMGetSectionSize),
+rt::function!(F_LLVMGetSectionSize, C_LLVMGetSectionSize, c"LLVMGetSectionSize", "LLVMGetSectionSize",
     c"LLVMGetSectionSize(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMGetSectionSize`, converted in order.
-unsafe fn C_LLVMGetSectionSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetSectionSize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetSectionSize(py, rt::call::extract(x0, "SI")?)?.into_ptr())
-}
+    ["SI"],
+    |py, [x0]| LLVMGetSectionSize(py, rt::call::extract(x0, "SI")?));
 
 fn LLVMGetSectionSize(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionSize");
@@ -621,29 +320,10 @@ fn LLVMGetSectionSize(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMGetSectionContents` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetSectionContents: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetSectionContents",
-    "LLVMGetSectionContents",
-    &["SI"],
-    rt::fastcall_entry!(C_LLVMGetSectionContents),
+rt::function!(F_LLVMGetSectionContents, C_LLVMGetSectionContents, c"LLVMGetSectionContents", "LLVMGetSectionContents",
     c"LLVMGetSectionContents(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMGetSectionContents`, converted in order.
-unsafe fn C_LLVMGetSectionContents(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetSectionContents.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetSectionContents(py, rt::call::extract(x0, "SI")?)?.into_ptr())
-}
+    ["SI"],
+    |py, [x0]| LLVMGetSectionContents(py, rt::call::extract(x0, "SI")?));
 
 fn LLVMGetSectionContents(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionContents");
@@ -657,29 +337,10 @@ fn LLVMGetSectionContents(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `LLVMGetSectionAddress` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetSectionAddress: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetSectionAddress",
-    "LLVMGetSectionAddress",
-    &["SI"],
-    rt::fastcall_entry!(C_LLVMGetSectionAddress),
+rt::function!(F_LLVMGetSectionAddress, C_LLVMGetSectionAddress, c"LLVMGetSectionAddress", "LLVMGetSectionAddress",
     c"LLVMGetSectionAddress(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMGetSectionAddress`, converted in order.
-unsafe fn C_LLVMGetSectionAddress(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetSectionAddress.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetSectionAddress(py, rt::call::extract(x0, "SI")?)?.into_ptr())
-}
+    ["SI"],
+    |py, [x0]| LLVMGetSectionAddress(py, rt::call::extract(x0, "SI")?));
 
 fn LLVMGetSectionAddress(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionAddress");
@@ -693,29 +354,10 @@ fn LLVMGetSectionAddress(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMGetSectionContainsSymbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetSectionContainsSymbol: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetSectionContainsSymbol",
-    "LLVMGetSectionContainsSymbol",
-    &["SI", "Sym"],
-    rt::fastcall_entry!(C_LLVMGetSectionContainsSymbol),
+rt::function!(F_LLVMGetSectionContainsSymbol, C_LLVMGetSectionContainsSymbol, c"LLVMGetSectionContainsSymbol", "LLVMGetSectionContainsSymbol",
     c"LLVMGetSectionContainsSymbol(SI, Sym)\n--\n\nArgs:\n    SI\n    Sym\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMGetSectionContainsSymbol`, converted in order.
-unsafe fn C_LLVMGetSectionContainsSymbol(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMGetSectionContainsSymbol.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetSectionContainsSymbol(py, rt::call::extract(x0, "SI")?, rt::call::extract(x1, "Sym")?)?.into_ptr())
-}
+    ["SI", "Sym"],
+    |py, [x0, x1]| LLVMGetSectionContainsSymbol(py, rt::call::extract(x0, "SI")?, rt::call::extract(x1, "Sym")?));
 
 fn LLVMGetSectionContainsSymbol(py: Python<'_>, SI: rt::PtrArg, Sym: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSectionContainsSymbol");
@@ -730,29 +372,10 @@ fn LLVMGetSectionContainsSymbol(py: Python<'_>, SI: rt::PtrArg, Sym: rt::PtrArg)
     let __r = py.allow_threads(move || unsafe { __f(a_SI, a_Sym) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMGetRelocations` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetRelocations: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetRelocations",
-    "LLVMGetRelocations",
-    &["Section"],
-    rt::fastcall_entry!(C_LLVMGetRelocations),
+rt::function!(F_LLVMGetRelocations, C_LLVMGetRelocations, c"LLVMGetRelocations", "LLVMGetRelocations",
     c"LLVMGetRelocations(Section)\n--\n\nArgs:\n    Section\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueRelocationIterator",
-);
-
-/// The arguments of a call of `LLVMGetRelocations`, converted in order.
-unsafe fn C_LLVMGetRelocations(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetRelocations.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetRelocations(py, rt::call::extract(x0, "Section")?)?.into_ptr())
-}
+    ["Section"],
+    |py, [x0]| LLVMGetRelocations(py, rt::call::extract(x0, "Section")?));
 
 fn LLVMGetRelocations(py: Python<'_>, Section: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocations");
@@ -766,29 +389,10 @@ fn LLVMGetRelocations(py: Python<'_>, Section: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_Section) });
     Ok(TYPES.instance_at(py, 3, __r, None)?)
 }
-/// `LLVMDisposeRelocationIterator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDisposeRelocationIterator: rt::call::Function = rt::call::Function::new(
-    c"LLVMDisposeRelocationIterator",
-    "LLVMDisposeRelocationIterator",
-    &["RI"],
-    rt::fastcall_entry!(C_LLVMDisposeRelocationIterator),
+rt::function!(F_LLVMDisposeRelocationIterator, C_LLVMDisposeRelocationIterator, c"LLVMDisposeRelocationIterator", "LLVMDisposeRelocationIterator",
     c"LLVMDisposeRelocationIterator(RI)\n--\n\nArgs:\n    RI",
-);
-
-/// The arguments of a call of `LLVMDisposeRelocationIterator`, converted in order.
-unsafe fn C_LLVMDisposeRelocationIterator(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDisposeRelocationIterator.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDisposeRelocationIterator(py, rt::call::extract(x0, "RI")?)?.into_ptr())
-}
+    ["RI"],
+    |py, [x0]| LLVMDisposeRelocationIterator(py, rt::call::extract(x0, "RI")?));
 
 fn LLVMDisposeRelocationIterator(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeRelocationIterator");
@@ -802,29 +406,10 @@ fn LLVMDisposeRelocationIterator(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(py.None())
 }
-/// `LLVMIsRelocationIteratorAtEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMIsRelocationIteratorAtEnd: rt::call::Function = rt::call::Function::new(
-    c"LLVMIsRelocationIteratorAtEnd",
-    "LLVMIsRelocationIteratorAtEnd",
-    &["Section", "RI"],
-    rt::fastcall_entry!(C_LLVMIsRelocationIteratorAtEnd),
+rt::function!(F_LLVMIsRelocationIteratorAtEnd, C_LLVMIsRelocationIteratorAtEnd, c"LLVMIsRelocationIteratorAtEnd", "LLVMIsRelocationIteratorAtEnd",
     c"LLVMIsRelocationIteratorAtEnd(Section, RI)\n--\n\nArgs:\n    Section\n    RI\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMIsRelocationIteratorAtEnd`, converted in order.
-unsafe fn C_LLVMIsRelocationIteratorAtEnd(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMIsRelocationIteratorAtEnd.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMIsRelocationIteratorAtEnd(py, rt::call::extract(x0, "Section")?, rt::call::extract(x1, "RI")?)?.into_ptr())
-}
+    ["Section", "RI"],
+    |py, [x0, x1]| LLVMIsRelocationIteratorAtEnd(py, rt::call::extract(x0, "Section")?, rt::call::extract(x1, "RI")?));
 
 fn LLVMIsRelocationIteratorAtEnd(py: Python<'_>, Section: rt::PtrArg, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsRelocationIteratorAtEnd");
@@ -839,29 +424,10 @@ fn LLVMIsRelocationIteratorAtEnd(py: Python<'_>, Section: rt::PtrArg, RI: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_Section, a_RI) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMMoveToNextRelocation` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMMoveToNextRelocation: rt::call::Function = rt::call::Function::new(
-    c"LLVMMoveToNextRelocation",
-    "LLVMMoveToNextRelocation",
-    &["RI"],
-    rt::fastcall_entry!(C_LLVMMoveToNextRelocation),
+rt::function!(F_LLVMMoveToNextRelocation, C_LLVMMoveToNextRelocation, c"LLVMMoveToNextRelocation", "LLVMMoveToNextRelocation",
     c"LLVMMoveToNextRelocation(RI)\n--\n\nArgs:\n    RI",
-);
-
-/// The arguments of a call of `LLVMMoveToNextRelocation`, converted in order.
-unsafe fn C_LLVMMoveToNextRelocation(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMMoveToNextRelocation.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMMoveToNextRelocation(py, rt::call::extract(x0, "RI")?)?.into_ptr())
-}
+    ["RI"],
+    |py, [x0]| LLVMMoveToNextRelocation(py, rt::call::extract(x0, "RI")?));
 
 fn LLVMMoveToNextRelocation(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMoveToNextRelocation");
@@ -875,29 +441,10 @@ fn LLVMMoveToNextRelocation(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(py.None())
 }
-/// `LLVMGetSymbolName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetSymbolName: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetSymbolName",
-    "LLVMGetSymbolName",
-    &["SI"],
-    rt::fastcall_entry!(C_LLVMGetSymbolName),
+rt::function!(F_LLVMGetSymbolName, C_LLVMGetSymbolName, c"LLVMGetSymbolName", "LLVMGetSymbolName",
     c"LLVMGetSymbolName(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMGetSymbolName`, converted in order.
-unsafe fn C_LLVMGetSymbolName(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetSymbolName.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetSymbolName(py, rt::call::extract(x0, "SI")?)?.into_ptr())
-}
+    ["SI"],
+    |py, [x0]| LLVMGetSymbolName(py, rt::call::extract(x0, "SI")?));
 
 fn LLVMGetSymbolName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSymbolName");
@@ -911,29 +458,10 @@ fn LLVMGetSymbolName(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `LLVMGetSymbolAddress` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetSymbolAddress: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetSymbolAddress",
-    "LLVMGetSymbolAddress",
-    &["SI"],
-    rt::fastcall_entry!(C_LLVMGetSymbolAddress),
+rt::function!(F_LLVMGetSymbolAddress, C_LLVMGetSymbolAddress, c"LLVMGetSymbolAddress", "LLVMGetSymbolAddress",
     c"LLVMGetSymbolAddress(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMGetSymbolAddress`, converted in order.
-unsafe fn C_LLVMGetSymbolAddress(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetSymbolAddress.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetSymbolAddress(py, rt::call::extract(x0, "SI")?)?.into_ptr())
-}
+    ["SI"],
+    |py, [x0]| LLVMGetSymbolAddress(py, rt::call::extract(x0, "SI")?));
 
 fn LLVMGetSymbolAddress(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSymbolAddress");
@@ -947,29 +475,10 @@ fn LLVMGetSymbolAddress(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMGetSymbolSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetSymbolSize: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetSymbolSize",
-    "LLVMGetSymbolSize",
-    &["SI"],
-    rt::fastcall_entry!(C_LLVMGetSymbolSize),
+rt::function!(F_LLVMGetSymbolSize, C_LLVMGetSymbolSize, c"LLVMGetSymbolSize", "LLVMGetSymbolSize",
     c"LLVMGetSymbolSize(SI)\n--\n\nArgs:\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMGetSymbolSize`, converted in order.
-unsafe fn C_LLVMGetSymbolSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetSymbolSize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetSymbolSize(py, rt::call::extract(x0, "SI")?)?.into_ptr())
-}
+    ["SI"],
+    |py, [x0]| LLVMGetSymbolSize(py, rt::call::extract(x0, "SI")?));
 
 fn LLVMGetSymbolSize(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSymbolSize");
@@ -983,29 +492,10 @@ fn LLVMGetSymbolSize(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMGetRelocationOffset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetRelocationOffset: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetRelocationOffset",
-    "LLVMGetRelocationOffset",
-    &["RI"],
-    rt::fastcall_entry!(C_LLVMGetRelocationOffset),
+rt::function!(F_LLVMGetRelocationOffset, C_LLVMGetRelocationOffset, c"LLVMGetRelocationOffset", "LLVMGetRelocationOffset",
     c"LLVMGetRelocationOffset(RI)\n--\n\nArgs:\n    RI\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMGetRelocationOffset`, converted in order.
-unsafe fn C_LLVMGetRelocationOffset(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetRelocationOffset.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetRelocationOffset(py, rt::call::extract(x0, "RI")?)?.into_ptr())
-}
+    ["RI"],
+    |py, [x0]| LLVMGetRelocationOffset(py, rt::call::extract(x0, "RI")?));
 
 fn LLVMGetRelocationOffset(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationOffset");
@@ -1019,29 +509,10 @@ fn LLVMGetRelocationOffset(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMGetRelocationSymbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetRelocationSymbol: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetRelocationSymbol",
-    "LLVMGetRelocationSymbol",
-    &["RI"],
-    rt::fastcall_entry!(C_LLVMGetRelocationSymbol),
+rt::function!(F_LLVMGetRelocationSymbol, C_LLVMGetRelocationSymbol, c"LLVMGetRelocationSymbol", "LLVMGetRelocationSymbol",
     c"LLVMGetRelocationSymbol(RI)\n--\n\nArgs:\n    RI\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueSymbolIterator",
-);
-
-/// The arguments of a call of `LLVMGetRelocationSymbol`, converted in order.
-unsafe fn C_LLVMGetRelocationSymbol(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetRelocationSymbol.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetRelocationSymbol(py, rt::call::extract(x0, "RI")?)?.into_ptr())
-}
+    ["RI"],
+    |py, [x0]| LLVMGetRelocationSymbol(py, rt::call::extract(x0, "RI")?));
 
 fn LLVMGetRelocationSymbol(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationSymbol");
@@ -1055,29 +526,10 @@ fn LLVMGetRelocationSymbol(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(TYPES.instance_at(py, 2, __r, None)?)
 }
-/// `LLVMGetRelocationType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetRelocationType: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetRelocationType",
-    "LLVMGetRelocationType",
-    &["RI"],
-    rt::fastcall_entry!(C_LLVMGetRelocationType),
+rt::function!(F_LLVMGetRelocationType, C_LLVMGetRelocationType, c"LLVMGetRelocationType", "LLVMGetRelocationType",
     c"LLVMGetRelocationType(RI)\n--\n\nArgs:\n    RI\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMGetRelocationType`, converted in order.
-unsafe fn C_LLVMGetRelocationType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetRelocationType.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetRelocationType(py, rt::call::extract(x0, "RI")?)?.into_ptr())
-}
+    ["RI"],
+    |py, [x0]| LLVMGetRelocationType(py, rt::call::extract(x0, "RI")?));
 
 fn LLVMGetRelocationType(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationType");
@@ -1091,29 +543,10 @@ fn LLVMGetRelocationType(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMGetRelocationTypeName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetRelocationTypeName: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetRelocationTypeName",
-    "LLVMGetRelocationTypeName",
-    &["RI"],
-    rt::fastcall_entry!(C_LLVMGetRelocationTypeName),
+rt::function!(F_LLVMGetRelocationTypeName, C_LLVMGetRelocationTypeName, c"LLVMGetRelocationTypeName", "LLVMGetRelocationTypeName",
     c"LLVMGetRelocationTypeName(RI)\n--\n\nArgs:\n    RI\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMGetRelocationTypeName`, converted in order.
-unsafe fn C_LLVMGetRelocationTypeName(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetRelocationTypeName.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetRelocationTypeName(py, rt::call::extract(x0, "RI")?)?.into_ptr())
-}
+    ["RI"],
+    |py, [x0]| LLVMGetRelocationTypeName(py, rt::call::extract(x0, "RI")?));
 
 fn LLVMGetRelocationTypeName(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationTypeName");
@@ -1127,29 +560,10 @@ fn LLVMGetRelocationTypeName(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `LLVMGetRelocationValueString` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetRelocationValueString: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetRelocationValueString",
-    "LLVMGetRelocationValueString",
-    &["RI"],
-    rt::fastcall_entry!(C_LLVMGetRelocationValueString),
+rt::function!(F_LLVMGetRelocationValueString, C_LLVMGetRelocationValueString, c"LLVMGetRelocationValueString", "LLVMGetRelocationValueString",
     c"LLVMGetRelocationValueString(RI)\n--\n\nArgs:\n    RI\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMGetRelocationValueString`, converted in order.
-unsafe fn C_LLVMGetRelocationValueString(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetRelocationValueString.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetRelocationValueString(py, rt::call::extract(x0, "RI")?)?.into_ptr())
-}
+    ["RI"],
+    |py, [x0]| LLVMGetRelocationValueString(py, rt::call::extract(x0, "RI")?));
 
 fn LLVMGetRelocationValueString(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRelocationValueString");
@@ -1163,29 +577,10 @@ fn LLVMGetRelocationValueString(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `LLVMCreateObjectFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateObjectFile: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateObjectFile",
-    "LLVMCreateObjectFile",
-    &["MemBuf"],
-    rt::fastcall_entry!(C_LLVMCreateObjectFile),
+rt::function!(F_LLVMCreateObjectFile, C_LLVMCreateObjectFile, c"LLVMCreateObjectFile", "LLVMCreateObjectFile",
     c"LLVMCreateObjectFile(MemBuf)\n--\n\nDeprecated: Use LLVMCreateBinary instead.\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueObjectFile",
-);
-
-/// The arguments of a call of `LLVMCreateObjectFile`, converted in order.
-unsafe fn C_LLVMCreateObjectFile(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMCreateObjectFile.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateObjectFile(py, rt::call::extract(x0, "MemBuf")?)?.into_ptr())
-}
+    ["MemBuf"],
+    |py, [x0]| LLVMCreateObjectFile(py, rt::call::extract(x0, "MemBuf")?));
 
 fn LLVMCreateObjectFile(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateObjectFile");
@@ -1199,29 +594,10 @@ fn LLVMCreateObjectFile(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf) });
     Ok(TYPES.instance_at(py, 4, __r, None)?)
 }
-/// `LLVMDisposeObjectFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDisposeObjectFile: rt::call::Function = rt::call::Function::new(
-    c"LLVMDisposeObjectFile",
-    "LLVMDisposeObjectFile",
-    &["ObjectFile"],
-    rt::fastcall_entry!(C_LLVMDisposeObjectFile),
+rt::function!(F_LLVMDisposeObjectFile, C_LLVMDisposeObjectFile, c"LLVMDisposeObjectFile", "LLVMDisposeObjectFile",
     c"LLVMDisposeObjectFile(ObjectFile)\n--\n\nDeprecated: Use LLVMDisposeBinary instead.\n\nArgs:\n    ObjectFile",
-);
-
-/// The arguments of a call of `LLVMDisposeObjectFile`, converted in order.
-unsafe fn C_LLVMDisposeObjectFile(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDisposeObjectFile.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDisposeObjectFile(py, rt::call::extract(x0, "ObjectFile")?)?.into_ptr())
-}
+    ["ObjectFile"],
+    |py, [x0]| LLVMDisposeObjectFile(py, rt::call::extract(x0, "ObjectFile")?));
 
 fn LLVMDisposeObjectFile(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeObjectFile");
@@ -1235,29 +611,10 @@ fn LLVMDisposeObjectFile(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_ObjectFile) });
     Ok(py.None())
 }
-/// `LLVMGetSections` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetSections: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetSections",
-    "LLVMGetSections",
-    &["ObjectFile"],
-    rt::fastcall_entry!(C_LLVMGetSections),
+rt::function!(F_LLVMGetSections, C_LLVMGetSections, c"LLVMGetSections", "LLVMGetSections",
     c"LLVMGetSections(ObjectFile)\n--\n\nDeprecated: Use LLVMObjectFileCopySectionIterator instead.\n\nArgs:\n    ObjectFile\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueSectionIterator",
-);
-
-/// The arguments of a call of `LLVMGetSections`, converted in order.
-unsafe fn C_LLVMGetSections(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetSections.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetSections(py, rt::call::extract(x0, "ObjectFile")?)?.into_ptr())
-}
+    ["ObjectFile"],
+    |py, [x0]| LLVMGetSections(py, rt::call::extract(x0, "ObjectFile")?));
 
 fn LLVMGetSections(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSections");
@@ -1271,29 +628,10 @@ fn LLVMGetSections(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_ObjectFile) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMIsSectionIteratorAtEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMIsSectionIteratorAtEnd: rt::call::Function = rt::call::Function::new(
-    c"LLVMIsSectionIteratorAtEnd",
-    "LLVMIsSectionIteratorAtEnd",
-    &["ObjectFile", "SI"],
-    rt::fastcall_entry!(C_LLVMIsSectionIteratorAtEnd),
+rt::function!(F_LLVMIsSectionIteratorAtEnd, C_LLVMIsSectionIteratorAtEnd, c"LLVMIsSectionIteratorAtEnd", "LLVMIsSectionIteratorAtEnd",
     c"LLVMIsSectionIteratorAtEnd(ObjectFile, SI)\n--\n\nDeprecated: Use LLVMObjectFileIsSectionIteratorAtEnd instead.\n\nArgs:\n    ObjectFile\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMIsSectionIteratorAtEnd`, converted in order.
-unsafe fn C_LLVMIsSectionIteratorAtEnd(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMIsSectionIteratorAtEnd.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMIsSectionIteratorAtEnd(py, rt::call::extract(x0, "ObjectFile")?, rt::call::extract(x1, "SI")?)?.into_ptr())
-}
+    ["ObjectFile", "SI"],
+    |py, [x0, x1]| LLVMIsSectionIteratorAtEnd(py, rt::call::extract(x0, "ObjectFile")?, rt::call::extract(x1, "SI")?));
 
 fn LLVMIsSectionIteratorAtEnd(py: Python<'_>, ObjectFile: rt::PtrArg, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsSectionIteratorAtEnd");
@@ -1308,29 +646,10 @@ fn LLVMIsSectionIteratorAtEnd(py: Python<'_>, ObjectFile: rt::PtrArg, SI: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_ObjectFile, a_SI) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMGetSymbols` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetSymbols: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetSymbols",
-    "LLVMGetSymbols",
-    &["ObjectFile"],
-    rt::fastcall_entry!(C_LLVMGetSymbols),
+rt::function!(F_LLVMGetSymbols, C_LLVMGetSymbols, c"LLVMGetSymbols", "LLVMGetSymbols",
     c"LLVMGetSymbols(ObjectFile)\n--\n\nDeprecated: Use LLVMObjectFileCopySymbolIterator instead.\n\nArgs:\n    ObjectFile\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueSymbolIterator",
-);
-
-/// The arguments of a call of `LLVMGetSymbols`, converted in order.
-unsafe fn C_LLVMGetSymbols(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetSymbols.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetSymbols(py, rt::call::extract(x0, "ObjectFile")?)?.into_ptr())
-}
+    ["ObjectFile"],
+    |py, [x0]| LLVMGetSymbols(py, rt::call::extract(x0, "ObjectFile")?));
 
 fn LLVMGetSymbols(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSymbols");
@@ -1344,29 +663,10 @@ fn LLVMGetSymbols(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_ObjectFile) });
     Ok(TYPES.instance_at(py, 2, __r, None)?)
 }
-/// `LLVMIsSymbolIteratorAtEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMIsSymbolIteratorAtEnd: rt::call::Function = rt::call::Function::new(
-    c"LLVMIsSymbolIteratorAtEnd",
-    "LLVMIsSymbolIteratorAtEnd",
-    &["ObjectFile", "SI"],
-    rt::fastcall_entry!(C_LLVMIsSymbolIteratorAtEnd),
+rt::function!(F_LLVMIsSymbolIteratorAtEnd, C_LLVMIsSymbolIteratorAtEnd, c"LLVMIsSymbolIteratorAtEnd", "LLVMIsSymbolIteratorAtEnd",
     c"LLVMIsSymbolIteratorAtEnd(ObjectFile, SI)\n--\n\nDeprecated: Use LLVMObjectFileIsSymbolIteratorAtEnd instead.\n\nArgs:\n    ObjectFile\n    SI\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMIsSymbolIteratorAtEnd`, converted in order.
-unsafe fn C_LLVMIsSymbolIteratorAtEnd(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMIsSymbolIteratorAtEnd.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMIsSymbolIteratorAtEnd(py, rt::call::extract(x0, "ObjectFile")?, rt::call::extract(x1, "SI")?)?.into_ptr())
-}
+    ["ObjectFile", "SI"],
+    |py, [x0, x1]| LLVMIsSymbolIteratorAtEnd(py, rt::call::extract(x0, "ObjectFile")?, rt::call::extract(x1, "SI")?));
 
 fn LLVMIsSymbolIteratorAtEnd(py: Python<'_>, ObjectFile: rt::PtrArg, SI: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsSymbolIteratorAtEnd");

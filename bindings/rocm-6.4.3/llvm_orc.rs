@@ -81,29 +81,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.orc", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMOrcExecutionSessionSetErrorReporter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcExecutionSessionSetErrorReporter: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcExecutionSessionSetErrorReporter",
-    "LLVMOrcExecutionSessionSetErrorReporter",
-    &["ES", "ReportError", "Ctx"],
-    rt::fastcall_entry!(C_LLVMOrcExecutionSessionSetErrorReporter),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMOrcExecutionSessionSetErrorReporter, C_LLVMOrcExecutionSessionSetErrorReporter, c"LLVMOrcExecutionSessionSetErrorReporter", "LLVMOrcExecutionSessionSetErrorReporter",
     c"LLVMOrcExecutionSessionSetErrorReporter(ES, ReportError, Ctx)\n--\n\nAttach a custom error reporter function to the ExecutionSession.\n\nThe error reporter will be called to deliver failure notices that can not be\ndirectly reported to a caller. For example, failure to resolve symbols in\nthe JIT linker is typically reported via the error reporter (callers\nrequesting definitions from the JIT will typically be delivered a\nFailureToMaterialize error instead).\n\nArgs:\n    ES\n    ReportError\n    Ctx",
-);
-
-/// The arguments of a call of `LLVMOrcExecutionSessionSetErrorReporter`, converted in order.
-unsafe fn C_LLVMOrcExecutionSessionSetErrorReporter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcExecutionSessionSetErrorReporter.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcExecutionSessionSetErrorReporter(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "ReportError")?, rt::call::extract(x2, "Ctx")?)?.into_ptr())
-}
+    ["ES", "ReportError", "Ctx"],
+    |py, [x0, x1, x2]| LLVMOrcExecutionSessionSetErrorReporter(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "ReportError")?, rt::call::extract(x2, "Ctx")?));
 
 fn LLVMOrcExecutionSessionSetErrorReporter(py: Python<'_>, ES: rt::PtrArg, ReportError: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionSetErrorReporter");
@@ -119,29 +103,10 @@ fn LLVMOrcExecutionSessionSetErrorReporter(py: Python<'_>, ES: rt::PtrArg, Repor
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_ReportError, a_Ctx) });
     Ok(py.None())
 }
-/// `LLVMOrcExecutionSessionGetSymbolStringPool` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcExecutionSessionGetSymbolStringPool: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcExecutionSessionGetSymbolStringPool",
-    "LLVMOrcExecutionSessionGetSymbolStringPool",
-    &["ES"],
-    rt::fastcall_entry!(C_LLVMOrcExecutionSessionGetSymbolStringPool),
+rt::function!(F_LLVMOrcExecutionSessionGetSymbolStringPool, C_LLVMOrcExecutionSessionGetSymbolStringPool, c"LLVMOrcExecutionSessionGetSymbolStringPool", "LLVMOrcExecutionSessionGetSymbolStringPool",
     c"LLVMOrcExecutionSessionGetSymbolStringPool(ES)\n--\n\nReturn a reference to the SymbolStringPool for an ExecutionSession.\n\nOwnership of the pool remains with the ExecutionSession: The caller is\nnot required to free the pool.\n\nArgs:\n    ES\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueSymbolStringPool",
-);
-
-/// The arguments of a call of `LLVMOrcExecutionSessionGetSymbolStringPool`, converted in order.
-unsafe fn C_LLVMOrcExecutionSessionGetSymbolStringPool(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcExecutionSessionGetSymbolStringPool.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcExecutionSessionGetSymbolStringPool(py, rt::call::extract(x0, "ES")?)?.into_ptr())
-}
+    ["ES"],
+    |py, [x0]| LLVMOrcExecutionSessionGetSymbolStringPool(py, rt::call::extract(x0, "ES")?));
 
 fn LLVMOrcExecutionSessionGetSymbolStringPool(py: Python<'_>, ES: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionGetSymbolStringPool");
@@ -155,29 +120,10 @@ fn LLVMOrcExecutionSessionGetSymbolStringPool(py: Python<'_>, ES: rt::PtrArg) ->
     let __r = py.allow_threads(move || unsafe { __f(a_ES) });
     Ok(TYPES.instance_at(py, 17, __r, None)?)
 }
-/// `LLVMOrcSymbolStringPoolClearDeadEntries` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcSymbolStringPoolClearDeadEntries: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcSymbolStringPoolClearDeadEntries",
-    "LLVMOrcSymbolStringPoolClearDeadEntries",
-    &["SSP"],
-    rt::fastcall_entry!(C_LLVMOrcSymbolStringPoolClearDeadEntries),
+rt::function!(F_LLVMOrcSymbolStringPoolClearDeadEntries, C_LLVMOrcSymbolStringPoolClearDeadEntries, c"LLVMOrcSymbolStringPoolClearDeadEntries", "LLVMOrcSymbolStringPoolClearDeadEntries",
     c"LLVMOrcSymbolStringPoolClearDeadEntries(SSP)\n--\n\nClear all unreferenced symbol string pool entries.\n\nThis can be called at any time to release unused entries in the\nExecutionSession's string pool. Since it locks the pool (preventing\ninterning of any new strings) it is recommended that it only be called\ninfrequently, ideally when the caller has reason to believe that some\nentries will have become unreferenced, e.g. after removing a module or\nclosing a JITDylib.\n\nArgs:\n    SSP",
-);
-
-/// The arguments of a call of `LLVMOrcSymbolStringPoolClearDeadEntries`, converted in order.
-unsafe fn C_LLVMOrcSymbolStringPoolClearDeadEntries(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcSymbolStringPoolClearDeadEntries.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcSymbolStringPoolClearDeadEntries(py, rt::call::extract(x0, "SSP")?)?.into_ptr())
-}
+    ["SSP"],
+    |py, [x0]| LLVMOrcSymbolStringPoolClearDeadEntries(py, rt::call::extract(x0, "SSP")?));
 
 fn LLVMOrcSymbolStringPoolClearDeadEntries(py: Python<'_>, SSP: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcSymbolStringPoolClearDeadEntries");
@@ -191,29 +137,10 @@ fn LLVMOrcSymbolStringPoolClearDeadEntries(py: Python<'_>, SSP: rt::PtrArg) -> P
     let __r = py.allow_threads(move || unsafe { __f(a_SSP) });
     Ok(py.None())
 }
-/// `LLVMOrcExecutionSessionIntern` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcExecutionSessionIntern: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcExecutionSessionIntern",
-    "LLVMOrcExecutionSessionIntern",
-    &["ES", "Name"],
-    rt::fastcall_entry!(C_LLVMOrcExecutionSessionIntern),
+rt::function!(F_LLVMOrcExecutionSessionIntern, C_LLVMOrcExecutionSessionIntern, c"LLVMOrcExecutionSessionIntern", "LLVMOrcExecutionSessionIntern",
     c"LLVMOrcExecutionSessionIntern(ES, Name)\n--\n\nIntern a string in the ExecutionSession's SymbolStringPool and return a\nreference to it. This increments the ref-count of the pool entry, and the\nreturned value should be released once the client is done with it by\ncalling LLVMOrcReleaseSymbolStringPoolEntry.\n\nSince strings are uniqued within the SymbolStringPool\nLLVMOrcSymbolStringPoolEntryRefs can be compared by value to test string\nequality.\n\nNote that this function does not perform linker-mangling on the string.\n\nArgs:\n    ES\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueSymbolStringPoolEntry",
-);
-
-/// The arguments of a call of `LLVMOrcExecutionSessionIntern`, converted in order.
-unsafe fn C_LLVMOrcExecutionSessionIntern(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcExecutionSessionIntern.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcExecutionSessionIntern(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "Name")?)?.into_ptr())
-}
+    ["ES", "Name"],
+    |py, [x0, x1]| LLVMOrcExecutionSessionIntern(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "Name")?));
 
 fn LLVMOrcExecutionSessionIntern(py: Python<'_>, ES: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionIntern");
@@ -228,29 +155,10 @@ fn LLVMOrcExecutionSessionIntern(py: Python<'_>, ES: rt::PtrArg, Name: rt::CStrA
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_Name) });
     Ok(TYPES.instance_at(py, 18, __r, None)?)
 }
-/// `LLVMOrcExecutionSessionLookup` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcExecutionSessionLookup: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcExecutionSessionLookup",
-    "LLVMOrcExecutionSessionLookup",
-    &["ES", "K", "SearchOrder", "SearchOrderSize", "Symbols", "SymbolsSize", "HandleResult", "Ctx"],
-    rt::fastcall_entry!(C_LLVMOrcExecutionSessionLookup),
+rt::function!(F_LLVMOrcExecutionSessionLookup, C_LLVMOrcExecutionSessionLookup, c"LLVMOrcExecutionSessionLookup", "LLVMOrcExecutionSessionLookup",
     c"LLVMOrcExecutionSessionLookup(ES, K, SearchOrder, SearchOrderSize, Symbols, SymbolsSize, HandleResult, Ctx)\n--\n\nLook up symbols in an execution session.\n\nThis is a wrapper around the general ExecutionSession::lookup function.\n\nThe SearchOrder argument contains a list of (JITDylibs, JITDylibSearchFlags)\npairs that describe the search order. The JITDylibs will be searched in the\ngiven order to try to find the symbols in the Symbols argument.\n\nThe Symbols argument should contain a null-terminated array of\n(SymbolStringPtr, SymbolLookupFlags) pairs describing the symbols to be\nsearched for. This function takes ownership of the elements of the Symbols\narray. The Name fields of the Symbols elements are taken to have been\nretained by the client for this function. The client should *not* release the\nName fields, but are still responsible for destroying the array itself.\n\nThe HandleResult function will be called once all searched for symbols have\nbeen found, or an error occurs. The HandleResult function will be passed an\nLLVMErrorRef indicating success or failure, and (on success) a\nnull-terminated LLVMOrcCSymbolMapPairs array containing the function result,\nand the Ctx value passed to the lookup function.\n\nThe client is fully responsible for managing the lifetime of the Ctx object.\nA common idiom is to allocate the context prior to the lookup and deallocate\nit in the handler.\n\nTHIS API IS EXPERIMENTAL AND LIKELY TO CHANGE IN THE NEAR FUTURE!\n\nArgs:\n    ES\n    K\n    SearchOrder\n    SearchOrderSize\n    Symbols\n    SymbolsSize\n    HandleResult\n    Ctx",
-);
-
-/// The arguments of a call of `LLVMOrcExecutionSessionLookup`, converted in order.
-unsafe fn C_LLVMOrcExecutionSessionLookup(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_LLVMOrcExecutionSessionLookup.args::<8>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcExecutionSessionLookup(py, rt::call::extract(x0, "ES")?, &x1, rt::call::extract(x2, "SearchOrder")?, rt::call::extract(x3, "SearchOrderSize")?, rt::call::extract(x4, "Symbols")?, rt::call::extract(x5, "SymbolsSize")?, rt::call::extract(x6, "HandleResult")?, rt::call::extract(x7, "Ctx")?)?.into_ptr())
-}
+    ["ES", "K", "SearchOrder", "SearchOrderSize", "Symbols", "SymbolsSize", "HandleResult", "Ctx"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMOrcExecutionSessionLookup(py, rt::call::extract(x0, "ES")?, &x1, rt::call::extract(x2, "SearchOrder")?, rt::call::extract(x3, "SearchOrderSize")?, rt::call::extract(x4, "Symbols")?, rt::call::extract(x5, "SymbolsSize")?, rt::call::extract(x6, "HandleResult")?, rt::call::extract(x7, "Ctx")?));
 
 fn LLVMOrcExecutionSessionLookup(py: Python<'_>, ES: rt::PtrArg, K: &Bound<'_, PyAny>, SearchOrder: rt::PtrArg, SearchOrderSize: rt::CInt<u64>, Symbols: rt::PtrArg, SymbolsSize: rt::CInt<u64>, HandleResult: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionLookup");
@@ -271,29 +179,10 @@ fn LLVMOrcExecutionSessionLookup(py: Python<'_>, ES: rt::PtrArg, K: &Bound<'_, P
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_K, a_SearchOrder, a_SearchOrderSize, a_Symbols, a_SymbolsSize, a_HandleResult, a_Ctx) });
     Ok(py.None())
 }
-/// `LLVMOrcRetainSymbolStringPoolEntry` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcRetainSymbolStringPoolEntry: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcRetainSymbolStringPoolEntry",
-    "LLVMOrcRetainSymbolStringPoolEntry",
-    &["S"],
-    rt::fastcall_entry!(C_LLVMOrcRetainSymbolStringPoolEntry),
+rt::function!(F_LLVMOrcRetainSymbolStringPoolEntry, C_LLVMOrcRetainSymbolStringPoolEntry, c"LLVMOrcRetainSymbolStringPoolEntry", "LLVMOrcRetainSymbolStringPoolEntry",
     c"LLVMOrcRetainSymbolStringPoolEntry(S)\n--\n\nIncrements the ref-count for a SymbolStringPool entry.\n\nArgs:\n    S",
-);
-
-/// The arguments of a call of `LLVMOrcRetainSymbolStringPoolEntry`, converted in order.
-unsafe fn C_LLVMOrcRetainSymbolStringPoolEntry(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcRetainSymbolStringPoolEntry.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcRetainSymbolStringPoolEntry(py, rt::call::extract(x0, "S")?)?.into_ptr())
-}
+    ["S"],
+    |py, [x0]| LLVMOrcRetainSymbolStringPoolEntry(py, rt::call::extract(x0, "S")?));
 
 fn LLVMOrcRetainSymbolStringPoolEntry(py: Python<'_>, S: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcRetainSymbolStringPoolEntry");
@@ -307,29 +196,10 @@ fn LLVMOrcRetainSymbolStringPoolEntry(py: Python<'_>, S: rt::PtrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_S) });
     Ok(py.None())
 }
-/// `LLVMOrcReleaseSymbolStringPoolEntry` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcReleaseSymbolStringPoolEntry: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcReleaseSymbolStringPoolEntry",
-    "LLVMOrcReleaseSymbolStringPoolEntry",
-    &["S"],
-    rt::fastcall_entry!(C_LLVMOrcReleaseSymbolStringPoolEntry),
+rt::function!(F_LLVMOrcReleaseSymbolStringPoolEntry, C_LLVMOrcReleaseSymbolStringPoolEntry, c"LLVMOrcReleaseSymbolStringPoolEntry", "LLVMOrcReleaseSymbolStringPoolEntry",
     c"LLVMOrcReleaseSymbolStringPoolEntry(S)\n--\n\nReduces the ref-count for of a SymbolStringPool entry.\n\nArgs:\n    S",
-);
-
-/// The arguments of a call of `LLVMOrcReleaseSymbolStringPoolEntry`, converted in order.
-unsafe fn C_LLVMOrcReleaseSymbolStringPoolEntry(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcReleaseSymbolStringPoolEntry.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcReleaseSymbolStringPoolEntry(py, rt::call::extract(x0, "S")?)?.into_ptr())
-}
+    ["S"],
+    |py, [x0]| LLVMOrcReleaseSymbolStringPoolEntry(py, rt::call::extract(x0, "S")?));
 
 fn LLVMOrcReleaseSymbolStringPoolEntry(py: Python<'_>, S: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcReleaseSymbolStringPoolEntry");
@@ -343,29 +213,10 @@ fn LLVMOrcReleaseSymbolStringPoolEntry(py: Python<'_>, S: rt::PtrArg) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_S) });
     Ok(py.None())
 }
-/// `LLVMOrcSymbolStringPoolEntryStr` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcSymbolStringPoolEntryStr: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcSymbolStringPoolEntryStr",
-    "LLVMOrcSymbolStringPoolEntryStr",
-    &["S"],
-    rt::fastcall_entry!(C_LLVMOrcSymbolStringPoolEntryStr),
+rt::function!(F_LLVMOrcSymbolStringPoolEntryStr, C_LLVMOrcSymbolStringPoolEntryStr, c"LLVMOrcSymbolStringPoolEntryStr", "LLVMOrcSymbolStringPoolEntryStr",
     c"LLVMOrcSymbolStringPoolEntryStr(S)\n--\n\nReturn the c-string for the given symbol. This string will remain valid until\nthe entry is freed (once all LLVMOrcSymbolStringPoolEntryRefs have been\nreleased).\n\nArgs:\n    S\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMOrcSymbolStringPoolEntryStr`, converted in order.
-unsafe fn C_LLVMOrcSymbolStringPoolEntryStr(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcSymbolStringPoolEntryStr.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcSymbolStringPoolEntryStr(py, rt::call::extract(x0, "S")?)?.into_ptr())
-}
+    ["S"],
+    |py, [x0]| LLVMOrcSymbolStringPoolEntryStr(py, rt::call::extract(x0, "S")?));
 
 fn LLVMOrcSymbolStringPoolEntryStr(py: Python<'_>, S: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcSymbolStringPoolEntryStr");
@@ -379,29 +230,10 @@ fn LLVMOrcSymbolStringPoolEntryStr(py: Python<'_>, S: rt::PtrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_S) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `LLVMOrcReleaseResourceTracker` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcReleaseResourceTracker: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcReleaseResourceTracker",
-    "LLVMOrcReleaseResourceTracker",
-    &["RT"],
-    rt::fastcall_entry!(C_LLVMOrcReleaseResourceTracker),
+rt::function!(F_LLVMOrcReleaseResourceTracker, C_LLVMOrcReleaseResourceTracker, c"LLVMOrcReleaseResourceTracker", "LLVMOrcReleaseResourceTracker",
     c"LLVMOrcReleaseResourceTracker(RT)\n--\n\nReduces the ref-count of a ResourceTracker.\n\nArgs:\n    RT",
-);
-
-/// The arguments of a call of `LLVMOrcReleaseResourceTracker`, converted in order.
-unsafe fn C_LLVMOrcReleaseResourceTracker(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcReleaseResourceTracker.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcReleaseResourceTracker(py, rt::call::extract(x0, "RT")?)?.into_ptr())
-}
+    ["RT"],
+    |py, [x0]| LLVMOrcReleaseResourceTracker(py, rt::call::extract(x0, "RT")?));
 
 fn LLVMOrcReleaseResourceTracker(py: Python<'_>, RT: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcReleaseResourceTracker");
@@ -415,29 +247,10 @@ fn LLVMOrcReleaseResourceTracker(py: Python<'_>, RT: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_RT) });
     Ok(py.None())
 }
-/// `LLVMOrcResourceTrackerTransferTo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcResourceTrackerTransferTo: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcResourceTrackerTransferTo",
-    "LLVMOrcResourceTrackerTransferTo",
-    &["SrcRT", "DstRT"],
-    rt::fastcall_entry!(C_LLVMOrcResourceTrackerTransferTo),
+rt::function!(F_LLVMOrcResourceTrackerTransferTo, C_LLVMOrcResourceTrackerTransferTo, c"LLVMOrcResourceTrackerTransferTo", "LLVMOrcResourceTrackerTransferTo",
     c"LLVMOrcResourceTrackerTransferTo(SrcRT, DstRT)\n--\n\nTransfers tracking of all resources associated with resource tracker SrcRT\nto resource tracker DstRT.\n\nArgs:\n    SrcRT\n    DstRT",
-);
-
-/// The arguments of a call of `LLVMOrcResourceTrackerTransferTo`, converted in order.
-unsafe fn C_LLVMOrcResourceTrackerTransferTo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcResourceTrackerTransferTo.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcResourceTrackerTransferTo(py, rt::call::extract(x0, "SrcRT")?, rt::call::extract(x1, "DstRT")?)?.into_ptr())
-}
+    ["SrcRT", "DstRT"],
+    |py, [x0, x1]| LLVMOrcResourceTrackerTransferTo(py, rt::call::extract(x0, "SrcRT")?, rt::call::extract(x1, "DstRT")?));
 
 fn LLVMOrcResourceTrackerTransferTo(py: Python<'_>, SrcRT: rt::PtrArg, DstRT: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcResourceTrackerTransferTo");
@@ -452,29 +265,10 @@ fn LLVMOrcResourceTrackerTransferTo(py: Python<'_>, SrcRT: rt::PtrArg, DstRT: rt
     let __r = py.allow_threads(move || unsafe { __f(a_SrcRT, a_DstRT) });
     Ok(py.None())
 }
-/// `LLVMOrcResourceTrackerRemove` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcResourceTrackerRemove: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcResourceTrackerRemove",
-    "LLVMOrcResourceTrackerRemove",
-    &["RT"],
-    rt::fastcall_entry!(C_LLVMOrcResourceTrackerRemove),
+rt::function!(F_LLVMOrcResourceTrackerRemove, C_LLVMOrcResourceTrackerRemove, c"LLVMOrcResourceTrackerRemove", "LLVMOrcResourceTrackerRemove",
     c"LLVMOrcResourceTrackerRemove(RT)\n--\n\nRemove all resources associated with the given tracker. See\nResourceTracker::remove().\n\nArgs:\n    RT\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcResourceTrackerRemove`, converted in order.
-unsafe fn C_LLVMOrcResourceTrackerRemove(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcResourceTrackerRemove.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcResourceTrackerRemove(py, rt::call::extract(x0, "RT")?)?.into_ptr())
-}
+    ["RT"],
+    |py, [x0]| LLVMOrcResourceTrackerRemove(py, rt::call::extract(x0, "RT")?));
 
 fn LLVMOrcResourceTrackerRemove(py: Python<'_>, RT: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcResourceTrackerRemove");
@@ -488,29 +282,10 @@ fn LLVMOrcResourceTrackerRemove(py: Python<'_>, RT: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_RT) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcDisposeDefinitionGenerator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcDisposeDefinitionGenerator: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcDisposeDefinitionGenerator",
-    "LLVMOrcDisposeDefinitionGenerator",
-    &["DG"],
-    rt::fastcall_entry!(C_LLVMOrcDisposeDefinitionGenerator),
+rt::function!(F_LLVMOrcDisposeDefinitionGenerator, C_LLVMOrcDisposeDefinitionGenerator, c"LLVMOrcDisposeDefinitionGenerator", "LLVMOrcDisposeDefinitionGenerator",
     c"LLVMOrcDisposeDefinitionGenerator(DG)\n--\n\nDispose of a JITDylib::DefinitionGenerator. This should only be called if\nownership has not been passed to a JITDylib (e.g. because some error\nprevented the client from calling LLVMOrcJITDylibAddGenerator).\n\nArgs:\n    DG",
-);
-
-/// The arguments of a call of `LLVMOrcDisposeDefinitionGenerator`, converted in order.
-unsafe fn C_LLVMOrcDisposeDefinitionGenerator(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcDisposeDefinitionGenerator.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcDisposeDefinitionGenerator(py, rt::call::extract(x0, "DG")?)?.into_ptr())
-}
+    ["DG"],
+    |py, [x0]| LLVMOrcDisposeDefinitionGenerator(py, rt::call::extract(x0, "DG")?));
 
 fn LLVMOrcDisposeDefinitionGenerator(py: Python<'_>, DG: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeDefinitionGenerator");
@@ -524,29 +299,10 @@ fn LLVMOrcDisposeDefinitionGenerator(py: Python<'_>, DG: rt::PtrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_DG) });
     Ok(py.None())
 }
-/// `LLVMOrcDisposeMaterializationUnit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcDisposeMaterializationUnit: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcDisposeMaterializationUnit",
-    "LLVMOrcDisposeMaterializationUnit",
-    &["MU"],
-    rt::fastcall_entry!(C_LLVMOrcDisposeMaterializationUnit),
+rt::function!(F_LLVMOrcDisposeMaterializationUnit, C_LLVMOrcDisposeMaterializationUnit, c"LLVMOrcDisposeMaterializationUnit", "LLVMOrcDisposeMaterializationUnit",
     c"LLVMOrcDisposeMaterializationUnit(MU)\n--\n\nDispose of a MaterializationUnit.\n\nArgs:\n    MU",
-);
-
-/// The arguments of a call of `LLVMOrcDisposeMaterializationUnit`, converted in order.
-unsafe fn C_LLVMOrcDisposeMaterializationUnit(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcDisposeMaterializationUnit.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcDisposeMaterializationUnit(py, rt::call::extract(x0, "MU")?)?.into_ptr())
-}
+    ["MU"],
+    |py, [x0]| LLVMOrcDisposeMaterializationUnit(py, rt::call::extract(x0, "MU")?));
 
 fn LLVMOrcDisposeMaterializationUnit(py: Python<'_>, MU: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeMaterializationUnit");
@@ -560,29 +316,10 @@ fn LLVMOrcDisposeMaterializationUnit(py: Python<'_>, MU: rt::PtrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_MU) });
     Ok(py.None())
 }
-/// `LLVMOrcCreateCustomMaterializationUnit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcCreateCustomMaterializationUnit: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcCreateCustomMaterializationUnit",
-    "LLVMOrcCreateCustomMaterializationUnit",
-    &["Name", "Ctx", "Syms", "NumSyms", "InitSym", "Materialize", "Discard", "Destroy"],
-    rt::fastcall_entry!(C_LLVMOrcCreateCustomMaterializationUnit),
+rt::function!(F_LLVMOrcCreateCustomMaterializationUnit, C_LLVMOrcCreateCustomMaterializationUnit, c"LLVMOrcCreateCustomMaterializationUnit", "LLVMOrcCreateCustomMaterializationUnit",
     c"LLVMOrcCreateCustomMaterializationUnit(Name, Ctx, Syms, NumSyms, InitSym, Materialize, Discard, Destroy)\n--\n\nCreate a custom MaterializationUnit.\n\nName is a name for this MaterializationUnit to be used for identification\nand logging purposes (e.g. if this MaterializationUnit produces an\nobject buffer then the name of that buffer will be derived from this name).\n\nThe Syms list contains the names and linkages of the symbols provided by this\nunit. This function takes ownership of the elements of the Syms array. The\nName fields of the array elements are taken to have been retained for this\nfunction. The client should *not* release the elements of the array, but is\nstill responsible for destroying the array itself.\n\nThe InitSym argument indicates whether or not this MaterializationUnit\ncontains static initializers. If three are no static initializers (the common\ncase) then this argument should be null. If there are static initializers\nthen InitSym should be set to a unique name that also appears in the Syms\nlist with the LLVMJITSymbolGenericFlagsMaterializationSideEffectsOnly flag\nset. This function takes ownership of the InitSym, which should have been\nretained twice on behalf of this function: once for the Syms entry and once\nfor InitSym. If clients wish to use the InitSym value after this function\nreturns they must retain it once more for themselves.\n\nIf any of the symbols in the Syms list is looked up then the Materialize\nfunction will be called.\n\nIf any of the symbols in the Syms list is overridden then the Discard\nfunction will be called.\n\nThe caller owns the underling MaterializationUnit and is responsible for\neither passing it to a JITDylib (via LLVMOrcJITDylibDefine) or disposing\nof it by calling LLVMOrcDisposeMaterializationUnit.\n\nArgs:\n    Name\n    Ctx\n    Syms\n    NumSyms\n    InitSym\n    Materialize\n    Discard\n    Destroy\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueMaterializationUnit",
-);
-
-/// The arguments of a call of `LLVMOrcCreateCustomMaterializationUnit`, converted in order.
-unsafe fn C_LLVMOrcCreateCustomMaterializationUnit(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_LLVMOrcCreateCustomMaterializationUnit.args::<8>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcCreateCustomMaterializationUnit(py, rt::call::extract(x0, "Name")?, rt::call::extract(x1, "Ctx")?, rt::call::extract(x2, "Syms")?, rt::call::extract(x3, "NumSyms")?, rt::call::extract(x4, "InitSym")?, rt::call::extract(x5, "Materialize")?, rt::call::extract(x6, "Discard")?, rt::call::extract(x7, "Destroy")?)?.into_ptr())
-}
+    ["Name", "Ctx", "Syms", "NumSyms", "InitSym", "Materialize", "Discard", "Destroy"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMOrcCreateCustomMaterializationUnit(py, rt::call::extract(x0, "Name")?, rt::call::extract(x1, "Ctx")?, rt::call::extract(x2, "Syms")?, rt::call::extract(x3, "NumSyms")?, rt::call::extract(x4, "InitSym")?, rt::call::extract(x5, "Materialize")?, rt::call::extract(x6, "Discard")?, rt::call::extract(x7, "Destroy")?));
 
 fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx: rt::PtrArgMut, Syms: rt::PtrArg, NumSyms: rt::CInt<u64>, InitSym: rt::PtrArg, Materialize: rt::PtrArg, Discard: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateCustomMaterializationUnit");
@@ -603,29 +340,10 @@ fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx
     let __r = py.allow_threads(move || unsafe { __f(a_Name, a_Ctx, a_Syms, a_NumSyms, a_InitSym, a_Materialize, a_Discard, a_Destroy) });
     Ok(TYPES.instance_at(py, 26, __r, None)?)
 }
-/// `LLVMOrcAbsoluteSymbols` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcAbsoluteSymbols: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcAbsoluteSymbols",
-    "LLVMOrcAbsoluteSymbols",
-    &["Syms", "NumPairs"],
-    rt::fastcall_entry!(C_LLVMOrcAbsoluteSymbols),
+rt::function!(F_LLVMOrcAbsoluteSymbols, C_LLVMOrcAbsoluteSymbols, c"LLVMOrcAbsoluteSymbols", "LLVMOrcAbsoluteSymbols",
     c"LLVMOrcAbsoluteSymbols(Syms, NumPairs)\n--\n\nCreate a MaterializationUnit to define the given symbols as pointing to\nthe corresponding raw addresses.\n\nThis function takes ownership of the elements of the Syms array. The Name\nfields of the array elements are taken to have been retained for this\nfunction. This allows the following pattern...\n\nsize_t NumPairs;\nLLVMOrcCSymbolMapPairs Sym;\n-- Build Syms array --\nLLVMOrcMaterializationUnitRef MU =\nLLVMOrcAbsoluteSymbols(Syms, NumPairs);\n\n... without requiring cleanup of the elements of the Sym array afterwards.\n\nThe client is still responsible for deleting the Sym array itself.\n\nIf a client wishes to reuse elements of the Sym array after this call they\nmust explicitly retain each of the elements for themselves.\n\nArgs:\n    Syms\n    NumPairs\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueMaterializationUnit",
-);
-
-/// The arguments of a call of `LLVMOrcAbsoluteSymbols`, converted in order.
-unsafe fn C_LLVMOrcAbsoluteSymbols(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcAbsoluteSymbols.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcAbsoluteSymbols(py, rt::call::extract(x0, "Syms")?, rt::call::extract(x1, "NumPairs")?)?.into_ptr())
-}
+    ["Syms", "NumPairs"],
+    |py, [x0, x1]| LLVMOrcAbsoluteSymbols(py, rt::call::extract(x0, "Syms")?, rt::call::extract(x1, "NumPairs")?));
 
 fn LLVMOrcAbsoluteSymbols(py: Python<'_>, Syms: rt::PtrArg, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcAbsoluteSymbols");
@@ -640,29 +358,10 @@ fn LLVMOrcAbsoluteSymbols(py: Python<'_>, Syms: rt::PtrArg, NumPairs: rt::CInt<u
     let __r = py.allow_threads(move || unsafe { __f(a_Syms, a_NumPairs) });
     Ok(TYPES.instance_at(py, 26, __r, None)?)
 }
-/// `LLVMOrcLazyReexports` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLazyReexports: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLazyReexports",
-    "LLVMOrcLazyReexports",
-    &["LCTM", "ISM", "SourceRef", "CallableAliases", "NumPairs"],
-    rt::fastcall_entry!(C_LLVMOrcLazyReexports),
+rt::function!(F_LLVMOrcLazyReexports, C_LLVMOrcLazyReexports, c"LLVMOrcLazyReexports", "LLVMOrcLazyReexports",
     c"LLVMOrcLazyReexports(LCTM, ISM, SourceRef, CallableAliases, NumPairs)\n--\n\nCreate a MaterializationUnit to define lazy re-expots. These are callable\nentry points that call through to the given symbols.\n\nThis function takes ownership of the CallableAliases array. The Name\nfields of the array elements are taken to have been retained for this\nfunction. This allows the following pattern...\n\nsize_t NumPairs;\nLLVMOrcCSymbolAliasMapPairs CallableAliases;\n-- Build CallableAliases array --\nLLVMOrcMaterializationUnitRef MU =\nLLVMOrcLazyReexports(LCTM, ISM, JD, CallableAliases, NumPairs);\n\n... without requiring cleanup of the elements of the CallableAliases array afterwards.\n\nThe client is still responsible for deleting the CallableAliases array itself.\n\nIf a client wishes to reuse elements of the CallableAliases array after this call they\nmust explicitly retain each of the elements for themselves.\n\nArgs:\n    LCTM\n    ISM\n    SourceRef\n    CallableAliases\n    NumPairs\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueMaterializationUnit",
-);
-
-/// The arguments of a call of `LLVMOrcLazyReexports`, converted in order.
-unsafe fn C_LLVMOrcLazyReexports(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_LLVMOrcLazyReexports.args::<5>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLazyReexports(py, rt::call::extract(x0, "LCTM")?, rt::call::extract(x1, "ISM")?, rt::call::extract(x2, "SourceRef")?, rt::call::extract(x3, "CallableAliases")?, rt::call::extract(x4, "NumPairs")?)?.into_ptr())
-}
+    ["LCTM", "ISM", "SourceRef", "CallableAliases", "NumPairs"],
+    |py, [x0, x1, x2, x3, x4]| LLVMOrcLazyReexports(py, rt::call::extract(x0, "LCTM")?, rt::call::extract(x1, "ISM")?, rt::call::extract(x2, "SourceRef")?, rt::call::extract(x3, "CallableAliases")?, rt::call::extract(x4, "NumPairs")?));
 
 fn LLVMOrcLazyReexports(py: Python<'_>, LCTM: rt::PtrArg, ISM: rt::PtrArg, SourceRef: rt::PtrArg, CallableAliases: rt::PtrArg, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLazyReexports");
@@ -680,29 +379,10 @@ fn LLVMOrcLazyReexports(py: Python<'_>, LCTM: rt::PtrArg, ISM: rt::PtrArg, Sourc
     let __r = py.allow_threads(move || unsafe { __f(a_LCTM, a_ISM, a_SourceRef, a_CallableAliases, a_NumPairs) });
     Ok(TYPES.instance_at(py, 26, __r, None)?)
 }
-/// `LLVMOrcDisposeMaterializationResponsibility` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcDisposeMaterializationResponsibility: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcDisposeMaterializationResponsibility",
-    "LLVMOrcDisposeMaterializationResponsibility",
-    &["MR"],
-    rt::fastcall_entry!(C_LLVMOrcDisposeMaterializationResponsibility),
+rt::function!(F_LLVMOrcDisposeMaterializationResponsibility, C_LLVMOrcDisposeMaterializationResponsibility, c"LLVMOrcDisposeMaterializationResponsibility", "LLVMOrcDisposeMaterializationResponsibility",
     c"LLVMOrcDisposeMaterializationResponsibility(MR)\n--\n\nDisposes of the passed MaterializationResponsibility object.\n\nThis should only be done after the symbols covered by the object have either\nbeen resolved and emitted (via\nLLVMOrcMaterializationResponsibilityNotifyResolved and\nLLVMOrcMaterializationResponsibilityNotifyEmitted) or failed (via\nLLVMOrcMaterializationResponsibilityFailMaterialization).\n\nArgs:\n    MR",
-);
-
-/// The arguments of a call of `LLVMOrcDisposeMaterializationResponsibility`, converted in order.
-unsafe fn C_LLVMOrcDisposeMaterializationResponsibility(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcDisposeMaterializationResponsibility.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcDisposeMaterializationResponsibility(py, rt::call::extract(x0, "MR")?)?.into_ptr())
-}
+    ["MR"],
+    |py, [x0]| LLVMOrcDisposeMaterializationResponsibility(py, rt::call::extract(x0, "MR")?));
 
 fn LLVMOrcDisposeMaterializationResponsibility(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeMaterializationResponsibility");
@@ -716,29 +396,10 @@ fn LLVMOrcDisposeMaterializationResponsibility(py: Python<'_>, MR: rt::PtrArg) -
     let __r = py.allow_threads(move || unsafe { __f(a_MR) });
     Ok(py.None())
 }
-/// `LLVMOrcMaterializationResponsibilityGetTargetDylib` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcMaterializationResponsibilityGetTargetDylib: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcMaterializationResponsibilityGetTargetDylib",
-    "LLVMOrcMaterializationResponsibilityGetTargetDylib",
-    &["MR"],
-    rt::fastcall_entry!(C_LLVMOrcMaterializationResponsibilityGetTargetDylib),
+rt::function!(F_LLVMOrcMaterializationResponsibilityGetTargetDylib, C_LLVMOrcMaterializationResponsibilityGetTargetDylib, c"LLVMOrcMaterializationResponsibilityGetTargetDylib", "LLVMOrcMaterializationResponsibilityGetTargetDylib",
     c"LLVMOrcMaterializationResponsibilityGetTargetDylib(MR)\n--\n\nReturns the target JITDylib that these symbols are being materialized into.\n\nArgs:\n    MR\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueJITDylib",
-);
-
-/// The arguments of a call of `LLVMOrcMaterializationResponsibilityGetTargetDylib`, converted in order.
-unsafe fn C_LLVMOrcMaterializationResponsibilityGetTargetDylib(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcMaterializationResponsibilityGetTargetDylib.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcMaterializationResponsibilityGetTargetDylib(py, rt::call::extract(x0, "MR")?)?.into_ptr())
-}
+    ["MR"],
+    |py, [x0]| LLVMOrcMaterializationResponsibilityGetTargetDylib(py, rt::call::extract(x0, "MR")?));
 
 fn LLVMOrcMaterializationResponsibilityGetTargetDylib(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityGetTargetDylib");
@@ -752,29 +413,10 @@ fn LLVMOrcMaterializationResponsibilityGetTargetDylib(py: Python<'_>, MR: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_MR) });
     Ok(TYPES.instance_at(py, 22, __r, None)?)
 }
-/// `LLVMOrcMaterializationResponsibilityGetExecutionSession` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcMaterializationResponsibilityGetExecutionSession: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcMaterializationResponsibilityGetExecutionSession",
-    "LLVMOrcMaterializationResponsibilityGetExecutionSession",
-    &["MR"],
-    rt::fastcall_entry!(C_LLVMOrcMaterializationResponsibilityGetExecutionSession),
+rt::function!(F_LLVMOrcMaterializationResponsibilityGetExecutionSession, C_LLVMOrcMaterializationResponsibilityGetExecutionSession, c"LLVMOrcMaterializationResponsibilityGetExecutionSession", "LLVMOrcMaterializationResponsibilityGetExecutionSession",
     c"LLVMOrcMaterializationResponsibilityGetExecutionSession(MR)\n--\n\nReturns the ExecutionSession for this MaterializationResponsibility.\n\nArgs:\n    MR\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueExecutionSession",
-);
-
-/// The arguments of a call of `LLVMOrcMaterializationResponsibilityGetExecutionSession`, converted in order.
-unsafe fn C_LLVMOrcMaterializationResponsibilityGetExecutionSession(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcMaterializationResponsibilityGetExecutionSession.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcMaterializationResponsibilityGetExecutionSession(py, rt::call::extract(x0, "MR")?)?.into_ptr())
-}
+    ["MR"],
+    |py, [x0]| LLVMOrcMaterializationResponsibilityGetExecutionSession(py, rt::call::extract(x0, "MR")?));
 
 fn LLVMOrcMaterializationResponsibilityGetExecutionSession(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityGetExecutionSession");
@@ -788,29 +430,10 @@ fn LLVMOrcMaterializationResponsibilityGetExecutionSession(py: Python<'_>, MR: r
     let __r = py.allow_threads(move || unsafe { __f(a_MR) });
     Ok(TYPES.instance_at(py, 15, __r, None)?)
 }
-/// `LLVMOrcMaterializationResponsibilityGetSymbols` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcMaterializationResponsibilityGetSymbols: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcMaterializationResponsibilityGetSymbols",
-    "LLVMOrcMaterializationResponsibilityGetSymbols",
-    &["MR"],
-    rt::fastcall_entry!(C_LLVMOrcMaterializationResponsibilityGetSymbols),
+rt::function!(F_LLVMOrcMaterializationResponsibilityGetSymbols, C_LLVMOrcMaterializationResponsibilityGetSymbols, c"LLVMOrcMaterializationResponsibilityGetSymbols", "LLVMOrcMaterializationResponsibilityGetSymbols",
     c"LLVMOrcMaterializationResponsibilityGetSymbols(MR)\n--\n\nReturns the symbol flags map for this responsibility instance.\n\nThe length of the array is returned in NumPairs and the caller is responsible\nfor the returned memory and needs to call LLVMOrcDisposeCSymbolFlagsMap.\n\nTo use the returned symbols beyond the livetime of the\nMaterializationResponsibility requires the caller to retain the symbols\nexplicitly.\n\nArgs:\n    MR\n\nReturns: a tuple of 2 item(s):\n    LLVMOrcCSymbolFlagsMapPairs\n    NumPairs: int",
-);
-
-/// The arguments of a call of `LLVMOrcMaterializationResponsibilityGetSymbols`, converted in order.
-unsafe fn C_LLVMOrcMaterializationResponsibilityGetSymbols(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcMaterializationResponsibilityGetSymbols.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcMaterializationResponsibilityGetSymbols(py, rt::call::extract(x0, "MR")?)?.into_ptr())
-}
+    ["MR"],
+    |py, [x0]| LLVMOrcMaterializationResponsibilityGetSymbols(py, rt::call::extract(x0, "MR")?));
 
 fn LLVMOrcMaterializationResponsibilityGetSymbols(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityGetSymbols");
@@ -826,29 +449,10 @@ fn LLVMOrcMaterializationResponsibilityGetSymbols(py: Python<'_>, MR: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_NumPairs) });
     rt::tuple(py, [TYPES.instance_at(py, 19, __r, None)?, rt::obj(py, o_NumPairs)?])
 }
-/// `LLVMOrcDisposeCSymbolFlagsMap` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcDisposeCSymbolFlagsMap: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcDisposeCSymbolFlagsMap",
-    "LLVMOrcDisposeCSymbolFlagsMap",
-    &["Pairs"],
-    rt::fastcall_entry!(C_LLVMOrcDisposeCSymbolFlagsMap),
+rt::function!(F_LLVMOrcDisposeCSymbolFlagsMap, C_LLVMOrcDisposeCSymbolFlagsMap, c"LLVMOrcDisposeCSymbolFlagsMap", "LLVMOrcDisposeCSymbolFlagsMap",
     c"LLVMOrcDisposeCSymbolFlagsMap(Pairs)\n--\n\nDisposes of the passed LLVMOrcCSymbolFlagsMap.\n\nDoes not release the entries themselves.\n\nArgs:\n    Pairs",
-);
-
-/// The arguments of a call of `LLVMOrcDisposeCSymbolFlagsMap`, converted in order.
-unsafe fn C_LLVMOrcDisposeCSymbolFlagsMap(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcDisposeCSymbolFlagsMap.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcDisposeCSymbolFlagsMap(py, rt::call::extract(x0, "Pairs")?)?.into_ptr())
-}
+    ["Pairs"],
+    |py, [x0]| LLVMOrcDisposeCSymbolFlagsMap(py, rt::call::extract(x0, "Pairs")?));
 
 fn LLVMOrcDisposeCSymbolFlagsMap(py: Python<'_>, Pairs: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeCSymbolFlagsMap");
@@ -862,29 +466,10 @@ fn LLVMOrcDisposeCSymbolFlagsMap(py: Python<'_>, Pairs: rt::PtrArg) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_Pairs) });
     Ok(py.None())
 }
-/// `LLVMOrcMaterializationResponsibilityGetInitializerSymbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcMaterializationResponsibilityGetInitializerSymbol: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcMaterializationResponsibilityGetInitializerSymbol",
-    "LLVMOrcMaterializationResponsibilityGetInitializerSymbol",
-    &["MR"],
-    rt::fastcall_entry!(C_LLVMOrcMaterializationResponsibilityGetInitializerSymbol),
+rt::function!(F_LLVMOrcMaterializationResponsibilityGetInitializerSymbol, C_LLVMOrcMaterializationResponsibilityGetInitializerSymbol, c"LLVMOrcMaterializationResponsibilityGetInitializerSymbol", "LLVMOrcMaterializationResponsibilityGetInitializerSymbol",
     c"LLVMOrcMaterializationResponsibilityGetInitializerSymbol(MR)\n--\n\nReturns the initialization pseudo-symbol, if any. This symbol will also\nbe present in the SymbolFlagsMap for this MaterializationResponsibility\nobject.\n\nThe returned symbol is not retained over any mutating operation of the\nMaterializationResponsbility or beyond the lifetime thereof.\n\nArgs:\n    MR\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueSymbolStringPoolEntry",
-);
-
-/// The arguments of a call of `LLVMOrcMaterializationResponsibilityGetInitializerSymbol`, converted in order.
-unsafe fn C_LLVMOrcMaterializationResponsibilityGetInitializerSymbol(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcMaterializationResponsibilityGetInitializerSymbol.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcMaterializationResponsibilityGetInitializerSymbol(py, rt::call::extract(x0, "MR")?)?.into_ptr())
-}
+    ["MR"],
+    |py, [x0]| LLVMOrcMaterializationResponsibilityGetInitializerSymbol(py, rt::call::extract(x0, "MR")?));
 
 fn LLVMOrcMaterializationResponsibilityGetInitializerSymbol(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityGetInitializerSymbol");
@@ -898,29 +483,10 @@ fn LLVMOrcMaterializationResponsibilityGetInitializerSymbol(py: Python<'_>, MR: 
     let __r = py.allow_threads(move || unsafe { __f(a_MR) });
     Ok(TYPES.instance_at(py, 18, __r, None)?)
 }
-/// `LLVMOrcMaterializationResponsibilityGetRequestedSymbols` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcMaterializationResponsibilityGetRequestedSymbols: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcMaterializationResponsibilityGetRequestedSymbols",
-    "LLVMOrcMaterializationResponsibilityGetRequestedSymbols",
-    &["MR"],
-    rt::fastcall_entry!(C_LLVMOrcMaterializationResponsibilityGetRequestedSymbols),
+rt::function!(F_LLVMOrcMaterializationResponsibilityGetRequestedSymbols, C_LLVMOrcMaterializationResponsibilityGetRequestedSymbols, c"LLVMOrcMaterializationResponsibilityGetRequestedSymbols", "LLVMOrcMaterializationResponsibilityGetRequestedSymbols",
     c"LLVMOrcMaterializationResponsibilityGetRequestedSymbols(MR)\n--\n\nReturns the names of any symbols covered by this\nMaterializationResponsibility object that have queries pending. This\ninformation can be used to return responsibility for unrequested symbols\nback to the JITDylib via the delegate method.\n\nArgs:\n    MR\n\nReturns: a tuple of 2 item(s):\n    Pointer\n    NumSymbols: int",
-);
-
-/// The arguments of a call of `LLVMOrcMaterializationResponsibilityGetRequestedSymbols`, converted in order.
-unsafe fn C_LLVMOrcMaterializationResponsibilityGetRequestedSymbols(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcMaterializationResponsibilityGetRequestedSymbols.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcMaterializationResponsibilityGetRequestedSymbols(py, rt::call::extract(x0, "MR")?)?.into_ptr())
-}
+    ["MR"],
+    |py, [x0]| LLVMOrcMaterializationResponsibilityGetRequestedSymbols(py, rt::call::extract(x0, "MR")?));
 
 fn LLVMOrcMaterializationResponsibilityGetRequestedSymbols(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityGetRequestedSymbols");
@@ -936,29 +502,10 @@ fn LLVMOrcMaterializationResponsibilityGetRequestedSymbols(py: Python<'_>, MR: r
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_NumSymbols) });
     rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_NumSymbols)?])
 }
-/// `LLVMOrcDisposeSymbols` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcDisposeSymbols: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcDisposeSymbols",
-    "LLVMOrcDisposeSymbols",
-    &["Symbols"],
-    rt::fastcall_entry!(C_LLVMOrcDisposeSymbols),
+rt::function!(F_LLVMOrcDisposeSymbols, C_LLVMOrcDisposeSymbols, c"LLVMOrcDisposeSymbols", "LLVMOrcDisposeSymbols",
     c"LLVMOrcDisposeSymbols(Symbols)\n--\n\nDisposes of the passed LLVMOrcSymbolStringPoolEntryRef* .\n\nDoes not release the symbols themselves.\n\nArgs:\n    Symbols",
-);
-
-/// The arguments of a call of `LLVMOrcDisposeSymbols`, converted in order.
-unsafe fn C_LLVMOrcDisposeSymbols(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcDisposeSymbols.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcDisposeSymbols(py, &x0)?.into_ptr())
-}
+    ["Symbols"],
+    |py, [x0]| LLVMOrcDisposeSymbols(py, &x0));
 
 fn LLVMOrcDisposeSymbols(py: Python<'_>, Symbols: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeSymbols");
@@ -973,29 +520,10 @@ fn LLVMOrcDisposeSymbols(py: Python<'_>, Symbols: &Bound<'_, PyAny>) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_Symbols) });
     Ok(py.None())
 }
-/// `LLVMOrcMaterializationResponsibilityNotifyResolved` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcMaterializationResponsibilityNotifyResolved: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcMaterializationResponsibilityNotifyResolved",
-    "LLVMOrcMaterializationResponsibilityNotifyResolved",
-    &["MR", "Symbols", "NumPairs"],
-    rt::fastcall_entry!(C_LLVMOrcMaterializationResponsibilityNotifyResolved),
+rt::function!(F_LLVMOrcMaterializationResponsibilityNotifyResolved, C_LLVMOrcMaterializationResponsibilityNotifyResolved, c"LLVMOrcMaterializationResponsibilityNotifyResolved", "LLVMOrcMaterializationResponsibilityNotifyResolved",
     c"LLVMOrcMaterializationResponsibilityNotifyResolved(MR, Symbols, NumPairs)\n--\n\nNotifies the target JITDylib that the given symbols have been resolved.\nThis will update the given symbols' addresses in the JITDylib, and notify\nany pending queries on the given symbols of their resolution. The given\nsymbols must be ones covered by this MaterializationResponsibility\ninstance. Individual calls to this method may resolve a subset of the\nsymbols, but all symbols must have been resolved prior to calling emit.\n\nThis method will return an error if any symbols being resolved have been\nmoved to the error state due to the failure of a dependency. If this\nmethod returns an error then clients should log it and call\nLLVMOrcMaterializationResponsibilityFailMaterialization. If no dependencies\nhave been registered for the symbols covered by this\nMaterializationResponsibility then this method is guaranteed to return\nLLVMErrorSuccess.\n\nArgs:\n    MR\n    Symbols\n    NumPairs\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcMaterializationResponsibilityNotifyResolved`, converted in order.
-unsafe fn C_LLVMOrcMaterializationResponsibilityNotifyResolved(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcMaterializationResponsibilityNotifyResolved.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcMaterializationResponsibilityNotifyResolved(py, rt::call::extract(x0, "MR")?, rt::call::extract(x1, "Symbols")?, rt::call::extract(x2, "NumPairs")?)?.into_ptr())
-}
+    ["MR", "Symbols", "NumPairs"],
+    |py, [x0, x1, x2]| LLVMOrcMaterializationResponsibilityNotifyResolved(py, rt::call::extract(x0, "MR")?, rt::call::extract(x1, "Symbols")?, rt::call::extract(x2, "NumPairs")?));
 
 fn LLVMOrcMaterializationResponsibilityNotifyResolved(py: Python<'_>, MR: rt::PtrArg, Symbols: rt::PtrArg, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityNotifyResolved");
@@ -1011,29 +539,10 @@ fn LLVMOrcMaterializationResponsibilityNotifyResolved(py: Python<'_>, MR: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_Symbols, a_NumPairs) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcMaterializationResponsibilityNotifyEmitted` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcMaterializationResponsibilityNotifyEmitted: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcMaterializationResponsibilityNotifyEmitted",
-    "LLVMOrcMaterializationResponsibilityNotifyEmitted",
-    &["MR", "SymbolDepGroups", "NumSymbolDepGroups"],
-    rt::fastcall_entry!(C_LLVMOrcMaterializationResponsibilityNotifyEmitted),
+rt::function!(F_LLVMOrcMaterializationResponsibilityNotifyEmitted, C_LLVMOrcMaterializationResponsibilityNotifyEmitted, c"LLVMOrcMaterializationResponsibilityNotifyEmitted", "LLVMOrcMaterializationResponsibilityNotifyEmitted",
     c"LLVMOrcMaterializationResponsibilityNotifyEmitted(MR, SymbolDepGroups, NumSymbolDepGroups)\n--\n\nNotifies the target JITDylib (and any pending queries on that JITDylib)\nthat all symbols covered by this MaterializationResponsibility instance\nhave been emitted.\n\nThis function takes ownership of the symbols in the Dependencies struct.\nThis allows the following pattern...\n\nLLVMOrcSymbolStringPoolEntryRef Names[] = {...};\nLLVMOrcCDependenceMapPair Dependence = {JD, {Names, sizeof(Names)}}\nLLVMOrcMaterializationResponsibilityAddDependencies(JD, Name, &Dependence,\n1);\n\n... without requiring cleanup of the elements of the Names array afterwards.\n\nThe client is still responsible for deleting the Dependencies.Names arrays,\nand the Dependencies array itself.\n\nThis method will return an error if any symbols being resolved have been\nmoved to the error state due to the failure of a dependency. If this\nmethod returns an error then clients should log it and call\nLLVMOrcMaterializationResponsibilityFailMaterialization.\nIf no dependencies have been registered for the symbols covered by this\nMaterializationResponsibility then this method is guaranteed to return\nLLVMErrorSuccess.\n\nArgs:\n    MR\n    SymbolDepGroups\n    NumSymbolDepGroups\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcMaterializationResponsibilityNotifyEmitted`, converted in order.
-unsafe fn C_LLVMOrcMaterializationResponsibilityNotifyEmitted(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcMaterializationResponsibilityNotifyEmitted.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcMaterializationResponsibilityNotifyEmitted(py, rt::call::extract(x0, "MR")?, &x1, rt::call::extract(x2, "NumSymbolDepGroups")?)?.into_ptr())
-}
+    ["MR", "SymbolDepGroups", "NumSymbolDepGroups"],
+    |py, [x0, x1, x2]| LLVMOrcMaterializationResponsibilityNotifyEmitted(py, rt::call::extract(x0, "MR")?, &x1, rt::call::extract(x2, "NumSymbolDepGroups")?));
 
 fn LLVMOrcMaterializationResponsibilityNotifyEmitted(py: Python<'_>, MR: rt::PtrArg, SymbolDepGroups: &Bound<'_, PyAny>, NumSymbolDepGroups: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityNotifyEmitted");
@@ -1050,29 +559,10 @@ fn LLVMOrcMaterializationResponsibilityNotifyEmitted(py: Python<'_>, MR: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_SymbolDepGroups, a_NumSymbolDepGroups) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcMaterializationResponsibilityDefineMaterializing` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcMaterializationResponsibilityDefineMaterializing: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcMaterializationResponsibilityDefineMaterializing",
-    "LLVMOrcMaterializationResponsibilityDefineMaterializing",
-    &["MR", "Pairs", "NumPairs"],
-    rt::fastcall_entry!(C_LLVMOrcMaterializationResponsibilityDefineMaterializing),
+rt::function!(F_LLVMOrcMaterializationResponsibilityDefineMaterializing, C_LLVMOrcMaterializationResponsibilityDefineMaterializing, c"LLVMOrcMaterializationResponsibilityDefineMaterializing", "LLVMOrcMaterializationResponsibilityDefineMaterializing",
     c"LLVMOrcMaterializationResponsibilityDefineMaterializing(MR, Pairs, NumPairs)\n--\n\nAttempt to claim responsibility for new definitions. This method can be\nused to claim responsibility for symbols that are added to a\nmaterialization unit during the compilation process (e.g. literal pool\nsymbols). Symbol linkage rules are the same as for symbols that are\ndefined up front: duplicate strong definitions will result in errors.\nDuplicate weak definitions will be discarded (in which case they will\nnot be added to this responsibility instance).\n\nThis method can be used by materialization units that want to add\nadditional symbols at materialization time (e.g. stubs, compile\ncallbacks, metadata)\n\nArgs:\n    MR\n    Pairs\n    NumPairs\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcMaterializationResponsibilityDefineMaterializing`, converted in order.
-unsafe fn C_LLVMOrcMaterializationResponsibilityDefineMaterializing(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcMaterializationResponsibilityDefineMaterializing.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcMaterializationResponsibilityDefineMaterializing(py, rt::call::extract(x0, "MR")?, rt::call::extract(x1, "Pairs")?, rt::call::extract(x2, "NumPairs")?)?.into_ptr())
-}
+    ["MR", "Pairs", "NumPairs"],
+    |py, [x0, x1, x2]| LLVMOrcMaterializationResponsibilityDefineMaterializing(py, rt::call::extract(x0, "MR")?, rt::call::extract(x1, "Pairs")?, rt::call::extract(x2, "NumPairs")?));
 
 fn LLVMOrcMaterializationResponsibilityDefineMaterializing(py: Python<'_>, MR: rt::PtrArg, Pairs: rt::PtrArg, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityDefineMaterializing");
@@ -1088,29 +578,10 @@ fn LLVMOrcMaterializationResponsibilityDefineMaterializing(py: Python<'_>, MR: r
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_Pairs, a_NumPairs) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcMaterializationResponsibilityFailMaterialization` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcMaterializationResponsibilityFailMaterialization: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcMaterializationResponsibilityFailMaterialization",
-    "LLVMOrcMaterializationResponsibilityFailMaterialization",
-    &["MR"],
-    rt::fastcall_entry!(C_LLVMOrcMaterializationResponsibilityFailMaterialization),
+rt::function!(F_LLVMOrcMaterializationResponsibilityFailMaterialization, C_LLVMOrcMaterializationResponsibilityFailMaterialization, c"LLVMOrcMaterializationResponsibilityFailMaterialization", "LLVMOrcMaterializationResponsibilityFailMaterialization",
     c"LLVMOrcMaterializationResponsibilityFailMaterialization(MR)\n--\n\nNotify all not-yet-emitted covered by this MaterializationResponsibility\ninstance that an error has occurred.\nThis will remove all symbols covered by this MaterializationResponsibility\nfrom the target JITDylib, and send an error to any queries waiting on\nthese symbols.\n\nArgs:\n    MR",
-);
-
-/// The arguments of a call of `LLVMOrcMaterializationResponsibilityFailMaterialization`, converted in order.
-unsafe fn C_LLVMOrcMaterializationResponsibilityFailMaterialization(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcMaterializationResponsibilityFailMaterialization.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcMaterializationResponsibilityFailMaterialization(py, rt::call::extract(x0, "MR")?)?.into_ptr())
-}
+    ["MR"],
+    |py, [x0]| LLVMOrcMaterializationResponsibilityFailMaterialization(py, rt::call::extract(x0, "MR")?));
 
 fn LLVMOrcMaterializationResponsibilityFailMaterialization(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityFailMaterialization");
@@ -1124,29 +595,10 @@ fn LLVMOrcMaterializationResponsibilityFailMaterialization(py: Python<'_>, MR: r
     let __r = py.allow_threads(move || unsafe { __f(a_MR) });
     Ok(py.None())
 }
-/// `LLVMOrcMaterializationResponsibilityReplace` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcMaterializationResponsibilityReplace: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcMaterializationResponsibilityReplace",
-    "LLVMOrcMaterializationResponsibilityReplace",
-    &["MR", "MU"],
-    rt::fastcall_entry!(C_LLVMOrcMaterializationResponsibilityReplace),
+rt::function!(F_LLVMOrcMaterializationResponsibilityReplace, C_LLVMOrcMaterializationResponsibilityReplace, c"LLVMOrcMaterializationResponsibilityReplace", "LLVMOrcMaterializationResponsibilityReplace",
     c"LLVMOrcMaterializationResponsibilityReplace(MR, MU)\n--\n\nTransfers responsibility to the given MaterializationUnit for all\nsymbols defined by that MaterializationUnit. This allows\nmaterializers to break up work based on run-time information (e.g.\nby introspecting which symbols have actually been looked up and\nmaterializing only those).\n\nArgs:\n    MR\n    MU\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcMaterializationResponsibilityReplace`, converted in order.
-unsafe fn C_LLVMOrcMaterializationResponsibilityReplace(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcMaterializationResponsibilityReplace.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcMaterializationResponsibilityReplace(py, rt::call::extract(x0, "MR")?, rt::call::extract(x1, "MU")?)?.into_ptr())
-}
+    ["MR", "MU"],
+    |py, [x0, x1]| LLVMOrcMaterializationResponsibilityReplace(py, rt::call::extract(x0, "MR")?, rt::call::extract(x1, "MU")?));
 
 fn LLVMOrcMaterializationResponsibilityReplace(py: Python<'_>, MR: rt::PtrArg, MU: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityReplace");
@@ -1161,29 +613,10 @@ fn LLVMOrcMaterializationResponsibilityReplace(py: Python<'_>, MR: rt::PtrArg, M
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_MU) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcMaterializationResponsibilityDelegate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcMaterializationResponsibilityDelegate: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcMaterializationResponsibilityDelegate",
-    "LLVMOrcMaterializationResponsibilityDelegate",
-    &["MR", "Symbols", "NumSymbols", "Result"],
-    rt::fastcall_entry!(C_LLVMOrcMaterializationResponsibilityDelegate),
+rt::function!(F_LLVMOrcMaterializationResponsibilityDelegate, C_LLVMOrcMaterializationResponsibilityDelegate, c"LLVMOrcMaterializationResponsibilityDelegate", "LLVMOrcMaterializationResponsibilityDelegate",
     c"LLVMOrcMaterializationResponsibilityDelegate(MR, Symbols, NumSymbols, Result)\n--\n\nDelegates responsibility for the given symbols to the returned\nmaterialization responsibility. Useful for breaking up work between\nthreads, or different kinds of materialization processes.\n\nThe caller retains responsibility of the the passed\nMaterializationResponsibility.\n\nArgs:\n    MR\n    Symbols\n    NumSymbols\n    Result\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcMaterializationResponsibilityDelegate`, converted in order.
-unsafe fn C_LLVMOrcMaterializationResponsibilityDelegate(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_LLVMOrcMaterializationResponsibilityDelegate.args::<4>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcMaterializationResponsibilityDelegate(py, rt::call::extract(x0, "MR")?, &x1, rt::call::extract(x2, "NumSymbols")?, &x3)?.into_ptr())
-}
+    ["MR", "Symbols", "NumSymbols", "Result"],
+    |py, [x0, x1, x2, x3]| LLVMOrcMaterializationResponsibilityDelegate(py, rt::call::extract(x0, "MR")?, &x1, rt::call::extract(x2, "NumSymbols")?, &x3));
 
 fn LLVMOrcMaterializationResponsibilityDelegate(py: Python<'_>, MR: rt::PtrArg, Symbols: &Bound<'_, PyAny>, NumSymbols: rt::CInt<u64>, Result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityDelegate");
@@ -1202,29 +635,10 @@ fn LLVMOrcMaterializationResponsibilityDelegate(py: Python<'_>, MR: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_Symbols, a_NumSymbols, a_Result) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcExecutionSessionCreateBareJITDylib` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcExecutionSessionCreateBareJITDylib: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcExecutionSessionCreateBareJITDylib",
-    "LLVMOrcExecutionSessionCreateBareJITDylib",
-    &["ES", "Name"],
-    rt::fastcall_entry!(C_LLVMOrcExecutionSessionCreateBareJITDylib),
+rt::function!(F_LLVMOrcExecutionSessionCreateBareJITDylib, C_LLVMOrcExecutionSessionCreateBareJITDylib, c"LLVMOrcExecutionSessionCreateBareJITDylib", "LLVMOrcExecutionSessionCreateBareJITDylib",
     c"LLVMOrcExecutionSessionCreateBareJITDylib(ES, Name)\n--\n\nCreate a \"bare\" JITDylib.\n\nThe client is responsible for ensuring that the JITDylib's name is unique,\ne.g. by calling LLVMOrcExecutionSessionGetJTIDylibByName first.\n\nThis call does not install any library code or symbols into the newly\ncreated JITDylib. The client is responsible for all configuration.\n\nArgs:\n    ES\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueJITDylib",
-);
-
-/// The arguments of a call of `LLVMOrcExecutionSessionCreateBareJITDylib`, converted in order.
-unsafe fn C_LLVMOrcExecutionSessionCreateBareJITDylib(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcExecutionSessionCreateBareJITDylib.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcExecutionSessionCreateBareJITDylib(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "Name")?)?.into_ptr())
-}
+    ["ES", "Name"],
+    |py, [x0, x1]| LLVMOrcExecutionSessionCreateBareJITDylib(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "Name")?));
 
 fn LLVMOrcExecutionSessionCreateBareJITDylib(py: Python<'_>, ES: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionCreateBareJITDylib");
@@ -1239,29 +653,10 @@ fn LLVMOrcExecutionSessionCreateBareJITDylib(py: Python<'_>, ES: rt::PtrArg, Nam
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_Name) });
     Ok(TYPES.instance_at(py, 22, __r, None)?)
 }
-/// `LLVMOrcExecutionSessionCreateJITDylib` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcExecutionSessionCreateJITDylib: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcExecutionSessionCreateJITDylib",
-    "LLVMOrcExecutionSessionCreateJITDylib",
-    &["ES", "Result", "Name"],
-    rt::fastcall_entry!(C_LLVMOrcExecutionSessionCreateJITDylib),
+rt::function!(F_LLVMOrcExecutionSessionCreateJITDylib, C_LLVMOrcExecutionSessionCreateJITDylib, c"LLVMOrcExecutionSessionCreateJITDylib", "LLVMOrcExecutionSessionCreateJITDylib",
     c"LLVMOrcExecutionSessionCreateJITDylib(ES, Result, Name)\n--\n\nCreate a JITDylib.\n\nThe client is responsible for ensuring that the JITDylib's name is unique,\ne.g. by calling LLVMOrcExecutionSessionGetJTIDylibByName first.\n\nIf a Platform is attached to the ExecutionSession then\nPlatform::setupJITDylib will be called to install standard platform symbols\n(e.g. standard library interposes). If no Platform is installed then this\ncall is equivalent to LLVMExecutionSessionRefCreateBareJITDylib and will\nalways return success.\n\nArgs:\n    ES\n    Result\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcExecutionSessionCreateJITDylib`, converted in order.
-unsafe fn C_LLVMOrcExecutionSessionCreateJITDylib(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcExecutionSessionCreateJITDylib.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcExecutionSessionCreateJITDylib(py, rt::call::extract(x0, "ES")?, &x1, rt::call::extract(x2, "Name")?)?.into_ptr())
-}
+    ["ES", "Result", "Name"],
+    |py, [x0, x1, x2]| LLVMOrcExecutionSessionCreateJITDylib(py, rt::call::extract(x0, "ES")?, &x1, rt::call::extract(x2, "Name")?));
 
 fn LLVMOrcExecutionSessionCreateJITDylib(py: Python<'_>, ES: rt::PtrArg, Result: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionCreateJITDylib");
@@ -1278,29 +673,10 @@ fn LLVMOrcExecutionSessionCreateJITDylib(py: Python<'_>, ES: rt::PtrArg, Result:
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_Result, a_Name) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcExecutionSessionGetJITDylibByName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcExecutionSessionGetJITDylibByName: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcExecutionSessionGetJITDylibByName",
-    "LLVMOrcExecutionSessionGetJITDylibByName",
-    &["ES", "Name"],
-    rt::fastcall_entry!(C_LLVMOrcExecutionSessionGetJITDylibByName),
+rt::function!(F_LLVMOrcExecutionSessionGetJITDylibByName, C_LLVMOrcExecutionSessionGetJITDylibByName, c"LLVMOrcExecutionSessionGetJITDylibByName", "LLVMOrcExecutionSessionGetJITDylibByName",
     c"LLVMOrcExecutionSessionGetJITDylibByName(ES, Name)\n--\n\nReturns the JITDylib with the given name, or NULL if no such JITDylib\nexists.\n\nArgs:\n    ES\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueJITDylib",
-);
-
-/// The arguments of a call of `LLVMOrcExecutionSessionGetJITDylibByName`, converted in order.
-unsafe fn C_LLVMOrcExecutionSessionGetJITDylibByName(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcExecutionSessionGetJITDylibByName.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcExecutionSessionGetJITDylibByName(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "Name")?)?.into_ptr())
-}
+    ["ES", "Name"],
+    |py, [x0, x1]| LLVMOrcExecutionSessionGetJITDylibByName(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "Name")?));
 
 fn LLVMOrcExecutionSessionGetJITDylibByName(py: Python<'_>, ES: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionGetJITDylibByName");
@@ -1315,29 +691,10 @@ fn LLVMOrcExecutionSessionGetJITDylibByName(py: Python<'_>, ES: rt::PtrArg, Name
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_Name) });
     Ok(TYPES.instance_at(py, 22, __r, None)?)
 }
-/// `LLVMOrcJITDylibCreateResourceTracker` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcJITDylibCreateResourceTracker: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcJITDylibCreateResourceTracker",
-    "LLVMOrcJITDylibCreateResourceTracker",
-    &["JD"],
-    rt::fastcall_entry!(C_LLVMOrcJITDylibCreateResourceTracker),
+rt::function!(F_LLVMOrcJITDylibCreateResourceTracker, C_LLVMOrcJITDylibCreateResourceTracker, c"LLVMOrcJITDylibCreateResourceTracker", "LLVMOrcJITDylibCreateResourceTracker",
     c"LLVMOrcJITDylibCreateResourceTracker(JD)\n--\n\nReturn a reference to a newly created resource tracker associated with JD.\nThe tracker is returned with an initial ref-count of 1, and must be released\nwith LLVMOrcReleaseResourceTracker when no longer needed.\n\nArgs:\n    JD\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueResourceTracker",
-);
-
-/// The arguments of a call of `LLVMOrcJITDylibCreateResourceTracker`, converted in order.
-unsafe fn C_LLVMOrcJITDylibCreateResourceTracker(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcJITDylibCreateResourceTracker.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcJITDylibCreateResourceTracker(py, rt::call::extract(x0, "JD")?)?.into_ptr())
-}
+    ["JD"],
+    |py, [x0]| LLVMOrcJITDylibCreateResourceTracker(py, rt::call::extract(x0, "JD")?));
 
 fn LLVMOrcJITDylibCreateResourceTracker(py: Python<'_>, JD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITDylibCreateResourceTracker");
@@ -1351,29 +708,10 @@ fn LLVMOrcJITDylibCreateResourceTracker(py: Python<'_>, JD: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_JD) });
     Ok(TYPES.instance_at(py, 31, __r, None)?)
 }
-/// `LLVMOrcJITDylibGetDefaultResourceTracker` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcJITDylibGetDefaultResourceTracker: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcJITDylibGetDefaultResourceTracker",
-    "LLVMOrcJITDylibGetDefaultResourceTracker",
-    &["JD"],
-    rt::fastcall_entry!(C_LLVMOrcJITDylibGetDefaultResourceTracker),
+rt::function!(F_LLVMOrcJITDylibGetDefaultResourceTracker, C_LLVMOrcJITDylibGetDefaultResourceTracker, c"LLVMOrcJITDylibGetDefaultResourceTracker", "LLVMOrcJITDylibGetDefaultResourceTracker",
     c"LLVMOrcJITDylibGetDefaultResourceTracker(JD)\n--\n\nReturn a reference to the default resource tracker for the given JITDylib.\nThis operation will increase the retain count of the tracker: Clients should\ncall LLVMOrcReleaseResourceTracker when the result is no longer needed.\n\nArgs:\n    JD\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueResourceTracker",
-);
-
-/// The arguments of a call of `LLVMOrcJITDylibGetDefaultResourceTracker`, converted in order.
-unsafe fn C_LLVMOrcJITDylibGetDefaultResourceTracker(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcJITDylibGetDefaultResourceTracker.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcJITDylibGetDefaultResourceTracker(py, rt::call::extract(x0, "JD")?)?.into_ptr())
-}
+    ["JD"],
+    |py, [x0]| LLVMOrcJITDylibGetDefaultResourceTracker(py, rt::call::extract(x0, "JD")?));
 
 fn LLVMOrcJITDylibGetDefaultResourceTracker(py: Python<'_>, JD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITDylibGetDefaultResourceTracker");
@@ -1387,29 +725,10 @@ fn LLVMOrcJITDylibGetDefaultResourceTracker(py: Python<'_>, JD: rt::PtrArg) -> P
     let __r = py.allow_threads(move || unsafe { __f(a_JD) });
     Ok(TYPES.instance_at(py, 31, __r, None)?)
 }
-/// `LLVMOrcJITDylibDefine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcJITDylibDefine: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcJITDylibDefine",
-    "LLVMOrcJITDylibDefine",
-    &["JD", "MU"],
-    rt::fastcall_entry!(C_LLVMOrcJITDylibDefine),
+rt::function!(F_LLVMOrcJITDylibDefine, C_LLVMOrcJITDylibDefine, c"LLVMOrcJITDylibDefine", "LLVMOrcJITDylibDefine",
     c"LLVMOrcJITDylibDefine(JD, MU)\n--\n\nAdd the given MaterializationUnit to the given JITDylib.\n\nIf this operation succeeds then JITDylib JD will take ownership of MU.\nIf the operation fails then ownership remains with the caller who should\ncall LLVMOrcDisposeMaterializationUnit to destroy it.\n\nArgs:\n    JD\n    MU\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcJITDylibDefine`, converted in order.
-unsafe fn C_LLVMOrcJITDylibDefine(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcJITDylibDefine.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcJITDylibDefine(py, rt::call::extract(x0, "JD")?, rt::call::extract(x1, "MU")?)?.into_ptr())
-}
+    ["JD", "MU"],
+    |py, [x0, x1]| LLVMOrcJITDylibDefine(py, rt::call::extract(x0, "JD")?, rt::call::extract(x1, "MU")?));
 
 fn LLVMOrcJITDylibDefine(py: Python<'_>, JD: rt::PtrArg, MU: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITDylibDefine");
@@ -1424,29 +743,10 @@ fn LLVMOrcJITDylibDefine(py: Python<'_>, JD: rt::PtrArg, MU: rt::PtrArg) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_JD, a_MU) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcJITDylibClear` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcJITDylibClear: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcJITDylibClear",
-    "LLVMOrcJITDylibClear",
-    &["JD"],
-    rt::fastcall_entry!(C_LLVMOrcJITDylibClear),
+rt::function!(F_LLVMOrcJITDylibClear, C_LLVMOrcJITDylibClear, c"LLVMOrcJITDylibClear", "LLVMOrcJITDylibClear",
     c"LLVMOrcJITDylibClear(JD)\n--\n\nCalls remove on all trackers associated with this JITDylib, see\nJITDylib::clear().\n\nArgs:\n    JD\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcJITDylibClear`, converted in order.
-unsafe fn C_LLVMOrcJITDylibClear(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcJITDylibClear.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcJITDylibClear(py, rt::call::extract(x0, "JD")?)?.into_ptr())
-}
+    ["JD"],
+    |py, [x0]| LLVMOrcJITDylibClear(py, rt::call::extract(x0, "JD")?));
 
 fn LLVMOrcJITDylibClear(py: Python<'_>, JD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITDylibClear");
@@ -1460,29 +760,10 @@ fn LLVMOrcJITDylibClear(py: Python<'_>, JD: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_JD) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcJITDylibAddGenerator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcJITDylibAddGenerator: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcJITDylibAddGenerator",
-    "LLVMOrcJITDylibAddGenerator",
-    &["JD", "DG"],
-    rt::fastcall_entry!(C_LLVMOrcJITDylibAddGenerator),
+rt::function!(F_LLVMOrcJITDylibAddGenerator, C_LLVMOrcJITDylibAddGenerator, c"LLVMOrcJITDylibAddGenerator", "LLVMOrcJITDylibAddGenerator",
     c"LLVMOrcJITDylibAddGenerator(JD, DG)\n--\n\nAdd a DefinitionGenerator to the given JITDylib.\n\nThe JITDylib will take ownership of the given generator: The client is no\nlonger responsible for managing its memory.\n\nArgs:\n    JD\n    DG",
-);
-
-/// The arguments of a call of `LLVMOrcJITDylibAddGenerator`, converted in order.
-unsafe fn C_LLVMOrcJITDylibAddGenerator(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcJITDylibAddGenerator.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcJITDylibAddGenerator(py, rt::call::extract(x0, "JD")?, rt::call::extract(x1, "DG")?)?.into_ptr())
-}
+    ["JD", "DG"],
+    |py, [x0, x1]| LLVMOrcJITDylibAddGenerator(py, rt::call::extract(x0, "JD")?, rt::call::extract(x1, "DG")?));
 
 fn LLVMOrcJITDylibAddGenerator(py: Python<'_>, JD: rt::PtrArg, DG: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITDylibAddGenerator");
@@ -1497,29 +778,10 @@ fn LLVMOrcJITDylibAddGenerator(py: Python<'_>, JD: rt::PtrArg, DG: rt::PtrArg) -
     let __r = py.allow_threads(move || unsafe { __f(a_JD, a_DG) });
     Ok(py.None())
 }
-/// `LLVMOrcCreateCustomCAPIDefinitionGenerator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcCreateCustomCAPIDefinitionGenerator: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcCreateCustomCAPIDefinitionGenerator",
-    "LLVMOrcCreateCustomCAPIDefinitionGenerator",
-    &["F", "Ctx", "Dispose"],
-    rt::fastcall_entry!(C_LLVMOrcCreateCustomCAPIDefinitionGenerator),
+rt::function!(F_LLVMOrcCreateCustomCAPIDefinitionGenerator, C_LLVMOrcCreateCustomCAPIDefinitionGenerator, c"LLVMOrcCreateCustomCAPIDefinitionGenerator", "LLVMOrcCreateCustomCAPIDefinitionGenerator",
     c"LLVMOrcCreateCustomCAPIDefinitionGenerator(F, Ctx, Dispose)\n--\n\nCreate a custom generator.\n\nThe F argument will be used to implement the DefinitionGenerator's\ntryToGenerate method (see\nLLVMOrcCAPIDefinitionGeneratorTryToGenerateFunction).\n\nCtx is a context object that will be passed to F. This argument is\npermitted to be null.\n\nDispose is the disposal function for Ctx. This argument is permitted to be\nnull (in which case the client is responsible for the lifetime of Ctx).\n\nArgs:\n    F\n    Ctx\n    Dispose\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueDefinitionGenerator",
-);
-
-/// The arguments of a call of `LLVMOrcCreateCustomCAPIDefinitionGenerator`, converted in order.
-unsafe fn C_LLVMOrcCreateCustomCAPIDefinitionGenerator(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcCreateCustomCAPIDefinitionGenerator.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcCreateCustomCAPIDefinitionGenerator(py, rt::call::extract(x0, "F")?, rt::call::extract(x1, "Ctx")?, rt::call::extract(x2, "Dispose")?)?.into_ptr())
-}
+    ["F", "Ctx", "Dispose"],
+    |py, [x0, x1, x2]| LLVMOrcCreateCustomCAPIDefinitionGenerator(py, rt::call::extract(x0, "F")?, rt::call::extract(x1, "Ctx")?, rt::call::extract(x2, "Dispose")?));
 
 fn LLVMOrcCreateCustomCAPIDefinitionGenerator(py: Python<'_>, F: rt::PtrArg, Ctx: rt::PtrArgMut, Dispose: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateCustomCAPIDefinitionGenerator");
@@ -1535,29 +797,10 @@ fn LLVMOrcCreateCustomCAPIDefinitionGenerator(py: Python<'_>, F: rt::PtrArg, Ctx
     let __r = py.allow_threads(move || unsafe { __f(a_F, a_Ctx, a_Dispose) });
     Ok(TYPES.instance_at(py, 32, __r, None)?)
 }
-/// `LLVMOrcLookupStateContinueLookup` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcLookupStateContinueLookup: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcLookupStateContinueLookup",
-    "LLVMOrcLookupStateContinueLookup",
-    &["S", "Err_"],
-    rt::fastcall_entry!(C_LLVMOrcLookupStateContinueLookup),
+rt::function!(F_LLVMOrcLookupStateContinueLookup, C_LLVMOrcLookupStateContinueLookup, c"LLVMOrcLookupStateContinueLookup", "LLVMOrcLookupStateContinueLookup",
     c"LLVMOrcLookupStateContinueLookup(S, Err_)\n--\n\nContinue a lookup that was suspended in a generator (see\nLLVMOrcCAPIDefinitionGeneratorTryToGenerateFunction).\n\nArgs:\n    S\n    Err",
-);
-
-/// The arguments of a call of `LLVMOrcLookupStateContinueLookup`, converted in order.
-unsafe fn C_LLVMOrcLookupStateContinueLookup(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcLookupStateContinueLookup.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcLookupStateContinueLookup(py, rt::call::extract(x0, "S")?, rt::call::extract(x1, "Err_")?)?.into_ptr())
-}
+    ["S", "Err_"],
+    |py, [x0, x1]| LLVMOrcLookupStateContinueLookup(py, rt::call::extract(x0, "S")?, rt::call::extract(x1, "Err_")?));
 
 fn LLVMOrcLookupStateContinueLookup(py: Python<'_>, S: rt::PtrArg, Err_: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLookupStateContinueLookup");
@@ -1572,29 +815,10 @@ fn LLVMOrcLookupStateContinueLookup(py: Python<'_>, S: rt::PtrArg, Err_: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_S, a_Err) });
     Ok(py.None())
 }
-/// `LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess",
-    "LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess",
-    &["Result", "GlobalPrefx", "Filter", "FilterCtx"],
-    rt::fastcall_entry!(C_LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess),
+rt::function!(F_LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess, C_LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess", "LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess",
     c"LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(Result, GlobalPrefx, Filter, FilterCtx)\n--\n\nGet a DynamicLibrarySearchGenerator that will reflect process symbols into\nthe JITDylib. On success the resulting generator is owned by the client.\nOwnership is typically transferred by adding the instance to a JITDylib\nusing LLVMOrcJITDylibAddGenerator,\n\nThe GlobalPrefix argument specifies the character that appears on the front\nof linker-mangled symbols for the target platform (e.g. '_' on MachO).\nIf non-null, this character will be stripped from the start of all symbol\nstrings before passing the remaining substring to dlsym.\n\nThe optional Filter and Ctx arguments can be used to supply a symbol name\nfilter: Only symbols for which the filter returns true will be visible to\nJIT'd code. If the Filter argument is null then all process symbols will\nbe visible to JIT'd code. Note that the symbol name passed to the Filter\nfunction is the full mangled symbol: The client is responsible for stripping\nthe global prefix if present.\n\nArgs:\n    Result\n    GlobalPrefx\n    Filter\n    FilterCtx\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess`, converted in order.
-unsafe fn C_LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess.args::<4>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py, &x0, rt::call::extract(x1, "GlobalPrefx")?, rt::call::extract(x2, "Filter")?, rt::call::extract(x3, "FilterCtx")?)?.into_ptr())
-}
+    ["Result", "GlobalPrefx", "Filter", "FilterCtx"],
+    |py, [x0, x1, x2, x3]| LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py, &x0, rt::call::extract(x1, "GlobalPrefx")?, rt::call::extract(x2, "Filter")?, rt::call::extract(x3, "FilterCtx")?));
 
 fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: &Bound<'_, PyAny>, GlobalPrefx: rt::CInt<i8>, Filter: rt::PtrArg, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess");
@@ -1612,29 +836,10 @@ fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: 
     let __r = py.allow_threads(move || unsafe { __f(a_Result, a_GlobalPrefx, a_Filter, a_FilterCtx) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcCreateDynamicLibrarySearchGeneratorForPath` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcCreateDynamicLibrarySearchGeneratorForPath: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcCreateDynamicLibrarySearchGeneratorForPath",
-    "LLVMOrcCreateDynamicLibrarySearchGeneratorForPath",
-    &["Result", "FileName", "GlobalPrefix", "Filter", "FilterCtx"],
-    rt::fastcall_entry!(C_LLVMOrcCreateDynamicLibrarySearchGeneratorForPath),
+rt::function!(F_LLVMOrcCreateDynamicLibrarySearchGeneratorForPath, C_LLVMOrcCreateDynamicLibrarySearchGeneratorForPath, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForPath", "LLVMOrcCreateDynamicLibrarySearchGeneratorForPath",
     c"LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(Result, FileName, GlobalPrefix, Filter, FilterCtx)\n--\n\nGet a LLVMOrcCreateDynamicLibararySearchGeneratorForPath that will reflect\nlibrary symbols into the JITDylib. On success the resulting generator is\nowned by the client. Ownership is typically transferred by adding the\ninstance to a JITDylib using LLVMOrcJITDylibAddGenerator,\n\nThe GlobalPrefix argument specifies the character that appears on the front\nof linker-mangled symbols for the target platform (e.g. '_' on MachO).\nIf non-null, this character will be stripped from the start of all symbol\nstrings before passing the remaining substring to dlsym.\n\nThe optional Filter and Ctx arguments can be used to supply a symbol name\nfilter: Only symbols for which the filter returns true will be visible to\nJIT'd code. If the Filter argument is null then all library symbols will\nbe visible to JIT'd code. Note that the symbol name passed to the Filter\nfunction is the full mangled symbol: The client is responsible for stripping\nthe global prefix if present.\n\nTHIS API IS EXPERIMENTAL AND LIKELY TO CHANGE IN THE NEAR FUTURE!\n\nArgs:\n    Result\n    FileName\n    GlobalPrefix\n    Filter\n    FilterCtx\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcCreateDynamicLibrarySearchGeneratorForPath`, converted in order.
-unsafe fn C_LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_LLVMOrcCreateDynamicLibrarySearchGeneratorForPath.args::<5>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py, &x0, rt::call::extract(x1, "FileName")?, rt::call::extract(x2, "GlobalPrefix")?, rt::call::extract(x3, "Filter")?, rt::call::extract(x4, "FilterCtx")?)?.into_ptr())
-}
+    ["Result", "FileName", "GlobalPrefix", "Filter", "FilterCtx"],
+    |py, [x0, x1, x2, x3, x4]| LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py, &x0, rt::call::extract(x1, "FileName")?, rt::call::extract(x2, "GlobalPrefix")?, rt::call::extract(x3, "Filter")?, rt::call::extract(x4, "FilterCtx")?));
 
 fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, FileName: rt::CStrArg, GlobalPrefix: rt::CInt<i8>, Filter: rt::PtrArg, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForPath");
@@ -1653,29 +858,10 @@ fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_Result, a_FileName, a_GlobalPrefix, a_Filter, a_FilterCtx) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcCreateStaticLibrarySearchGeneratorForPath` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcCreateStaticLibrarySearchGeneratorForPath: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcCreateStaticLibrarySearchGeneratorForPath",
-    "LLVMOrcCreateStaticLibrarySearchGeneratorForPath",
-    &["Result", "ObjLayer", "FileName", "TargetTriple"],
-    rt::fastcall_entry!(C_LLVMOrcCreateStaticLibrarySearchGeneratorForPath),
+rt::function!(F_LLVMOrcCreateStaticLibrarySearchGeneratorForPath, C_LLVMOrcCreateStaticLibrarySearchGeneratorForPath, c"LLVMOrcCreateStaticLibrarySearchGeneratorForPath", "LLVMOrcCreateStaticLibrarySearchGeneratorForPath",
     c"LLVMOrcCreateStaticLibrarySearchGeneratorForPath(Result, ObjLayer, FileName, TargetTriple)\n--\n\nGet a LLVMOrcCreateStaticLibrarySearchGeneratorForPath that will reflect\nstatic library symbols into the JITDylib. On success the resulting\ngenerator is owned by the client. Ownership is typically transferred by\nadding the instance to a JITDylib using LLVMOrcJITDylibAddGenerator,\n\nCall with the optional TargetTriple argument will succeed if the file at\nthe given path is a static library or a MachO universal binary containing a\nstatic library that is compatible with the given triple. Otherwise it will\nreturn an error.\n\nTHIS API IS EXPERIMENTAL AND LIKELY TO CHANGE IN THE NEAR FUTURE!\n\nArgs:\n    Result\n    ObjLayer\n    FileName\n    TargetTriple\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcCreateStaticLibrarySearchGeneratorForPath`, converted in order.
-unsafe fn C_LLVMOrcCreateStaticLibrarySearchGeneratorForPath(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_LLVMOrcCreateStaticLibrarySearchGeneratorForPath.args::<4>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcCreateStaticLibrarySearchGeneratorForPath(py, &x0, rt::call::extract(x1, "ObjLayer")?, rt::call::extract(x2, "FileName")?, rt::call::extract(x3, "TargetTriple")?)?.into_ptr())
-}
+    ["Result", "ObjLayer", "FileName", "TargetTriple"],
+    |py, [x0, x1, x2, x3]| LLVMOrcCreateStaticLibrarySearchGeneratorForPath(py, &x0, rt::call::extract(x1, "ObjLayer")?, rt::call::extract(x2, "FileName")?, rt::call::extract(x3, "TargetTriple")?));
 
 fn LLVMOrcCreateStaticLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, ObjLayer: rt::PtrArg, FileName: rt::CStrArg, TargetTriple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateStaticLibrarySearchGeneratorForPath");
@@ -1693,29 +879,10 @@ fn LLVMOrcCreateStaticLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_Result, a_ObjLayer, a_FileName, a_TargetTriple) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcCreateNewThreadSafeContext` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcCreateNewThreadSafeContext: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcCreateNewThreadSafeContext",
-    "LLVMOrcCreateNewThreadSafeContext",
-    &[],
-    rt::fastcall_entry!(C_LLVMOrcCreateNewThreadSafeContext),
+rt::function!(F_LLVMOrcCreateNewThreadSafeContext, C_LLVMOrcCreateNewThreadSafeContext, c"LLVMOrcCreateNewThreadSafeContext", "LLVMOrcCreateNewThreadSafeContext",
     c"LLVMOrcCreateNewThreadSafeContext()\n--\n\nCreate a ThreadSafeContext containing a new LLVMContext.\n\nOwnership of the underlying ThreadSafeContext data is shared: Clients\ncan and should dispose of their ThreadSafeContext as soon as they no longer\nneed to refer to it directly. Other references (e.g. from ThreadSafeModules)\nwill keep the data alive as long as it is needed.\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueThreadSafeContext",
-);
-
-/// The arguments of a call of `LLVMOrcCreateNewThreadSafeContext`, converted in order.
-unsafe fn C_LLVMOrcCreateNewThreadSafeContext(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMOrcCreateNewThreadSafeContext.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcCreateNewThreadSafeContext(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMOrcCreateNewThreadSafeContext(py));
 
 fn LLVMOrcCreateNewThreadSafeContext(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateNewThreadSafeContext");
@@ -1728,29 +895,10 @@ fn LLVMOrcCreateNewThreadSafeContext(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(TYPES.instance_at(py, 37, __r, None)?)
 }
-/// `LLVMOrcThreadSafeContextGetContext` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcThreadSafeContextGetContext: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcThreadSafeContextGetContext",
-    "LLVMOrcThreadSafeContextGetContext",
-    &["TSCtx"],
-    rt::fastcall_entry!(C_LLVMOrcThreadSafeContextGetContext),
+rt::function!(F_LLVMOrcThreadSafeContextGetContext, C_LLVMOrcThreadSafeContextGetContext, c"LLVMOrcThreadSafeContextGetContext", "LLVMOrcThreadSafeContextGetContext",
     c"LLVMOrcThreadSafeContextGetContext(TSCtx)\n--\n\nGet a reference to the wrapped LLVMContext.\n\nArgs:\n    TSCtx\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueContext",
-);
-
-/// The arguments of a call of `LLVMOrcThreadSafeContextGetContext`, converted in order.
-unsafe fn C_LLVMOrcThreadSafeContextGetContext(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcThreadSafeContextGetContext.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcThreadSafeContextGetContext(py, rt::call::extract(x0, "TSCtx")?)?.into_ptr())
-}
+    ["TSCtx"],
+    |py, [x0]| LLVMOrcThreadSafeContextGetContext(py, rt::call::extract(x0, "TSCtx")?));
 
 fn LLVMOrcThreadSafeContextGetContext(py: Python<'_>, TSCtx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcThreadSafeContextGetContext");
@@ -1764,29 +912,10 @@ fn LLVMOrcThreadSafeContextGetContext(py: Python<'_>, TSCtx: rt::PtrArg) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_TSCtx) });
     Ok(super::llvm_types::TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMOrcDisposeThreadSafeContext` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcDisposeThreadSafeContext: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcDisposeThreadSafeContext",
-    "LLVMOrcDisposeThreadSafeContext",
-    &["TSCtx"],
-    rt::fastcall_entry!(C_LLVMOrcDisposeThreadSafeContext),
+rt::function!(F_LLVMOrcDisposeThreadSafeContext, C_LLVMOrcDisposeThreadSafeContext, c"LLVMOrcDisposeThreadSafeContext", "LLVMOrcDisposeThreadSafeContext",
     c"LLVMOrcDisposeThreadSafeContext(TSCtx)\n--\n\nDispose of a ThreadSafeContext.\n\nArgs:\n    TSCtx",
-);
-
-/// The arguments of a call of `LLVMOrcDisposeThreadSafeContext`, converted in order.
-unsafe fn C_LLVMOrcDisposeThreadSafeContext(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcDisposeThreadSafeContext.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcDisposeThreadSafeContext(py, rt::call::extract(x0, "TSCtx")?)?.into_ptr())
-}
+    ["TSCtx"],
+    |py, [x0]| LLVMOrcDisposeThreadSafeContext(py, rt::call::extract(x0, "TSCtx")?));
 
 fn LLVMOrcDisposeThreadSafeContext(py: Python<'_>, TSCtx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeThreadSafeContext");
@@ -1800,29 +929,10 @@ fn LLVMOrcDisposeThreadSafeContext(py: Python<'_>, TSCtx: rt::PtrArg) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_TSCtx) });
     Ok(py.None())
 }
-/// `LLVMOrcCreateNewThreadSafeModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcCreateNewThreadSafeModule: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcCreateNewThreadSafeModule",
-    "LLVMOrcCreateNewThreadSafeModule",
-    &["M", "TSCtx"],
-    rt::fastcall_entry!(C_LLVMOrcCreateNewThreadSafeModule),
+rt::function!(F_LLVMOrcCreateNewThreadSafeModule, C_LLVMOrcCreateNewThreadSafeModule, c"LLVMOrcCreateNewThreadSafeModule", "LLVMOrcCreateNewThreadSafeModule",
     c"LLVMOrcCreateNewThreadSafeModule(M, TSCtx)\n--\n\nCreate a ThreadSafeModule wrapper around the given LLVM module. This takes\nownership of the M argument which should not be disposed of or referenced\nafter this function returns.\n\nOwnership of the ThreadSafeModule is unique: If it is transferred to the JIT\n(e.g. by LLVMOrcLLJITAddLLVMIRModule) then the client is no longer\nresponsible for it. If it is not transferred to the JIT then the client\nshould call LLVMOrcDisposeThreadSafeModule to dispose of it.\n\nArgs:\n    M\n    TSCtx\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueThreadSafeModule",
-);
-
-/// The arguments of a call of `LLVMOrcCreateNewThreadSafeModule`, converted in order.
-unsafe fn C_LLVMOrcCreateNewThreadSafeModule(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcCreateNewThreadSafeModule.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcCreateNewThreadSafeModule(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "TSCtx")?)?.into_ptr())
-}
+    ["M", "TSCtx"],
+    |py, [x0, x1]| LLVMOrcCreateNewThreadSafeModule(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "TSCtx")?));
 
 fn LLVMOrcCreateNewThreadSafeModule(py: Python<'_>, M: rt::PtrArg, TSCtx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateNewThreadSafeModule");
@@ -1837,29 +947,10 @@ fn LLVMOrcCreateNewThreadSafeModule(py: Python<'_>, M: rt::PtrArg, TSCtx: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_TSCtx) });
     Ok(TYPES.instance_at(py, 38, __r, None)?)
 }
-/// `LLVMOrcDisposeThreadSafeModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcDisposeThreadSafeModule: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcDisposeThreadSafeModule",
-    "LLVMOrcDisposeThreadSafeModule",
-    &["TSM"],
-    rt::fastcall_entry!(C_LLVMOrcDisposeThreadSafeModule),
+rt::function!(F_LLVMOrcDisposeThreadSafeModule, C_LLVMOrcDisposeThreadSafeModule, c"LLVMOrcDisposeThreadSafeModule", "LLVMOrcDisposeThreadSafeModule",
     c"LLVMOrcDisposeThreadSafeModule(TSM)\n--\n\nDispose of a ThreadSafeModule. This should only be called if ownership has\nnot been passed to LLJIT (e.g. because some error prevented the client from\nadding this to the JIT).\n\nArgs:\n    TSM",
-);
-
-/// The arguments of a call of `LLVMOrcDisposeThreadSafeModule`, converted in order.
-unsafe fn C_LLVMOrcDisposeThreadSafeModule(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcDisposeThreadSafeModule.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcDisposeThreadSafeModule(py, rt::call::extract(x0, "TSM")?)?.into_ptr())
-}
+    ["TSM"],
+    |py, [x0]| LLVMOrcDisposeThreadSafeModule(py, rt::call::extract(x0, "TSM")?));
 
 fn LLVMOrcDisposeThreadSafeModule(py: Python<'_>, TSM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeThreadSafeModule");
@@ -1873,29 +964,10 @@ fn LLVMOrcDisposeThreadSafeModule(py: Python<'_>, TSM: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_TSM) });
     Ok(py.None())
 }
-/// `LLVMOrcThreadSafeModuleWithModuleDo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcThreadSafeModuleWithModuleDo: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcThreadSafeModuleWithModuleDo",
-    "LLVMOrcThreadSafeModuleWithModuleDo",
-    &["TSM", "F", "Ctx"],
-    rt::fastcall_entry!(C_LLVMOrcThreadSafeModuleWithModuleDo),
+rt::function!(F_LLVMOrcThreadSafeModuleWithModuleDo, C_LLVMOrcThreadSafeModuleWithModuleDo, c"LLVMOrcThreadSafeModuleWithModuleDo", "LLVMOrcThreadSafeModuleWithModuleDo",
     c"LLVMOrcThreadSafeModuleWithModuleDo(TSM, F, Ctx)\n--\n\nApply the given function to the module contained in this ThreadSafeModule.\n\nArgs:\n    TSM\n    F\n    Ctx\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcThreadSafeModuleWithModuleDo`, converted in order.
-unsafe fn C_LLVMOrcThreadSafeModuleWithModuleDo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcThreadSafeModuleWithModuleDo.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcThreadSafeModuleWithModuleDo(py, rt::call::extract(x0, "TSM")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "Ctx")?)?.into_ptr())
-}
+    ["TSM", "F", "Ctx"],
+    |py, [x0, x1, x2]| LLVMOrcThreadSafeModuleWithModuleDo(py, rt::call::extract(x0, "TSM")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "Ctx")?));
 
 fn LLVMOrcThreadSafeModuleWithModuleDo(py: Python<'_>, TSM: rt::PtrArg, F: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcThreadSafeModuleWithModuleDo");
@@ -1911,29 +983,10 @@ fn LLVMOrcThreadSafeModuleWithModuleDo(py: Python<'_>, TSM: rt::PtrArg, F: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_TSM, a_F, a_Ctx) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcJITTargetMachineBuilderDetectHost` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcJITTargetMachineBuilderDetectHost: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcJITTargetMachineBuilderDetectHost",
-    "LLVMOrcJITTargetMachineBuilderDetectHost",
-    &["Result"],
-    rt::fastcall_entry!(C_LLVMOrcJITTargetMachineBuilderDetectHost),
+rt::function!(F_LLVMOrcJITTargetMachineBuilderDetectHost, C_LLVMOrcJITTargetMachineBuilderDetectHost, c"LLVMOrcJITTargetMachineBuilderDetectHost", "LLVMOrcJITTargetMachineBuilderDetectHost",
     c"LLVMOrcJITTargetMachineBuilderDetectHost(Result)\n--\n\nCreate a JITTargetMachineBuilder by detecting the host.\n\nOn success the client owns the resulting JITTargetMachineBuilder. It must be\npassed to a consuming operation (e.g.\nLLVMOrcLLJITBuilderSetJITTargetMachineBuilder) or disposed of by calling\nLLVMOrcDisposeJITTargetMachineBuilder.\n\nArgs:\n    Result\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcJITTargetMachineBuilderDetectHost`, converted in order.
-unsafe fn C_LLVMOrcJITTargetMachineBuilderDetectHost(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcJITTargetMachineBuilderDetectHost.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcJITTargetMachineBuilderDetectHost(py, &x0)?.into_ptr())
-}
+    ["Result"],
+    |py, [x0]| LLVMOrcJITTargetMachineBuilderDetectHost(py, &x0));
 
 fn LLVMOrcJITTargetMachineBuilderDetectHost(py: Python<'_>, Result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITTargetMachineBuilderDetectHost");
@@ -1948,29 +1001,10 @@ fn LLVMOrcJITTargetMachineBuilderDetectHost(py: Python<'_>, Result: &Bound<'_, P
     let __r = py.allow_threads(move || unsafe { __f(a_Result) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine",
-    "LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine",
-    &["TM"],
-    rt::fastcall_entry!(C_LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine),
+rt::function!(F_LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine, C_LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine, c"LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine", "LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine",
     c"LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(TM)\n--\n\nCreate a JITTargetMachineBuilder from the given TargetMachine template.\n\nThis operation takes ownership of the given TargetMachine and destroys it\nbefore returing. The resulting JITTargetMachineBuilder is owned by the client\nand must be passed to a consuming operation (e.g.\nLLVMOrcLLJITBuilderSetJITTargetMachineBuilder) or disposed of by calling\nLLVMOrcDisposeJITTargetMachineBuilder.\n\nArgs:\n    TM\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueJITTargetMachineBuilder",
-);
-
-/// The arguments of a call of `LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine`, converted in order.
-unsafe fn C_LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(py, rt::call::extract(x0, "TM")?)?.into_ptr())
-}
+    ["TM"],
+    |py, [x0]| LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(py, rt::call::extract(x0, "TM")?));
 
 fn LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(py: Python<'_>, TM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine");
@@ -1984,29 +1018,10 @@ fn LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(py: Python<'_>, TM: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_TM) });
     Ok(TYPES.instance_at(py, 40, __r, None)?)
 }
-/// `LLVMOrcDisposeJITTargetMachineBuilder` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcDisposeJITTargetMachineBuilder: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcDisposeJITTargetMachineBuilder",
-    "LLVMOrcDisposeJITTargetMachineBuilder",
-    &["JTMB"],
-    rt::fastcall_entry!(C_LLVMOrcDisposeJITTargetMachineBuilder),
+rt::function!(F_LLVMOrcDisposeJITTargetMachineBuilder, C_LLVMOrcDisposeJITTargetMachineBuilder, c"LLVMOrcDisposeJITTargetMachineBuilder", "LLVMOrcDisposeJITTargetMachineBuilder",
     c"LLVMOrcDisposeJITTargetMachineBuilder(JTMB)\n--\n\nDispose of a JITTargetMachineBuilder.\n\nArgs:\n    JTMB",
-);
-
-/// The arguments of a call of `LLVMOrcDisposeJITTargetMachineBuilder`, converted in order.
-unsafe fn C_LLVMOrcDisposeJITTargetMachineBuilder(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcDisposeJITTargetMachineBuilder.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcDisposeJITTargetMachineBuilder(py, rt::call::extract(x0, "JTMB")?)?.into_ptr())
-}
+    ["JTMB"],
+    |py, [x0]| LLVMOrcDisposeJITTargetMachineBuilder(py, rt::call::extract(x0, "JTMB")?));
 
 fn LLVMOrcDisposeJITTargetMachineBuilder(py: Python<'_>, JTMB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeJITTargetMachineBuilder");
@@ -2020,29 +1035,10 @@ fn LLVMOrcDisposeJITTargetMachineBuilder(py: Python<'_>, JTMB: rt::PtrArg) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_JTMB) });
     Ok(py.None())
 }
-/// `LLVMOrcJITTargetMachineBuilderGetTargetTriple` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcJITTargetMachineBuilderGetTargetTriple: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcJITTargetMachineBuilderGetTargetTriple",
-    "LLVMOrcJITTargetMachineBuilderGetTargetTriple",
-    &["JTMB"],
-    rt::fastcall_entry!(C_LLVMOrcJITTargetMachineBuilderGetTargetTriple),
+rt::function!(F_LLVMOrcJITTargetMachineBuilderGetTargetTriple, C_LLVMOrcJITTargetMachineBuilderGetTargetTriple, c"LLVMOrcJITTargetMachineBuilderGetTargetTriple", "LLVMOrcJITTargetMachineBuilderGetTargetTriple",
     c"LLVMOrcJITTargetMachineBuilderGetTargetTriple(JTMB)\n--\n\nReturns the target triple for the given JITTargetMachineBuilder as a string.\n\nThe caller owns the resulting string as must dispose of it by calling\nLLVMDisposeMessage\n\nArgs:\n    JTMB\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMOrcJITTargetMachineBuilderGetTargetTriple`, converted in order.
-unsafe fn C_LLVMOrcJITTargetMachineBuilderGetTargetTriple(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcJITTargetMachineBuilderGetTargetTriple.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcJITTargetMachineBuilderGetTargetTriple(py, rt::call::extract(x0, "JTMB")?)?.into_ptr())
-}
+    ["JTMB"],
+    |py, [x0]| LLVMOrcJITTargetMachineBuilderGetTargetTriple(py, rt::call::extract(x0, "JTMB")?));
 
 fn LLVMOrcJITTargetMachineBuilderGetTargetTriple(py: Python<'_>, JTMB: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITTargetMachineBuilderGetTargetTriple");
@@ -2056,29 +1052,10 @@ fn LLVMOrcJITTargetMachineBuilderGetTargetTriple(py: Python<'_>, JTMB: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_JTMB) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
-/// `LLVMOrcJITTargetMachineBuilderSetTargetTriple` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcJITTargetMachineBuilderSetTargetTriple: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcJITTargetMachineBuilderSetTargetTriple",
-    "LLVMOrcJITTargetMachineBuilderSetTargetTriple",
-    &["JTMB", "TargetTriple"],
-    rt::fastcall_entry!(C_LLVMOrcJITTargetMachineBuilderSetTargetTriple),
+rt::function!(F_LLVMOrcJITTargetMachineBuilderSetTargetTriple, C_LLVMOrcJITTargetMachineBuilderSetTargetTriple, c"LLVMOrcJITTargetMachineBuilderSetTargetTriple", "LLVMOrcJITTargetMachineBuilderSetTargetTriple",
     c"LLVMOrcJITTargetMachineBuilderSetTargetTriple(JTMB, TargetTriple)\n--\n\nSets the target triple for the given JITTargetMachineBuilder to the given\nstring.\n\nArgs:\n    JTMB\n    TargetTriple",
-);
-
-/// The arguments of a call of `LLVMOrcJITTargetMachineBuilderSetTargetTriple`, converted in order.
-unsafe fn C_LLVMOrcJITTargetMachineBuilderSetTargetTriple(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcJITTargetMachineBuilderSetTargetTriple.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcJITTargetMachineBuilderSetTargetTriple(py, rt::call::extract(x0, "JTMB")?, rt::call::extract(x1, "TargetTriple")?)?.into_ptr())
-}
+    ["JTMB", "TargetTriple"],
+    |py, [x0, x1]| LLVMOrcJITTargetMachineBuilderSetTargetTriple(py, rt::call::extract(x0, "JTMB")?, rt::call::extract(x1, "TargetTriple")?));
 
 fn LLVMOrcJITTargetMachineBuilderSetTargetTriple(py: Python<'_>, JTMB: rt::PtrArg, TargetTriple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcJITTargetMachineBuilderSetTargetTriple");
@@ -2093,29 +1070,10 @@ fn LLVMOrcJITTargetMachineBuilderSetTargetTriple(py: Python<'_>, JTMB: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_JTMB, a_TargetTriple) });
     Ok(py.None())
 }
-/// `LLVMOrcObjectLayerAddObjectFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcObjectLayerAddObjectFile: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcObjectLayerAddObjectFile",
-    "LLVMOrcObjectLayerAddObjectFile",
-    &["ObjLayer", "JD", "ObjBuffer"],
-    rt::fastcall_entry!(C_LLVMOrcObjectLayerAddObjectFile),
+rt::function!(F_LLVMOrcObjectLayerAddObjectFile, C_LLVMOrcObjectLayerAddObjectFile, c"LLVMOrcObjectLayerAddObjectFile", "LLVMOrcObjectLayerAddObjectFile",
     c"LLVMOrcObjectLayerAddObjectFile(ObjLayer, JD, ObjBuffer)\n--\n\nAdd an object to an ObjectLayer to the given JITDylib.\n\nAdds a buffer representing an object file to the given JITDylib using the\ngiven ObjectLayer instance. This operation transfers ownership of the buffer\nto the ObjectLayer instance. The buffer should not be disposed of or\nreferenced once this function returns.\n\nResources associated with the given object will be tracked by the given\nJITDylib's default ResourceTracker.\n\nArgs:\n    ObjLayer\n    JD\n    ObjBuffer\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcObjectLayerAddObjectFile`, converted in order.
-unsafe fn C_LLVMOrcObjectLayerAddObjectFile(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcObjectLayerAddObjectFile.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcObjectLayerAddObjectFile(py, rt::call::extract(x0, "ObjLayer")?, rt::call::extract(x1, "JD")?, rt::call::extract(x2, "ObjBuffer")?)?.into_ptr())
-}
+    ["ObjLayer", "JD", "ObjBuffer"],
+    |py, [x0, x1, x2]| LLVMOrcObjectLayerAddObjectFile(py, rt::call::extract(x0, "ObjLayer")?, rt::call::extract(x1, "JD")?, rt::call::extract(x2, "ObjBuffer")?));
 
 fn LLVMOrcObjectLayerAddObjectFile(py: Python<'_>, ObjLayer: rt::PtrArg, JD: rt::PtrArg, ObjBuffer: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcObjectLayerAddObjectFile");
@@ -2131,29 +1089,10 @@ fn LLVMOrcObjectLayerAddObjectFile(py: Python<'_>, ObjLayer: rt::PtrArg, JD: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_ObjLayer, a_JD, a_ObjBuffer) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcObjectLayerAddObjectFileWithRT` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcObjectLayerAddObjectFileWithRT: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcObjectLayerAddObjectFileWithRT",
-    "LLVMOrcObjectLayerAddObjectFileWithRT",
-    &["ObjLayer", "RT", "ObjBuffer"],
-    rt::fastcall_entry!(C_LLVMOrcObjectLayerAddObjectFileWithRT),
+rt::function!(F_LLVMOrcObjectLayerAddObjectFileWithRT, C_LLVMOrcObjectLayerAddObjectFileWithRT, c"LLVMOrcObjectLayerAddObjectFileWithRT", "LLVMOrcObjectLayerAddObjectFileWithRT",
     c"LLVMOrcObjectLayerAddObjectFileWithRT(ObjLayer, RT, ObjBuffer)\n--\n\nAdd an object to an ObjectLayer using the given ResourceTracker.\n\nAdds a buffer representing an object file to the given ResourceTracker's\nJITDylib using the given ObjectLayer instance. This operation transfers\nownership of the buffer to the ObjectLayer instance. The buffer should not\nbe disposed of or referenced once this function returns.\n\nResources associated with the given object will be tracked by\nResourceTracker RT.\n\nArgs:\n    ObjLayer\n    RT\n    ObjBuffer\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcObjectLayerAddObjectFileWithRT`, converted in order.
-unsafe fn C_LLVMOrcObjectLayerAddObjectFileWithRT(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcObjectLayerAddObjectFileWithRT.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcObjectLayerAddObjectFileWithRT(py, rt::call::extract(x0, "ObjLayer")?, rt::call::extract(x1, "RT")?, rt::call::extract(x2, "ObjBuffer")?)?.into_ptr())
-}
+    ["ObjLayer", "RT", "ObjBuffer"],
+    |py, [x0, x1, x2]| LLVMOrcObjectLayerAddObjectFileWithRT(py, rt::call::extract(x0, "ObjLayer")?, rt::call::extract(x1, "RT")?, rt::call::extract(x2, "ObjBuffer")?));
 
 fn LLVMOrcObjectLayerAddObjectFileWithRT(py: Python<'_>, ObjLayer: rt::PtrArg, RT: rt::PtrArg, ObjBuffer: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcObjectLayerAddObjectFileWithRT");
@@ -2169,29 +1108,10 @@ fn LLVMOrcObjectLayerAddObjectFileWithRT(py: Python<'_>, ObjLayer: rt::PtrArg, R
     let __r = py.allow_threads(move || unsafe { __f(a_ObjLayer, a_RT, a_ObjBuffer) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcObjectLayerEmit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcObjectLayerEmit: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcObjectLayerEmit",
-    "LLVMOrcObjectLayerEmit",
-    &["ObjLayer", "R", "ObjBuffer"],
-    rt::fastcall_entry!(C_LLVMOrcObjectLayerEmit),
+rt::function!(F_LLVMOrcObjectLayerEmit, C_LLVMOrcObjectLayerEmit, c"LLVMOrcObjectLayerEmit", "LLVMOrcObjectLayerEmit",
     c"LLVMOrcObjectLayerEmit(ObjLayer, R, ObjBuffer)\n--\n\nEmit an object buffer to an ObjectLayer.\n\nOwnership of the responsibility object and object buffer pass to this\nfunction. The client is not responsible for cleanup.\n\nArgs:\n    ObjLayer\n    R\n    ObjBuffer",
-);
-
-/// The arguments of a call of `LLVMOrcObjectLayerEmit`, converted in order.
-unsafe fn C_LLVMOrcObjectLayerEmit(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcObjectLayerEmit.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcObjectLayerEmit(py, rt::call::extract(x0, "ObjLayer")?, rt::call::extract(x1, "R")?, rt::call::extract(x2, "ObjBuffer")?)?.into_ptr())
-}
+    ["ObjLayer", "R", "ObjBuffer"],
+    |py, [x0, x1, x2]| LLVMOrcObjectLayerEmit(py, rt::call::extract(x0, "ObjLayer")?, rt::call::extract(x1, "R")?, rt::call::extract(x2, "ObjBuffer")?));
 
 fn LLVMOrcObjectLayerEmit(py: Python<'_>, ObjLayer: rt::PtrArg, R: rt::PtrArg, ObjBuffer: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcObjectLayerEmit");
@@ -2207,29 +1127,10 @@ fn LLVMOrcObjectLayerEmit(py: Python<'_>, ObjLayer: rt::PtrArg, R: rt::PtrArg, O
     let __r = py.allow_threads(move || unsafe { __f(a_ObjLayer, a_R, a_ObjBuffer) });
     Ok(py.None())
 }
-/// `LLVMOrcDisposeObjectLayer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcDisposeObjectLayer: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcDisposeObjectLayer",
-    "LLVMOrcDisposeObjectLayer",
-    &["ObjLayer"],
-    rt::fastcall_entry!(C_LLVMOrcDisposeObjectLayer),
+rt::function!(F_LLVMOrcDisposeObjectLayer, C_LLVMOrcDisposeObjectLayer, c"LLVMOrcDisposeObjectLayer", "LLVMOrcDisposeObjectLayer",
     c"LLVMOrcDisposeObjectLayer(ObjLayer)\n--\n\nDispose of an ObjectLayer.\n\nArgs:\n    ObjLayer",
-);
-
-/// The arguments of a call of `LLVMOrcDisposeObjectLayer`, converted in order.
-unsafe fn C_LLVMOrcDisposeObjectLayer(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcDisposeObjectLayer.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcDisposeObjectLayer(py, rt::call::extract(x0, "ObjLayer")?)?.into_ptr())
-}
+    ["ObjLayer"],
+    |py, [x0]| LLVMOrcDisposeObjectLayer(py, rt::call::extract(x0, "ObjLayer")?));
 
 fn LLVMOrcDisposeObjectLayer(py: Python<'_>, ObjLayer: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeObjectLayer");
@@ -2243,29 +1144,10 @@ fn LLVMOrcDisposeObjectLayer(py: Python<'_>, ObjLayer: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_ObjLayer) });
     Ok(py.None())
 }
-/// `LLVMOrcIRTransformLayerEmit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcIRTransformLayerEmit: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcIRTransformLayerEmit",
-    "LLVMOrcIRTransformLayerEmit",
-    &["IRTransformLayer", "MR", "TSM"],
-    rt::fastcall_entry!(C_LLVMOrcIRTransformLayerEmit),
+rt::function!(F_LLVMOrcIRTransformLayerEmit, C_LLVMOrcIRTransformLayerEmit, c"LLVMOrcIRTransformLayerEmit", "LLVMOrcIRTransformLayerEmit",
     c"LLVMOrcIRTransformLayerEmit(IRTransformLayer, MR, TSM)\n--\n\nArgs:\n    IRTransformLayer\n    MR\n    TSM",
-);
-
-/// The arguments of a call of `LLVMOrcIRTransformLayerEmit`, converted in order.
-unsafe fn C_LLVMOrcIRTransformLayerEmit(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcIRTransformLayerEmit.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcIRTransformLayerEmit(py, rt::call::extract(x0, "IRTransformLayer")?, rt::call::extract(x1, "MR")?, rt::call::extract(x2, "TSM")?)?.into_ptr())
-}
+    ["IRTransformLayer", "MR", "TSM"],
+    |py, [x0, x1, x2]| LLVMOrcIRTransformLayerEmit(py, rt::call::extract(x0, "IRTransformLayer")?, rt::call::extract(x1, "MR")?, rt::call::extract(x2, "TSM")?));
 
 fn LLVMOrcIRTransformLayerEmit(py: Python<'_>, IRTransformLayer: rt::PtrArg, MR: rt::PtrArg, TSM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcIRTransformLayerEmit");
@@ -2281,29 +1163,10 @@ fn LLVMOrcIRTransformLayerEmit(py: Python<'_>, IRTransformLayer: rt::PtrArg, MR:
     let __r = py.allow_threads(move || unsafe { __f(a_IRTransformLayer, a_MR, a_TSM) });
     Ok(py.None())
 }
-/// `LLVMOrcIRTransformLayerSetTransform` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcIRTransformLayerSetTransform: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcIRTransformLayerSetTransform",
-    "LLVMOrcIRTransformLayerSetTransform",
-    &["IRTransformLayer", "TransformFunction", "Ctx"],
-    rt::fastcall_entry!(C_LLVMOrcIRTransformLayerSetTransform),
+rt::function!(F_LLVMOrcIRTransformLayerSetTransform, C_LLVMOrcIRTransformLayerSetTransform, c"LLVMOrcIRTransformLayerSetTransform", "LLVMOrcIRTransformLayerSetTransform",
     c"LLVMOrcIRTransformLayerSetTransform(IRTransformLayer, TransformFunction, Ctx)\n--\n\nSet the transform function of the provided transform layer, passing through a\npointer to user provided context.\n\nArgs:\n    IRTransformLayer\n    TransformFunction\n    Ctx",
-);
-
-/// The arguments of a call of `LLVMOrcIRTransformLayerSetTransform`, converted in order.
-unsafe fn C_LLVMOrcIRTransformLayerSetTransform(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcIRTransformLayerSetTransform.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcIRTransformLayerSetTransform(py, rt::call::extract(x0, "IRTransformLayer")?, rt::call::extract(x1, "TransformFunction")?, rt::call::extract(x2, "Ctx")?)?.into_ptr())
-}
+    ["IRTransformLayer", "TransformFunction", "Ctx"],
+    |py, [x0, x1, x2]| LLVMOrcIRTransformLayerSetTransform(py, rt::call::extract(x0, "IRTransformLayer")?, rt::call::extract(x1, "TransformFunction")?, rt::call::extract(x2, "Ctx")?));
 
 fn LLVMOrcIRTransformLayerSetTransform(py: Python<'_>, IRTransformLayer: rt::PtrArg, TransformFunction: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcIRTransformLayerSetTransform");
@@ -2319,29 +1182,10 @@ fn LLVMOrcIRTransformLayerSetTransform(py: Python<'_>, IRTransformLayer: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_IRTransformLayer, a_TransformFunction, a_Ctx) });
     Ok(py.None())
 }
-/// `LLVMOrcObjectTransformLayerSetTransform` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcObjectTransformLayerSetTransform: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcObjectTransformLayerSetTransform",
-    "LLVMOrcObjectTransformLayerSetTransform",
-    &["ObjTransformLayer", "TransformFunction", "Ctx"],
-    rt::fastcall_entry!(C_LLVMOrcObjectTransformLayerSetTransform),
+rt::function!(F_LLVMOrcObjectTransformLayerSetTransform, C_LLVMOrcObjectTransformLayerSetTransform, c"LLVMOrcObjectTransformLayerSetTransform", "LLVMOrcObjectTransformLayerSetTransform",
     c"LLVMOrcObjectTransformLayerSetTransform(ObjTransformLayer, TransformFunction, Ctx)\n--\n\nSet the transform function on an LLVMOrcObjectTransformLayer.\n\nArgs:\n    ObjTransformLayer\n    TransformFunction\n    Ctx",
-);
-
-/// The arguments of a call of `LLVMOrcObjectTransformLayerSetTransform`, converted in order.
-unsafe fn C_LLVMOrcObjectTransformLayerSetTransform(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOrcObjectTransformLayerSetTransform.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcObjectTransformLayerSetTransform(py, rt::call::extract(x0, "ObjTransformLayer")?, rt::call::extract(x1, "TransformFunction")?, rt::call::extract(x2, "Ctx")?)?.into_ptr())
-}
+    ["ObjTransformLayer", "TransformFunction", "Ctx"],
+    |py, [x0, x1, x2]| LLVMOrcObjectTransformLayerSetTransform(py, rt::call::extract(x0, "ObjTransformLayer")?, rt::call::extract(x1, "TransformFunction")?, rt::call::extract(x2, "Ctx")?));
 
 fn LLVMOrcObjectTransformLayerSetTransform(py: Python<'_>, ObjTransformLayer: rt::PtrArg, TransformFunction: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcObjectTransformLayerSetTransform");
@@ -2357,29 +1201,10 @@ fn LLVMOrcObjectTransformLayerSetTransform(py: Python<'_>, ObjTransformLayer: rt
     let __r = py.allow_threads(move || unsafe { __f(a_ObjTransformLayer, a_TransformFunction, a_Ctx) });
     Ok(py.None())
 }
-/// `LLVMOrcCreateLocalIndirectStubsManager` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcCreateLocalIndirectStubsManager: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcCreateLocalIndirectStubsManager",
-    "LLVMOrcCreateLocalIndirectStubsManager",
-    &["TargetTriple"],
-    rt::fastcall_entry!(C_LLVMOrcCreateLocalIndirectStubsManager),
+rt::function!(F_LLVMOrcCreateLocalIndirectStubsManager, C_LLVMOrcCreateLocalIndirectStubsManager, c"LLVMOrcCreateLocalIndirectStubsManager", "LLVMOrcCreateLocalIndirectStubsManager",
     c"LLVMOrcCreateLocalIndirectStubsManager(TargetTriple)\n--\n\nCreate a LocalIndirectStubsManager from the given target triple.\n\nThe resulting IndirectStubsManager is owned by the client\nand must be disposed of by calling LLVMOrcDisposeDisposeIndirectStubsManager.\n\nArgs:\n    TargetTriple\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueIndirectStubsManager",
-);
-
-/// The arguments of a call of `LLVMOrcCreateLocalIndirectStubsManager`, converted in order.
-unsafe fn C_LLVMOrcCreateLocalIndirectStubsManager(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcCreateLocalIndirectStubsManager.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcCreateLocalIndirectStubsManager(py, rt::call::extract(x0, "TargetTriple")?)?.into_ptr())
-}
+    ["TargetTriple"],
+    |py, [x0]| LLVMOrcCreateLocalIndirectStubsManager(py, rt::call::extract(x0, "TargetTriple")?));
 
 fn LLVMOrcCreateLocalIndirectStubsManager(py: Python<'_>, TargetTriple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateLocalIndirectStubsManager");
@@ -2393,29 +1218,10 @@ fn LLVMOrcCreateLocalIndirectStubsManager(py: Python<'_>, TargetTriple: rt::CStr
     let __r = py.allow_threads(move || unsafe { __f(a_TargetTriple) });
     Ok(TYPES.instance_at(py, 47, __r, None)?)
 }
-/// `LLVMOrcDisposeIndirectStubsManager` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcDisposeIndirectStubsManager: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcDisposeIndirectStubsManager",
-    "LLVMOrcDisposeIndirectStubsManager",
-    &["ISM"],
-    rt::fastcall_entry!(C_LLVMOrcDisposeIndirectStubsManager),
+rt::function!(F_LLVMOrcDisposeIndirectStubsManager, C_LLVMOrcDisposeIndirectStubsManager, c"LLVMOrcDisposeIndirectStubsManager", "LLVMOrcDisposeIndirectStubsManager",
     c"LLVMOrcDisposeIndirectStubsManager(ISM)\n--\n\nDispose of an IndirectStubsManager.\n\nArgs:\n    ISM",
-);
-
-/// The arguments of a call of `LLVMOrcDisposeIndirectStubsManager`, converted in order.
-unsafe fn C_LLVMOrcDisposeIndirectStubsManager(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcDisposeIndirectStubsManager.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcDisposeIndirectStubsManager(py, rt::call::extract(x0, "ISM")?)?.into_ptr())
-}
+    ["ISM"],
+    |py, [x0]| LLVMOrcDisposeIndirectStubsManager(py, rt::call::extract(x0, "ISM")?));
 
 fn LLVMOrcDisposeIndirectStubsManager(py: Python<'_>, ISM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeIndirectStubsManager");
@@ -2429,29 +1235,10 @@ fn LLVMOrcDisposeIndirectStubsManager(py: Python<'_>, ISM: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_ISM) });
     Ok(py.None())
 }
-/// `LLVMOrcCreateLocalLazyCallThroughManager` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcCreateLocalLazyCallThroughManager: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcCreateLocalLazyCallThroughManager",
-    "LLVMOrcCreateLocalLazyCallThroughManager",
-    &["TargetTriple", "ES", "ErrorHandlerAddr", "LCTM"],
-    rt::fastcall_entry!(C_LLVMOrcCreateLocalLazyCallThroughManager),
+rt::function!(F_LLVMOrcCreateLocalLazyCallThroughManager, C_LLVMOrcCreateLocalLazyCallThroughManager, c"LLVMOrcCreateLocalLazyCallThroughManager", "LLVMOrcCreateLocalLazyCallThroughManager",
     c"LLVMOrcCreateLocalLazyCallThroughManager(TargetTriple, ES, ErrorHandlerAddr, LCTM)\n--\n\nArgs:\n    TargetTriple\n    ES\n    ErrorHandlerAddr\n    LCTM\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcCreateLocalLazyCallThroughManager`, converted in order.
-unsafe fn C_LLVMOrcCreateLocalLazyCallThroughManager(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_LLVMOrcCreateLocalLazyCallThroughManager.args::<4>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcCreateLocalLazyCallThroughManager(py, rt::call::extract(x0, "TargetTriple")?, rt::call::extract(x1, "ES")?, rt::call::extract(x2, "ErrorHandlerAddr")?, &x3)?.into_ptr())
-}
+    ["TargetTriple", "ES", "ErrorHandlerAddr", "LCTM"],
+    |py, [x0, x1, x2, x3]| LLVMOrcCreateLocalLazyCallThroughManager(py, rt::call::extract(x0, "TargetTriple")?, rt::call::extract(x1, "ES")?, rt::call::extract(x2, "ErrorHandlerAddr")?, &x3));
 
 fn LLVMOrcCreateLocalLazyCallThroughManager(py: Python<'_>, TargetTriple: rt::CStrArg, ES: rt::PtrArg, ErrorHandlerAddr: rt::CInt<u64>, LCTM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateLocalLazyCallThroughManager");
@@ -2469,29 +1256,10 @@ fn LLVMOrcCreateLocalLazyCallThroughManager(py: Python<'_>, TargetTriple: rt::CS
     let __r = py.allow_threads(move || unsafe { __f(a_TargetTriple, a_ES, a_ErrorHandlerAddr, a_LCTM) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMOrcDisposeLazyCallThroughManager` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcDisposeLazyCallThroughManager: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcDisposeLazyCallThroughManager",
-    "LLVMOrcDisposeLazyCallThroughManager",
-    &["LCTM"],
-    rt::fastcall_entry!(C_LLVMOrcDisposeLazyCallThroughManager),
+rt::function!(F_LLVMOrcDisposeLazyCallThroughManager, C_LLVMOrcDisposeLazyCallThroughManager, c"LLVMOrcDisposeLazyCallThroughManager", "LLVMOrcDisposeLazyCallThroughManager",
     c"LLVMOrcDisposeLazyCallThroughManager(LCTM)\n--\n\nDispose of an LazyCallThroughManager.\n\nArgs:\n    LCTM",
-);
-
-/// The arguments of a call of `LLVMOrcDisposeLazyCallThroughManager`, converted in order.
-unsafe fn C_LLVMOrcDisposeLazyCallThroughManager(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcDisposeLazyCallThroughManager.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcDisposeLazyCallThroughManager(py, rt::call::extract(x0, "LCTM")?)?.into_ptr())
-}
+    ["LCTM"],
+    |py, [x0]| LLVMOrcDisposeLazyCallThroughManager(py, rt::call::extract(x0, "LCTM")?));
 
 fn LLVMOrcDisposeLazyCallThroughManager(py: Python<'_>, LCTM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeLazyCallThroughManager");
@@ -2505,29 +1273,10 @@ fn LLVMOrcDisposeLazyCallThroughManager(py: Python<'_>, LCTM: rt::PtrArg) -> PyR
     let __r = py.allow_threads(move || unsafe { __f(a_LCTM) });
     Ok(py.None())
 }
-/// `LLVMOrcCreateDumpObjects` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcCreateDumpObjects: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcCreateDumpObjects",
-    "LLVMOrcCreateDumpObjects",
-    &["DumpDir", "IdentifierOverride"],
-    rt::fastcall_entry!(C_LLVMOrcCreateDumpObjects),
+rt::function!(F_LLVMOrcCreateDumpObjects, C_LLVMOrcCreateDumpObjects, c"LLVMOrcCreateDumpObjects", "LLVMOrcCreateDumpObjects",
     c"LLVMOrcCreateDumpObjects(DumpDir, IdentifierOverride)\n--\n\nCreate a DumpObjects instance.\n\nDumpDir specifies the path to write dumped objects to. DumpDir may be empty\nin which case files will be dumped to the working directory.\n\nIdentifierOverride specifies a file name stem to use when dumping objects.\nIf empty then each MemoryBuffer's identifier will be used (with a .o suffix\nadded if not already present). If an identifier override is supplied it will\nbe used instead, along with an incrementing counter (since all buffers will\nuse the same identifier, the resulting files will be named <ident>.o,\n<ident>.2.o, <ident>.3.o, and so on). IdentifierOverride should not contain\nan extension, as a .o suffix will be added by DumpObjects.\n\nArgs:\n    DumpDir\n    IdentifierOverride\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueDumpObjects",
-);
-
-/// The arguments of a call of `LLVMOrcCreateDumpObjects`, converted in order.
-unsafe fn C_LLVMOrcCreateDumpObjects(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcCreateDumpObjects.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcCreateDumpObjects(py, rt::call::extract(x0, "DumpDir")?, rt::call::extract(x1, "IdentifierOverride")?)?.into_ptr())
-}
+    ["DumpDir", "IdentifierOverride"],
+    |py, [x0, x1]| LLVMOrcCreateDumpObjects(py, rt::call::extract(x0, "DumpDir")?, rt::call::extract(x1, "IdentifierOverride")?));
 
 fn LLVMOrcCreateDumpObjects(py: Python<'_>, DumpDir: rt::CStrArg, IdentifierOverride: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDumpObjects");
@@ -2542,29 +1291,10 @@ fn LLVMOrcCreateDumpObjects(py: Python<'_>, DumpDir: rt::CStrArg, IdentifierOver
     let __r = py.allow_threads(move || unsafe { __f(a_DumpDir, a_IdentifierOverride) });
     Ok(TYPES.instance_at(py, 49, __r, None)?)
 }
-/// `LLVMOrcDisposeDumpObjects` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcDisposeDumpObjects: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcDisposeDumpObjects",
-    "LLVMOrcDisposeDumpObjects",
-    &["DumpObjects"],
-    rt::fastcall_entry!(C_LLVMOrcDisposeDumpObjects),
+rt::function!(F_LLVMOrcDisposeDumpObjects, C_LLVMOrcDisposeDumpObjects, c"LLVMOrcDisposeDumpObjects", "LLVMOrcDisposeDumpObjects",
     c"LLVMOrcDisposeDumpObjects(DumpObjects)\n--\n\nDispose of a DumpObjects instance.\n\nArgs:\n    DumpObjects",
-);
-
-/// The arguments of a call of `LLVMOrcDisposeDumpObjects`, converted in order.
-unsafe fn C_LLVMOrcDisposeDumpObjects(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcDisposeDumpObjects.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcDisposeDumpObjects(py, rt::call::extract(x0, "DumpObjects")?)?.into_ptr())
-}
+    ["DumpObjects"],
+    |py, [x0]| LLVMOrcDisposeDumpObjects(py, rt::call::extract(x0, "DumpObjects")?));
 
 fn LLVMOrcDisposeDumpObjects(py: Python<'_>, DumpObjects: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeDumpObjects");
@@ -2578,29 +1308,10 @@ fn LLVMOrcDisposeDumpObjects(py: Python<'_>, DumpObjects: rt::PtrArg) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_DumpObjects) });
     Ok(py.None())
 }
-/// `LLVMOrcDumpObjects_CallOperator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcDumpObjects_CallOperator: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcDumpObjects_CallOperator",
-    "LLVMOrcDumpObjects_CallOperator",
-    &["DumpObjects", "ObjBuffer"],
-    rt::fastcall_entry!(C_LLVMOrcDumpObjects_CallOperator),
+rt::function!(F_LLVMOrcDumpObjects_CallOperator, C_LLVMOrcDumpObjects_CallOperator, c"LLVMOrcDumpObjects_CallOperator", "LLVMOrcDumpObjects_CallOperator",
     c"LLVMOrcDumpObjects_CallOperator(DumpObjects, ObjBuffer)\n--\n\nDump the contents of the given MemoryBuffer.\n\nArgs:\n    DumpObjects\n    ObjBuffer\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMOrcDumpObjects_CallOperator`, converted in order.
-unsafe fn C_LLVMOrcDumpObjects_CallOperator(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcDumpObjects_CallOperator.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcDumpObjects_CallOperator(py, rt::call::extract(x0, "DumpObjects")?, &x1)?.into_ptr())
-}
+    ["DumpObjects", "ObjBuffer"],
+    |py, [x0, x1]| LLVMOrcDumpObjects_CallOperator(py, rt::call::extract(x0, "DumpObjects")?, &x1));
 
 fn LLVMOrcDumpObjects_CallOperator(py: Python<'_>, DumpObjects: rt::PtrArg, ObjBuffer: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDumpObjects_CallOperator");

@@ -30,29 +30,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.orcee", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager",
-    "LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager",
-    &["ES"],
-    rt::fastcall_entry!(C_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager, C_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager", "LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager",
     c"LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(ES)\n--\n\nCreate a RTDyldObjectLinkingLayer instance using the standard\nSectionMemoryManager for memory management.\n\nArgs:\n    ES\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueObjectLayer",
-);
-
-/// The arguments of a call of `LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager`, converted in order.
-unsafe fn C_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(py, rt::call::extract(x0, "ES")?)?.into_ptr())
-}
+    ["ES"],
+    |py, [x0]| LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(py, rt::call::extract(x0, "ES")?));
 
 fn LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(py: Python<'_>, ES: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager");
@@ -66,29 +50,10 @@ fn LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(py: Python<'_>,
     let __r = py.allow_threads(move || unsafe { __f(a_ES) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 41, __r, None)?)
 }
-/// `LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks",
-    "LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks",
-    &["ES", "CreateContextCtx", "CreateContext", "NotifyTerminating", "AllocateCodeSection", "AllocateDataSection", "FinalizeMemory", "Destroy"],
-    rt::fastcall_entry!(C_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks),
+rt::function!(F_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks, C_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks", "LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks",
     c"LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(ES, CreateContextCtx, CreateContext, NotifyTerminating, AllocateCodeSection, AllocateDataSection, FinalizeMemory, Destroy)\n--\n\nCreate a RTDyldObjectLinkingLayer instance using MCJIT-memory-manager-like\ncallbacks.\n\nThis is intended to simplify transitions for existing MCJIT clients. The\ncallbacks used are similar (but not identical) to the callbacks for\nLLVMCreateSimpleMCJITMemoryManager: Unlike MCJIT, RTDyldObjectLinkingLayer\nwill create a new memory manager for each object linked by calling the given\nCreateContext callback. This allows for code removal by destroying each\nallocator individually. Every allocator will be destroyed (if it has not been\nalready) at RTDyldObjectLinkingLayer destruction time, and the\nNotifyTerminating callback will be called to indicate that no further\nallocation contexts will be created.\n\nTo implement MCJIT-like behavior clients can implement CreateContext,\nNotifyTerminating, and Destroy as:\n\nvoid *CreateContext(void *CtxCtx) { return CtxCtx; }\nvoid NotifyTerminating(void *CtxCtx) { MyOriginalDestroy(CtxCtx); }\nvoid Destroy(void *Ctx) { }\n\nThis scheme simply reuses the CreateContextCtx pointer as the one-and-only\nallocation context.\n\nArgs:\n    ES\n    CreateContextCtx\n    CreateContext\n    NotifyTerminating\n    AllocateCodeSection\n    AllocateDataSection\n    FinalizeMemory\n    Destroy\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueObjectLayer",
-);
-
-/// The arguments of a call of `LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks`, converted in order.
-unsafe fn C_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks.args::<8>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "CreateContextCtx")?, rt::call::extract(x2, "CreateContext")?, rt::call::extract(x3, "NotifyTerminating")?, rt::call::extract(x4, "AllocateCodeSection")?, rt::call::extract(x5, "AllocateDataSection")?, rt::call::extract(x6, "FinalizeMemory")?, rt::call::extract(x7, "Destroy")?)?.into_ptr())
-}
+    ["ES", "CreateContextCtx", "CreateContext", "NotifyTerminating", "AllocateCodeSection", "AllocateDataSection", "FinalizeMemory", "Destroy"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "CreateContextCtx")?, rt::call::extract(x2, "CreateContext")?, rt::call::extract(x3, "NotifyTerminating")?, rt::call::extract(x4, "AllocateCodeSection")?, rt::call::extract(x5, "AllocateDataSection")?, rt::call::extract(x6, "FinalizeMemory")?, rt::call::extract(x7, "Destroy")?));
 
 fn LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py: Python<'_>, ES: rt::PtrArg, CreateContextCtx: rt::PtrArgMut, CreateContext: rt::PtrArg, NotifyTerminating: rt::PtrArg, AllocateCodeSection: rt::PtrArg, AllocateDataSection: rt::PtrArg, FinalizeMemory: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks");
@@ -109,29 +74,10 @@ fn LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py: 
     let __r = py.allow_threads(move || unsafe { __f(a_ES, a_CreateContextCtx, a_CreateContext, a_NotifyTerminating, a_AllocateCodeSection, a_AllocateDataSection, a_FinalizeMemory, a_Destroy) });
     Ok(super::llvm_orc::TYPES.instance_at(py, 41, __r, None)?)
 }
-/// `LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener: rt::call::Function = rt::call::Function::new(
-    c"LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener",
-    "LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener",
-    &["RTDyldObjLinkingLayer", "Listener"],
-    rt::fastcall_entry!(C_LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener),
+rt::function!(F_LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener, C_LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener, c"LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener", "LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener",
     c"LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(RTDyldObjLinkingLayer, Listener)\n--\n\nAdd the given listener to the given RTDyldObjectLinkingLayer.\n\nNote: Layer must be an RTDyldObjectLinkingLayer instance or\nbehavior is undefined.\n\nArgs:\n    RTDyldObjLinkingLayer\n    Listener",
-);
-
-/// The arguments of a call of `LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener`, converted in order.
-unsafe fn C_LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(py, rt::call::extract(x0, "RTDyldObjLinkingLayer")?, rt::call::extract(x1, "Listener")?)?.into_ptr())
-}
+    ["RTDyldObjLinkingLayer", "Listener"],
+    |py, [x0, x1]| LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(py, rt::call::extract(x0, "RTDyldObjLinkingLayer")?, rt::call::extract(x1, "Listener")?));
 
 fn LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(py: Python<'_>, RTDyldObjLinkingLayer: rt::PtrArg, Listener: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener");

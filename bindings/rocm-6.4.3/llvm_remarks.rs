@@ -34,29 +34,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.remarks", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMRemarkStringGetData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkStringGetData: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkStringGetData",
-    "LLVMRemarkStringGetData",
-    &["String"],
-    rt::fastcall_entry!(C_LLVMRemarkStringGetData),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMRemarkStringGetData, C_LLVMRemarkStringGetData, c"LLVMRemarkStringGetData", "LLVMRemarkStringGetData",
     c"LLVMRemarkStringGetData(String)\n--\n\nReturns the buffer holding the string.\n\nArgs:\n    String\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMRemarkStringGetData`, converted in order.
-unsafe fn C_LLVMRemarkStringGetData(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkStringGetData.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkStringGetData(py, rt::call::extract(x0, "String")?)?.into_ptr())
-}
+    ["String"],
+    |py, [x0]| LLVMRemarkStringGetData(py, rt::call::extract(x0, "String")?));
 
 fn LLVMRemarkStringGetData(py: Python<'_>, String: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkStringGetData");
@@ -70,29 +54,10 @@ fn LLVMRemarkStringGetData(py: Python<'_>, String: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_String) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `LLVMRemarkStringGetLen` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkStringGetLen: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkStringGetLen",
-    "LLVMRemarkStringGetLen",
-    &["String"],
-    rt::fastcall_entry!(C_LLVMRemarkStringGetLen),
+rt::function!(F_LLVMRemarkStringGetLen, C_LLVMRemarkStringGetLen, c"LLVMRemarkStringGetLen", "LLVMRemarkStringGetLen",
     c"LLVMRemarkStringGetLen(String)\n--\n\nReturns the size of the string.\n\nArgs:\n    String\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMRemarkStringGetLen`, converted in order.
-unsafe fn C_LLVMRemarkStringGetLen(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkStringGetLen.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkStringGetLen(py, rt::call::extract(x0, "String")?)?.into_ptr())
-}
+    ["String"],
+    |py, [x0]| LLVMRemarkStringGetLen(py, rt::call::extract(x0, "String")?));
 
 fn LLVMRemarkStringGetLen(py: Python<'_>, String: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkStringGetLen");
@@ -106,29 +71,10 @@ fn LLVMRemarkStringGetLen(py: Python<'_>, String: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_String) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMRemarkDebugLocGetSourceFilePath` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkDebugLocGetSourceFilePath: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkDebugLocGetSourceFilePath",
-    "LLVMRemarkDebugLocGetSourceFilePath",
-    &["DL"],
-    rt::fastcall_entry!(C_LLVMRemarkDebugLocGetSourceFilePath),
+rt::function!(F_LLVMRemarkDebugLocGetSourceFilePath, C_LLVMRemarkDebugLocGetSourceFilePath, c"LLVMRemarkDebugLocGetSourceFilePath", "LLVMRemarkDebugLocGetSourceFilePath",
     c"LLVMRemarkDebugLocGetSourceFilePath(DL)\n--\n\nReturn the path to the source file for a debug location.\n\nArgs:\n    DL\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
-);
-
-/// The arguments of a call of `LLVMRemarkDebugLocGetSourceFilePath`, converted in order.
-unsafe fn C_LLVMRemarkDebugLocGetSourceFilePath(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkDebugLocGetSourceFilePath.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkDebugLocGetSourceFilePath(py, rt::call::extract(x0, "DL")?)?.into_ptr())
-}
+    ["DL"],
+    |py, [x0]| LLVMRemarkDebugLocGetSourceFilePath(py, rt::call::extract(x0, "DL")?));
 
 fn LLVMRemarkDebugLocGetSourceFilePath(py: Python<'_>, DL: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkDebugLocGetSourceFilePath");
@@ -142,29 +88,10 @@ fn LLVMRemarkDebugLocGetSourceFilePath(py: Python<'_>, DL: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_DL) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMRemarkDebugLocGetSourceLine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkDebugLocGetSourceLine: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkDebugLocGetSourceLine",
-    "LLVMRemarkDebugLocGetSourceLine",
-    &["DL"],
-    rt::fastcall_entry!(C_LLVMRemarkDebugLocGetSourceLine),
+rt::function!(F_LLVMRemarkDebugLocGetSourceLine, C_LLVMRemarkDebugLocGetSourceLine, c"LLVMRemarkDebugLocGetSourceLine", "LLVMRemarkDebugLocGetSourceLine",
     c"LLVMRemarkDebugLocGetSourceLine(DL)\n--\n\nReturn the line in the source file for a debug location.\n\nArgs:\n    DL\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMRemarkDebugLocGetSourceLine`, converted in order.
-unsafe fn C_LLVMRemarkDebugLocGetSourceLine(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkDebugLocGetSourceLine.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkDebugLocGetSourceLine(py, rt::call::extract(x0, "DL")?)?.into_ptr())
-}
+    ["DL"],
+    |py, [x0]| LLVMRemarkDebugLocGetSourceLine(py, rt::call::extract(x0, "DL")?));
 
 fn LLVMRemarkDebugLocGetSourceLine(py: Python<'_>, DL: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkDebugLocGetSourceLine");
@@ -178,29 +105,10 @@ fn LLVMRemarkDebugLocGetSourceLine(py: Python<'_>, DL: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_DL) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMRemarkDebugLocGetSourceColumn` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkDebugLocGetSourceColumn: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkDebugLocGetSourceColumn",
-    "LLVMRemarkDebugLocGetSourceColumn",
-    &["DL"],
-    rt::fastcall_entry!(C_LLVMRemarkDebugLocGetSourceColumn),
+rt::function!(F_LLVMRemarkDebugLocGetSourceColumn, C_LLVMRemarkDebugLocGetSourceColumn, c"LLVMRemarkDebugLocGetSourceColumn", "LLVMRemarkDebugLocGetSourceColumn",
     c"LLVMRemarkDebugLocGetSourceColumn(DL)\n--\n\nReturn the column in the source file for a debug location.\n\nArgs:\n    DL\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMRemarkDebugLocGetSourceColumn`, converted in order.
-unsafe fn C_LLVMRemarkDebugLocGetSourceColumn(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkDebugLocGetSourceColumn.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkDebugLocGetSourceColumn(py, rt::call::extract(x0, "DL")?)?.into_ptr())
-}
+    ["DL"],
+    |py, [x0]| LLVMRemarkDebugLocGetSourceColumn(py, rt::call::extract(x0, "DL")?));
 
 fn LLVMRemarkDebugLocGetSourceColumn(py: Python<'_>, DL: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkDebugLocGetSourceColumn");
@@ -214,29 +122,10 @@ fn LLVMRemarkDebugLocGetSourceColumn(py: Python<'_>, DL: rt::PtrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_DL) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMRemarkArgGetKey` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkArgGetKey: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkArgGetKey",
-    "LLVMRemarkArgGetKey",
-    &["Arg"],
-    rt::fastcall_entry!(C_LLVMRemarkArgGetKey),
+rt::function!(F_LLVMRemarkArgGetKey, C_LLVMRemarkArgGetKey, c"LLVMRemarkArgGetKey", "LLVMRemarkArgGetKey",
     c"LLVMRemarkArgGetKey(Arg)\n--\n\nReturns the key of an argument. The key defines what the value is, and the\nsame key can appear multiple times in the list of arguments.\n\nArgs:\n    Arg\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
-);
-
-/// The arguments of a call of `LLVMRemarkArgGetKey`, converted in order.
-unsafe fn C_LLVMRemarkArgGetKey(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkArgGetKey.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkArgGetKey(py, rt::call::extract(x0, "Arg")?)?.into_ptr())
-}
+    ["Arg"],
+    |py, [x0]| LLVMRemarkArgGetKey(py, rt::call::extract(x0, "Arg")?));
 
 fn LLVMRemarkArgGetKey(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkArgGetKey");
@@ -250,29 +139,10 @@ fn LLVMRemarkArgGetKey(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_Arg) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMRemarkArgGetValue` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkArgGetValue: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkArgGetValue",
-    "LLVMRemarkArgGetValue",
-    &["Arg"],
-    rt::fastcall_entry!(C_LLVMRemarkArgGetValue),
+rt::function!(F_LLVMRemarkArgGetValue, C_LLVMRemarkArgGetValue, c"LLVMRemarkArgGetValue", "LLVMRemarkArgGetValue",
     c"LLVMRemarkArgGetValue(Arg)\n--\n\nReturns the value of an argument. This is a string that can contain newlines.\n\nArgs:\n    Arg\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
-);
-
-/// The arguments of a call of `LLVMRemarkArgGetValue`, converted in order.
-unsafe fn C_LLVMRemarkArgGetValue(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkArgGetValue.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkArgGetValue(py, rt::call::extract(x0, "Arg")?)?.into_ptr())
-}
+    ["Arg"],
+    |py, [x0]| LLVMRemarkArgGetValue(py, rt::call::extract(x0, "Arg")?));
 
 fn LLVMRemarkArgGetValue(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkArgGetValue");
@@ -286,29 +156,10 @@ fn LLVMRemarkArgGetValue(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_Arg) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMRemarkArgGetDebugLoc` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkArgGetDebugLoc: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkArgGetDebugLoc",
-    "LLVMRemarkArgGetDebugLoc",
-    &["Arg"],
-    rt::fastcall_entry!(C_LLVMRemarkArgGetDebugLoc),
+rt::function!(F_LLVMRemarkArgGetDebugLoc, C_LLVMRemarkArgGetDebugLoc, c"LLVMRemarkArgGetDebugLoc", "LLVMRemarkArgGetDebugLoc",
     c"LLVMRemarkArgGetDebugLoc(Arg)\n--\n\nReturns the debug location that is attached to the value of this argument.\n\nIf there is no debug location, the return value will be `NULL`.\n\nArgs:\n    Arg\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueDebugLoc",
-);
-
-/// The arguments of a call of `LLVMRemarkArgGetDebugLoc`, converted in order.
-unsafe fn C_LLVMRemarkArgGetDebugLoc(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkArgGetDebugLoc.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkArgGetDebugLoc(py, rt::call::extract(x0, "Arg")?)?.into_ptr())
-}
+    ["Arg"],
+    |py, [x0]| LLVMRemarkArgGetDebugLoc(py, rt::call::extract(x0, "Arg")?));
 
 fn LLVMRemarkArgGetDebugLoc(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkArgGetDebugLoc");
@@ -322,29 +173,10 @@ fn LLVMRemarkArgGetDebugLoc(py: Python<'_>, Arg: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_Arg) });
     Ok(TYPES.instance_at(py, 2, __r, None)?)
 }
-/// `LLVMRemarkEntryDispose` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkEntryDispose: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkEntryDispose",
-    "LLVMRemarkEntryDispose",
-    &["Remark"],
-    rt::fastcall_entry!(C_LLVMRemarkEntryDispose),
+rt::function!(F_LLVMRemarkEntryDispose, C_LLVMRemarkEntryDispose, c"LLVMRemarkEntryDispose", "LLVMRemarkEntryDispose",
     c"LLVMRemarkEntryDispose(Remark)\n--\n\nFree the resources used by the remark entry.\n\nArgs:\n    Remark",
-);
-
-/// The arguments of a call of `LLVMRemarkEntryDispose`, converted in order.
-unsafe fn C_LLVMRemarkEntryDispose(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkEntryDispose.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkEntryDispose(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
-}
+    ["Remark"],
+    |py, [x0]| LLVMRemarkEntryDispose(py, rt::call::extract(x0, "Remark")?));
 
 fn LLVMRemarkEntryDispose(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryDispose");
@@ -358,29 +190,10 @@ fn LLVMRemarkEntryDispose(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(py.None())
 }
-/// `LLVMRemarkEntryGetType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkEntryGetType: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkEntryGetType",
-    "LLVMRemarkEntryGetType",
-    &["Remark"],
-    rt::fastcall_entry!(C_LLVMRemarkEntryGetType),
+rt::function!(F_LLVMRemarkEntryGetType, C_LLVMRemarkEntryGetType, c"LLVMRemarkEntryGetType", "LLVMRemarkEntryGetType",
     c"LLVMRemarkEntryGetType(Remark)\n--\n\nThe type of the remark. For example, it can allow users to only keep the\nmissed optimizations from the compiler.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkType",
-);
-
-/// The arguments of a call of `LLVMRemarkEntryGetType`, converted in order.
-unsafe fn C_LLVMRemarkEntryGetType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkEntryGetType.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkEntryGetType(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
-}
+    ["Remark"],
+    |py, [x0]| LLVMRemarkEntryGetType(py, rt::call::extract(x0, "Remark")?));
 
 fn LLVMRemarkEntryGetType(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetType");
@@ -394,29 +207,10 @@ fn LLVMRemarkEntryGetType(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
 }
-/// `LLVMRemarkEntryGetPassName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkEntryGetPassName: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkEntryGetPassName",
-    "LLVMRemarkEntryGetPassName",
-    &["Remark"],
-    rt::fastcall_entry!(C_LLVMRemarkEntryGetPassName),
+rt::function!(F_LLVMRemarkEntryGetPassName, C_LLVMRemarkEntryGetPassName, c"LLVMRemarkEntryGetPassName", "LLVMRemarkEntryGetPassName",
     c"LLVMRemarkEntryGetPassName(Remark)\n--\n\nGet the name of the pass that emitted this remark.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
-);
-
-/// The arguments of a call of `LLVMRemarkEntryGetPassName`, converted in order.
-unsafe fn C_LLVMRemarkEntryGetPassName(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkEntryGetPassName.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkEntryGetPassName(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
-}
+    ["Remark"],
+    |py, [x0]| LLVMRemarkEntryGetPassName(py, rt::call::extract(x0, "Remark")?));
 
 fn LLVMRemarkEntryGetPassName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetPassName");
@@ -430,29 +224,10 @@ fn LLVMRemarkEntryGetPassName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMRemarkEntryGetRemarkName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkEntryGetRemarkName: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkEntryGetRemarkName",
-    "LLVMRemarkEntryGetRemarkName",
-    &["Remark"],
-    rt::fastcall_entry!(C_LLVMRemarkEntryGetRemarkName),
+rt::function!(F_LLVMRemarkEntryGetRemarkName, C_LLVMRemarkEntryGetRemarkName, c"LLVMRemarkEntryGetRemarkName", "LLVMRemarkEntryGetRemarkName",
     c"LLVMRemarkEntryGetRemarkName(Remark)\n--\n\nGet an identifier of the remark.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
-);
-
-/// The arguments of a call of `LLVMRemarkEntryGetRemarkName`, converted in order.
-unsafe fn C_LLVMRemarkEntryGetRemarkName(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkEntryGetRemarkName.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkEntryGetRemarkName(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
-}
+    ["Remark"],
+    |py, [x0]| LLVMRemarkEntryGetRemarkName(py, rt::call::extract(x0, "Remark")?));
 
 fn LLVMRemarkEntryGetRemarkName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetRemarkName");
@@ -466,29 +241,10 @@ fn LLVMRemarkEntryGetRemarkName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMRemarkEntryGetFunctionName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkEntryGetFunctionName: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkEntryGetFunctionName",
-    "LLVMRemarkEntryGetFunctionName",
-    &["Remark"],
-    rt::fastcall_entry!(C_LLVMRemarkEntryGetFunctionName),
+rt::function!(F_LLVMRemarkEntryGetFunctionName, C_LLVMRemarkEntryGetFunctionName, c"LLVMRemarkEntryGetFunctionName", "LLVMRemarkEntryGetFunctionName",
     c"LLVMRemarkEntryGetFunctionName(Remark)\n--\n\nGet the name of the function being processed when the remark was emitted.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueString",
-);
-
-/// The arguments of a call of `LLVMRemarkEntryGetFunctionName`, converted in order.
-unsafe fn C_LLVMRemarkEntryGetFunctionName(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkEntryGetFunctionName.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkEntryGetFunctionName(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
-}
+    ["Remark"],
+    |py, [x0]| LLVMRemarkEntryGetFunctionName(py, rt::call::extract(x0, "Remark")?));
 
 fn LLVMRemarkEntryGetFunctionName(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetFunctionName");
@@ -502,29 +258,10 @@ fn LLVMRemarkEntryGetFunctionName(py: Python<'_>, Remark: rt::PtrArg) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMRemarkEntryGetDebugLoc` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkEntryGetDebugLoc: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkEntryGetDebugLoc",
-    "LLVMRemarkEntryGetDebugLoc",
-    &["Remark"],
-    rt::fastcall_entry!(C_LLVMRemarkEntryGetDebugLoc),
+rt::function!(F_LLVMRemarkEntryGetDebugLoc, C_LLVMRemarkEntryGetDebugLoc, c"LLVMRemarkEntryGetDebugLoc", "LLVMRemarkEntryGetDebugLoc",
     c"LLVMRemarkEntryGetDebugLoc(Remark)\n--\n\nReturns the debug location that is attached to this remark.\n\nIf there is no debug location, the return value will be `NULL`.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueDebugLoc",
-);
-
-/// The arguments of a call of `LLVMRemarkEntryGetDebugLoc`, converted in order.
-unsafe fn C_LLVMRemarkEntryGetDebugLoc(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkEntryGetDebugLoc.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkEntryGetDebugLoc(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
-}
+    ["Remark"],
+    |py, [x0]| LLVMRemarkEntryGetDebugLoc(py, rt::call::extract(x0, "Remark")?));
 
 fn LLVMRemarkEntryGetDebugLoc(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetDebugLoc");
@@ -538,29 +275,10 @@ fn LLVMRemarkEntryGetDebugLoc(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.instance_at(py, 2, __r, None)?)
 }
-/// `LLVMRemarkEntryGetHotness` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkEntryGetHotness: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkEntryGetHotness",
-    "LLVMRemarkEntryGetHotness",
-    &["Remark"],
-    rt::fastcall_entry!(C_LLVMRemarkEntryGetHotness),
+rt::function!(F_LLVMRemarkEntryGetHotness, C_LLVMRemarkEntryGetHotness, c"LLVMRemarkEntryGetHotness", "LLVMRemarkEntryGetHotness",
     c"LLVMRemarkEntryGetHotness(Remark)\n--\n\nReturn the hotness of the remark.\n\nA hotness of `0` means this value is not set.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMRemarkEntryGetHotness`, converted in order.
-unsafe fn C_LLVMRemarkEntryGetHotness(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkEntryGetHotness.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkEntryGetHotness(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
-}
+    ["Remark"],
+    |py, [x0]| LLVMRemarkEntryGetHotness(py, rt::call::extract(x0, "Remark")?));
 
 fn LLVMRemarkEntryGetHotness(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetHotness");
@@ -574,29 +292,10 @@ fn LLVMRemarkEntryGetHotness(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMRemarkEntryGetNumArgs` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkEntryGetNumArgs: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkEntryGetNumArgs",
-    "LLVMRemarkEntryGetNumArgs",
-    &["Remark"],
-    rt::fastcall_entry!(C_LLVMRemarkEntryGetNumArgs),
+rt::function!(F_LLVMRemarkEntryGetNumArgs, C_LLVMRemarkEntryGetNumArgs, c"LLVMRemarkEntryGetNumArgs", "LLVMRemarkEntryGetNumArgs",
     c"LLVMRemarkEntryGetNumArgs(Remark)\n--\n\nThe number of arguments the remark holds.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMRemarkEntryGetNumArgs`, converted in order.
-unsafe fn C_LLVMRemarkEntryGetNumArgs(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkEntryGetNumArgs.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkEntryGetNumArgs(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
-}
+    ["Remark"],
+    |py, [x0]| LLVMRemarkEntryGetNumArgs(py, rt::call::extract(x0, "Remark")?));
 
 fn LLVMRemarkEntryGetNumArgs(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetNumArgs");
@@ -610,29 +309,10 @@ fn LLVMRemarkEntryGetNumArgs(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMRemarkEntryGetFirstArg` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkEntryGetFirstArg: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkEntryGetFirstArg",
-    "LLVMRemarkEntryGetFirstArg",
-    &["Remark"],
-    rt::fastcall_entry!(C_LLVMRemarkEntryGetFirstArg),
+rt::function!(F_LLVMRemarkEntryGetFirstArg, C_LLVMRemarkEntryGetFirstArg, c"LLVMRemarkEntryGetFirstArg", "LLVMRemarkEntryGetFirstArg",
     c"LLVMRemarkEntryGetFirstArg(Remark)\n--\n\nGet a new iterator to iterate over a remark's argument.\n\nIf there are no arguments in Remark, the return value will be `NULL`.\n\nThe lifetime of the returned value is bound to the lifetime of Remark.\n\nArgs:\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueArg",
-);
-
-/// The arguments of a call of `LLVMRemarkEntryGetFirstArg`, converted in order.
-unsafe fn C_LLVMRemarkEntryGetFirstArg(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkEntryGetFirstArg.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkEntryGetFirstArg(py, rt::call::extract(x0, "Remark")?)?.into_ptr())
-}
+    ["Remark"],
+    |py, [x0]| LLVMRemarkEntryGetFirstArg(py, rt::call::extract(x0, "Remark")?));
 
 fn LLVMRemarkEntryGetFirstArg(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetFirstArg");
@@ -646,29 +326,10 @@ fn LLVMRemarkEntryGetFirstArg(py: Python<'_>, Remark: rt::PtrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_Remark) });
     Ok(TYPES.instance_at(py, 3, __r, None)?)
 }
-/// `LLVMRemarkEntryGetNextArg` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkEntryGetNextArg: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkEntryGetNextArg",
-    "LLVMRemarkEntryGetNextArg",
-    &["It", "Remark"],
-    rt::fastcall_entry!(C_LLVMRemarkEntryGetNextArg),
+rt::function!(F_LLVMRemarkEntryGetNextArg, C_LLVMRemarkEntryGetNextArg, c"LLVMRemarkEntryGetNextArg", "LLVMRemarkEntryGetNextArg",
     c"LLVMRemarkEntryGetNextArg(It, Remark)\n--\n\nGet the next argument in Remark from the position of It.\n\nReturns `NULL` if there are no more arguments available.\n\nThe lifetime of the returned value is bound to the lifetime of Remark.\n\nArgs:\n    It\n    Remark\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueArg",
-);
-
-/// The arguments of a call of `LLVMRemarkEntryGetNextArg`, converted in order.
-unsafe fn C_LLVMRemarkEntryGetNextArg(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMRemarkEntryGetNextArg.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkEntryGetNextArg(py, rt::call::extract(x0, "It")?, rt::call::extract(x1, "Remark")?)?.into_ptr())
-}
+    ["It", "Remark"],
+    |py, [x0, x1]| LLVMRemarkEntryGetNextArg(py, rt::call::extract(x0, "It")?, rt::call::extract(x1, "Remark")?));
 
 fn LLVMRemarkEntryGetNextArg(py: Python<'_>, It: rt::PtrArg, Remark: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkEntryGetNextArg");
@@ -683,29 +344,10 @@ fn LLVMRemarkEntryGetNextArg(py: Python<'_>, It: rt::PtrArg, Remark: rt::PtrArg)
     let __r = py.allow_threads(move || unsafe { __f(a_It, a_Remark) });
     Ok(TYPES.instance_at(py, 3, __r, None)?)
 }
-/// `LLVMRemarkParserCreateYAML` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkParserCreateYAML: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkParserCreateYAML",
-    "LLVMRemarkParserCreateYAML",
-    &["Buf", "Size"],
-    rt::fastcall_entry!(C_LLVMRemarkParserCreateYAML),
+rt::function!(F_LLVMRemarkParserCreateYAML, C_LLVMRemarkParserCreateYAML, c"LLVMRemarkParserCreateYAML", "LLVMRemarkParserCreateYAML",
     c"LLVMRemarkParserCreateYAML(Buf, Size)\n--\n\nCreates a remark parser that can be used to parse the buffer located in \\p\nBuf of size Size bytes.\n\nBuf cannot be `NULL`.\n\nThis function should be paired with LLVMRemarkParserDispose() to avoid\nleaking resources.\n\nArgs:\n    Buf\n    Size\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueParser",
-);
-
-/// The arguments of a call of `LLVMRemarkParserCreateYAML`, converted in order.
-unsafe fn C_LLVMRemarkParserCreateYAML(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMRemarkParserCreateYAML.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkParserCreateYAML(py, rt::call::extract(x0, "Buf")?, rt::call::extract(x1, "Size")?)?.into_ptr())
-}
+    ["Buf", "Size"],
+    |py, [x0, x1]| LLVMRemarkParserCreateYAML(py, rt::call::extract(x0, "Buf")?, rt::call::extract(x1, "Size")?));
 
 fn LLVMRemarkParserCreateYAML(py: Python<'_>, Buf: rt::PtrArg, Size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserCreateYAML");
@@ -720,29 +362,10 @@ fn LLVMRemarkParserCreateYAML(py: Python<'_>, Buf: rt::PtrArg, Size: rt::CInt<u6
     let __r = py.allow_threads(move || unsafe { __f(a_Buf, a_Size) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// `LLVMRemarkParserCreateBitstream` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkParserCreateBitstream: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkParserCreateBitstream",
-    "LLVMRemarkParserCreateBitstream",
-    &["Buf", "Size"],
-    rt::fastcall_entry!(C_LLVMRemarkParserCreateBitstream),
+rt::function!(F_LLVMRemarkParserCreateBitstream, C_LLVMRemarkParserCreateBitstream, c"LLVMRemarkParserCreateBitstream", "LLVMRemarkParserCreateBitstream",
     c"LLVMRemarkParserCreateBitstream(Buf, Size)\n--\n\nCreates a remark parser that can be used to parse the buffer located in \\p\nBuf of size Size bytes.\n\nBuf cannot be `NULL`.\n\nThis function should be paired with LLVMRemarkParserDispose() to avoid\nleaking resources.\n\nArgs:\n    Buf\n    Size\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueParser",
-);
-
-/// The arguments of a call of `LLVMRemarkParserCreateBitstream`, converted in order.
-unsafe fn C_LLVMRemarkParserCreateBitstream(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMRemarkParserCreateBitstream.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkParserCreateBitstream(py, rt::call::extract(x0, "Buf")?, rt::call::extract(x1, "Size")?)?.into_ptr())
-}
+    ["Buf", "Size"],
+    |py, [x0, x1]| LLVMRemarkParserCreateBitstream(py, rt::call::extract(x0, "Buf")?, rt::call::extract(x1, "Size")?));
 
 fn LLVMRemarkParserCreateBitstream(py: Python<'_>, Buf: rt::PtrArg, Size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserCreateBitstream");
@@ -757,29 +380,10 @@ fn LLVMRemarkParserCreateBitstream(py: Python<'_>, Buf: rt::PtrArg, Size: rt::CI
     let __r = py.allow_threads(move || unsafe { __f(a_Buf, a_Size) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// `LLVMRemarkParserGetNext` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkParserGetNext: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkParserGetNext",
-    "LLVMRemarkParserGetNext",
-    &["Parser"],
-    rt::fastcall_entry!(C_LLVMRemarkParserGetNext),
+rt::function!(F_LLVMRemarkParserGetNext, C_LLVMRemarkParserGetNext, c"LLVMRemarkParserGetNext", "LLVMRemarkParserGetNext",
     c"LLVMRemarkParserGetNext(Parser)\n--\n\nReturns the next remark in the file.\n\nThe value pointed to by the return value needs to be disposed using a call to\nLLVMRemarkEntryDispose().\n\nAll the entries in the returned value that are of LLVMRemarkStringRef type\nwill become invalidated once a call to LLVMRemarkParserDispose is made.\n\nIf the parser reaches the end of the buffer, the return value will be `NULL`.\n\nIn the case of an error, the return value will be `NULL`, and:\n\n1) LLVMRemarkParserHasError() will return `1`.\n\n2) LLVMRemarkParserGetErrorMessage() will return a descriptive error\nmessage.\n\nAn error may occur if:\n\n1) An argument is invalid.\n\n2) There is a parsing error. This can occur on things like malformed YAML.\n\n3) There is a Remark semantic error. This can occur on well-formed files with\nmissing or extra fields.\n\nHere is a quick example of the usage:\n\n```\nLLVMRemarkParserRef Parser = LLVMRemarkParserCreateYAML(Buf, Size);\nLLVMRemarkEntryRef Remark = NULL;\nwhile ((Remark = LLVMRemarkParserGetNext(Parser))) {\n// use Remark\nLLVMRemarkEntryDispose(Remark); // Release memory.\n}\nbool HasError = LLVMRemarkParserHasError(Parser);\nLLVMRemarkParserDispose(Parser);\n```\n\nArgs:\n    Parser\n\nReturns: a tuple of 1 item(s):\n    LLVMRemarkOpaqueEntry",
-);
-
-/// The arguments of a call of `LLVMRemarkParserGetNext`, converted in order.
-unsafe fn C_LLVMRemarkParserGetNext(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkParserGetNext.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkParserGetNext(py, rt::call::extract(x0, "Parser")?)?.into_ptr())
-}
+    ["Parser"],
+    |py, [x0]| LLVMRemarkParserGetNext(py, rt::call::extract(x0, "Parser")?));
 
 fn LLVMRemarkParserGetNext(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserGetNext");
@@ -793,29 +397,10 @@ fn LLVMRemarkParserGetNext(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_Parser) });
     Ok(TYPES.instance_at(py, 4, __r, None)?)
 }
-/// `LLVMRemarkParserHasError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkParserHasError: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkParserHasError",
-    "LLVMRemarkParserHasError",
-    &["Parser"],
-    rt::fastcall_entry!(C_LLVMRemarkParserHasError),
+rt::function!(F_LLVMRemarkParserHasError, C_LLVMRemarkParserHasError, c"LLVMRemarkParserHasError", "LLVMRemarkParserHasError",
     c"LLVMRemarkParserHasError(Parser)\n--\n\nReturns `1` if the parser encountered an error while parsing the buffer.\n\nArgs:\n    Parser\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMRemarkParserHasError`, converted in order.
-unsafe fn C_LLVMRemarkParserHasError(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkParserHasError.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkParserHasError(py, rt::call::extract(x0, "Parser")?)?.into_ptr())
-}
+    ["Parser"],
+    |py, [x0]| LLVMRemarkParserHasError(py, rt::call::extract(x0, "Parser")?));
 
 fn LLVMRemarkParserHasError(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserHasError");
@@ -829,29 +414,10 @@ fn LLVMRemarkParserHasError(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_Parser) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMRemarkParserGetErrorMessage` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkParserGetErrorMessage: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkParserGetErrorMessage",
-    "LLVMRemarkParserGetErrorMessage",
-    &["Parser"],
-    rt::fastcall_entry!(C_LLVMRemarkParserGetErrorMessage),
+rt::function!(F_LLVMRemarkParserGetErrorMessage, C_LLVMRemarkParserGetErrorMessage, c"LLVMRemarkParserGetErrorMessage", "LLVMRemarkParserGetErrorMessage",
     c"LLVMRemarkParserGetErrorMessage(Parser)\n--\n\nReturns a null-terminated string containing an error message.\n\nIn case of no error, the result is `NULL`.\n\nThe memory of the string is bound to the lifetime of Parser. If\nLLVMRemarkParserDispose() is called, the memory of the string will be\nreleased.\n\nArgs:\n    Parser\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMRemarkParserGetErrorMessage`, converted in order.
-unsafe fn C_LLVMRemarkParserGetErrorMessage(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkParserGetErrorMessage.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkParserGetErrorMessage(py, rt::call::extract(x0, "Parser")?)?.into_ptr())
-}
+    ["Parser"],
+    |py, [x0]| LLVMRemarkParserGetErrorMessage(py, rt::call::extract(x0, "Parser")?));
 
 fn LLVMRemarkParserGetErrorMessage(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserGetErrorMessage");
@@ -865,29 +431,10 @@ fn LLVMRemarkParserGetErrorMessage(py: Python<'_>, Parser: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_Parser) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `LLVMRemarkParserDispose` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkParserDispose: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkParserDispose",
-    "LLVMRemarkParserDispose",
-    &["Parser"],
-    rt::fastcall_entry!(C_LLVMRemarkParserDispose),
+rt::function!(F_LLVMRemarkParserDispose, C_LLVMRemarkParserDispose, c"LLVMRemarkParserDispose", "LLVMRemarkParserDispose",
     c"LLVMRemarkParserDispose(Parser)\n--\n\nReleases all the resources used by Parser.\n\nArgs:\n    Parser",
-);
-
-/// The arguments of a call of `LLVMRemarkParserDispose`, converted in order.
-unsafe fn C_LLVMRemarkParserDispose(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRemarkParserDispose.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkParserDispose(py, rt::call::extract(x0, "Parser")?)?.into_ptr())
-}
+    ["Parser"],
+    |py, [x0]| LLVMRemarkParserDispose(py, rt::call::extract(x0, "Parser")?));
 
 fn LLVMRemarkParserDispose(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkParserDispose");
@@ -901,29 +448,10 @@ fn LLVMRemarkParserDispose(py: Python<'_>, Parser: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_Parser) });
     Ok(py.None())
 }
-/// `LLVMRemarkVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemarkVersion: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemarkVersion",
-    "LLVMRemarkVersion",
-    &[],
-    rt::fastcall_entry!(C_LLVMRemarkVersion),
+rt::function!(F_LLVMRemarkVersion, C_LLVMRemarkVersion, c"LLVMRemarkVersion", "LLVMRemarkVersion",
     c"LLVMRemarkVersion()\n--\n\nReturns the version of the remarks library.\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMRemarkVersion`, converted in order.
-unsafe fn C_LLVMRemarkVersion(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMRemarkVersion.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemarkVersion(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMRemarkVersion(py));
 
 fn LLVMRemarkVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemarkVersion");

@@ -29,29 +29,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.transforms.passbuilder", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMRunPasses` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRunPasses: rt::call::Function = rt::call::Function::new(
-    c"LLVMRunPasses",
-    "LLVMRunPasses",
-    &["M", "Passes", "TM", "Options"],
-    rt::fastcall_entry!(C_LLVMRunPasses),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMRunPasses, C_LLVMRunPasses, c"LLVMRunPasses", "LLVMRunPasses",
     c"LLVMRunPasses(M, Passes, TM, Options)\n--\n\nConstruct and run a set of passes over a module\n\nThis function takes a string with the passes that should be used. The format\nof this string is the same as opt's -passes argument for the new pass\nmanager. Individual passes may be specified, separated by commas. Full\npipelines may also be invoked using `default<O3>` and friends. See opt for\nfull reference of the Passes format.\n\nArgs:\n    M\n    Passes\n    TM\n    Options\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
-);
-
-/// The arguments of a call of `LLVMRunPasses`, converted in order.
-unsafe fn C_LLVMRunPasses(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_LLVMRunPasses.args::<4>(py, args, nargs, kwnames)? };
-    Ok(LLVMRunPasses(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Passes")?, rt::call::extract(x2, "TM")?, rt::call::extract(x3, "Options")?)?.into_ptr())
-}
+    ["M", "Passes", "TM", "Options"],
+    |py, [x0, x1, x2, x3]| LLVMRunPasses(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Passes")?, rt::call::extract(x2, "TM")?, rt::call::extract(x3, "Options")?));
 
 fn LLVMRunPasses(py: Python<'_>, M: rt::PtrArg, Passes: rt::CStrArg, TM: rt::PtrArg, Options: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunPasses");
@@ -68,29 +52,10 @@ fn LLVMRunPasses(py: Python<'_>, M: rt::PtrArg, Passes: rt::CStrArg, TM: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Passes, a_TM, a_Options) });
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMCreatePassBuilderOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreatePassBuilderOptions: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreatePassBuilderOptions",
-    "LLVMCreatePassBuilderOptions",
-    &[],
-    rt::fastcall_entry!(C_LLVMCreatePassBuilderOptions),
+rt::function!(F_LLVMCreatePassBuilderOptions, C_LLVMCreatePassBuilderOptions, c"LLVMCreatePassBuilderOptions", "LLVMCreatePassBuilderOptions",
     c"LLVMCreatePassBuilderOptions()\n--\n\nCreate a new set of options for a PassBuilder\n\nOwnership of the returned instance is given to the client, and they are\nresponsible for it. The client should call LLVMDisposePassBuilderOptions\nto free the pass builder options.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaquePassBuilderOptions",
-);
-
-/// The arguments of a call of `LLVMCreatePassBuilderOptions`, converted in order.
-unsafe fn C_LLVMCreatePassBuilderOptions(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMCreatePassBuilderOptions.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreatePassBuilderOptions(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMCreatePassBuilderOptions(py));
 
 fn LLVMCreatePassBuilderOptions(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreatePassBuilderOptions");
@@ -103,29 +68,10 @@ fn LLVMCreatePassBuilderOptions(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(TYPES.instance_at(py, 0, __r, None)?)
 }
-/// `LLVMPassBuilderOptionsSetVerifyEach` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMPassBuilderOptionsSetVerifyEach: rt::call::Function = rt::call::Function::new(
-    c"LLVMPassBuilderOptionsSetVerifyEach",
-    "LLVMPassBuilderOptionsSetVerifyEach",
-    &["Options", "VerifyEach"],
-    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetVerifyEach),
+rt::function!(F_LLVMPassBuilderOptionsSetVerifyEach, C_LLVMPassBuilderOptionsSetVerifyEach, c"LLVMPassBuilderOptionsSetVerifyEach", "LLVMPassBuilderOptionsSetVerifyEach",
     c"LLVMPassBuilderOptionsSetVerifyEach(Options, VerifyEach)\n--\n\nToggle adding the VerifierPass for the PassBuilder, ensuring all functions\ninside the module is valid.\n\nArgs:\n    Options\n    VerifyEach",
-);
-
-/// The arguments of a call of `LLVMPassBuilderOptionsSetVerifyEach`, converted in order.
-unsafe fn C_LLVMPassBuilderOptionsSetVerifyEach(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMPassBuilderOptionsSetVerifyEach.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMPassBuilderOptionsSetVerifyEach(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "VerifyEach")?)?.into_ptr())
-}
+    ["Options", "VerifyEach"],
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetVerifyEach(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "VerifyEach")?));
 
 fn LLVMPassBuilderOptionsSetVerifyEach(py: Python<'_>, Options: rt::PtrArg, VerifyEach: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetVerifyEach");
@@ -140,29 +86,10 @@ fn LLVMPassBuilderOptionsSetVerifyEach(py: Python<'_>, Options: rt::PtrArg, Veri
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_VerifyEach) });
     Ok(py.None())
 }
-/// `LLVMPassBuilderOptionsSetDebugLogging` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMPassBuilderOptionsSetDebugLogging: rt::call::Function = rt::call::Function::new(
-    c"LLVMPassBuilderOptionsSetDebugLogging",
-    "LLVMPassBuilderOptionsSetDebugLogging",
-    &["Options", "DebugLogging"],
-    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetDebugLogging),
+rt::function!(F_LLVMPassBuilderOptionsSetDebugLogging, C_LLVMPassBuilderOptionsSetDebugLogging, c"LLVMPassBuilderOptionsSetDebugLogging", "LLVMPassBuilderOptionsSetDebugLogging",
     c"LLVMPassBuilderOptionsSetDebugLogging(Options, DebugLogging)\n--\n\nToggle debug logging when running the PassBuilder\n\nArgs:\n    Options\n    DebugLogging",
-);
-
-/// The arguments of a call of `LLVMPassBuilderOptionsSetDebugLogging`, converted in order.
-unsafe fn C_LLVMPassBuilderOptionsSetDebugLogging(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMPassBuilderOptionsSetDebugLogging.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMPassBuilderOptionsSetDebugLogging(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "DebugLogging")?)?.into_ptr())
-}
+    ["Options", "DebugLogging"],
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetDebugLogging(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "DebugLogging")?));
 
 fn LLVMPassBuilderOptionsSetDebugLogging(py: Python<'_>, Options: rt::PtrArg, DebugLogging: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetDebugLogging");
@@ -177,29 +104,10 @@ fn LLVMPassBuilderOptionsSetDebugLogging(py: Python<'_>, Options: rt::PtrArg, De
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_DebugLogging) });
     Ok(py.None())
 }
-/// `LLVMPassBuilderOptionsSetLoopInterleaving` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMPassBuilderOptionsSetLoopInterleaving: rt::call::Function = rt::call::Function::new(
-    c"LLVMPassBuilderOptionsSetLoopInterleaving",
-    "LLVMPassBuilderOptionsSetLoopInterleaving",
-    &["Options", "LoopInterleaving"],
-    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetLoopInterleaving),
+rt::function!(F_LLVMPassBuilderOptionsSetLoopInterleaving, C_LLVMPassBuilderOptionsSetLoopInterleaving, c"LLVMPassBuilderOptionsSetLoopInterleaving", "LLVMPassBuilderOptionsSetLoopInterleaving",
     c"LLVMPassBuilderOptionsSetLoopInterleaving(Options, LoopInterleaving)\n--\n\nArgs:\n    Options\n    LoopInterleaving",
-);
-
-/// The arguments of a call of `LLVMPassBuilderOptionsSetLoopInterleaving`, converted in order.
-unsafe fn C_LLVMPassBuilderOptionsSetLoopInterleaving(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMPassBuilderOptionsSetLoopInterleaving.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMPassBuilderOptionsSetLoopInterleaving(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LoopInterleaving")?)?.into_ptr())
-}
+    ["Options", "LoopInterleaving"],
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetLoopInterleaving(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LoopInterleaving")?));
 
 fn LLVMPassBuilderOptionsSetLoopInterleaving(py: Python<'_>, Options: rt::PtrArg, LoopInterleaving: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopInterleaving");
@@ -214,29 +122,10 @@ fn LLVMPassBuilderOptionsSetLoopInterleaving(py: Python<'_>, Options: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LoopInterleaving) });
     Ok(py.None())
 }
-/// `LLVMPassBuilderOptionsSetLoopVectorization` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMPassBuilderOptionsSetLoopVectorization: rt::call::Function = rt::call::Function::new(
-    c"LLVMPassBuilderOptionsSetLoopVectorization",
-    "LLVMPassBuilderOptionsSetLoopVectorization",
-    &["Options", "LoopVectorization"],
-    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetLoopVectorization),
+rt::function!(F_LLVMPassBuilderOptionsSetLoopVectorization, C_LLVMPassBuilderOptionsSetLoopVectorization, c"LLVMPassBuilderOptionsSetLoopVectorization", "LLVMPassBuilderOptionsSetLoopVectorization",
     c"LLVMPassBuilderOptionsSetLoopVectorization(Options, LoopVectorization)\n--\n\nArgs:\n    Options\n    LoopVectorization",
-);
-
-/// The arguments of a call of `LLVMPassBuilderOptionsSetLoopVectorization`, converted in order.
-unsafe fn C_LLVMPassBuilderOptionsSetLoopVectorization(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMPassBuilderOptionsSetLoopVectorization.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMPassBuilderOptionsSetLoopVectorization(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LoopVectorization")?)?.into_ptr())
-}
+    ["Options", "LoopVectorization"],
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetLoopVectorization(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LoopVectorization")?));
 
 fn LLVMPassBuilderOptionsSetLoopVectorization(py: Python<'_>, Options: rt::PtrArg, LoopVectorization: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopVectorization");
@@ -251,29 +140,10 @@ fn LLVMPassBuilderOptionsSetLoopVectorization(py: Python<'_>, Options: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LoopVectorization) });
     Ok(py.None())
 }
-/// `LLVMPassBuilderOptionsSetSLPVectorization` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMPassBuilderOptionsSetSLPVectorization: rt::call::Function = rt::call::Function::new(
-    c"LLVMPassBuilderOptionsSetSLPVectorization",
-    "LLVMPassBuilderOptionsSetSLPVectorization",
-    &["Options", "SLPVectorization"],
-    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetSLPVectorization),
+rt::function!(F_LLVMPassBuilderOptionsSetSLPVectorization, C_LLVMPassBuilderOptionsSetSLPVectorization, c"LLVMPassBuilderOptionsSetSLPVectorization", "LLVMPassBuilderOptionsSetSLPVectorization",
     c"LLVMPassBuilderOptionsSetSLPVectorization(Options, SLPVectorization)\n--\n\nArgs:\n    Options\n    SLPVectorization",
-);
-
-/// The arguments of a call of `LLVMPassBuilderOptionsSetSLPVectorization`, converted in order.
-unsafe fn C_LLVMPassBuilderOptionsSetSLPVectorization(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMPassBuilderOptionsSetSLPVectorization.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMPassBuilderOptionsSetSLPVectorization(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "SLPVectorization")?)?.into_ptr())
-}
+    ["Options", "SLPVectorization"],
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetSLPVectorization(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "SLPVectorization")?));
 
 fn LLVMPassBuilderOptionsSetSLPVectorization(py: Python<'_>, Options: rt::PtrArg, SLPVectorization: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetSLPVectorization");
@@ -288,29 +158,10 @@ fn LLVMPassBuilderOptionsSetSLPVectorization(py: Python<'_>, Options: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_SLPVectorization) });
     Ok(py.None())
 }
-/// `LLVMPassBuilderOptionsSetLoopUnrolling` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMPassBuilderOptionsSetLoopUnrolling: rt::call::Function = rt::call::Function::new(
-    c"LLVMPassBuilderOptionsSetLoopUnrolling",
-    "LLVMPassBuilderOptionsSetLoopUnrolling",
-    &["Options", "LoopUnrolling"],
-    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetLoopUnrolling),
+rt::function!(F_LLVMPassBuilderOptionsSetLoopUnrolling, C_LLVMPassBuilderOptionsSetLoopUnrolling, c"LLVMPassBuilderOptionsSetLoopUnrolling", "LLVMPassBuilderOptionsSetLoopUnrolling",
     c"LLVMPassBuilderOptionsSetLoopUnrolling(Options, LoopUnrolling)\n--\n\nArgs:\n    Options\n    LoopUnrolling",
-);
-
-/// The arguments of a call of `LLVMPassBuilderOptionsSetLoopUnrolling`, converted in order.
-unsafe fn C_LLVMPassBuilderOptionsSetLoopUnrolling(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMPassBuilderOptionsSetLoopUnrolling.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMPassBuilderOptionsSetLoopUnrolling(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LoopUnrolling")?)?.into_ptr())
-}
+    ["Options", "LoopUnrolling"],
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetLoopUnrolling(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LoopUnrolling")?));
 
 fn LLVMPassBuilderOptionsSetLoopUnrolling(py: Python<'_>, Options: rt::PtrArg, LoopUnrolling: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopUnrolling");
@@ -325,29 +176,10 @@ fn LLVMPassBuilderOptionsSetLoopUnrolling(py: Python<'_>, Options: rt::PtrArg, L
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LoopUnrolling) });
     Ok(py.None())
 }
-/// `LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll: rt::call::Function = rt::call::Function::new(
-    c"LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll",
-    "LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll",
-    &["Options", "ForgetAllSCEVInLoopUnroll"],
-    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll),
+rt::function!(F_LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll, C_LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll, c"LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll", "LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll",
     c"LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(Options, ForgetAllSCEVInLoopUnroll)\n--\n\nArgs:\n    Options\n    ForgetAllSCEVInLoopUnroll",
-);
-
-/// The arguments of a call of `LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll`, converted in order.
-unsafe fn C_LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "ForgetAllSCEVInLoopUnroll")?)?.into_ptr())
-}
+    ["Options", "ForgetAllSCEVInLoopUnroll"],
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "ForgetAllSCEVInLoopUnroll")?));
 
 fn LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py: Python<'_>, Options: rt::PtrArg, ForgetAllSCEVInLoopUnroll: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll");
@@ -362,29 +194,10 @@ fn LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py: Python<'_>, Options: r
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_ForgetAllSCEVInLoopUnroll) });
     Ok(py.None())
 }
-/// `LLVMPassBuilderOptionsSetLicmMssaOptCap` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMPassBuilderOptionsSetLicmMssaOptCap: rt::call::Function = rt::call::Function::new(
-    c"LLVMPassBuilderOptionsSetLicmMssaOptCap",
-    "LLVMPassBuilderOptionsSetLicmMssaOptCap",
-    &["Options", "LicmMssaOptCap"],
-    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetLicmMssaOptCap),
+rt::function!(F_LLVMPassBuilderOptionsSetLicmMssaOptCap, C_LLVMPassBuilderOptionsSetLicmMssaOptCap, c"LLVMPassBuilderOptionsSetLicmMssaOptCap", "LLVMPassBuilderOptionsSetLicmMssaOptCap",
     c"LLVMPassBuilderOptionsSetLicmMssaOptCap(Options, LicmMssaOptCap)\n--\n\nArgs:\n    Options\n    LicmMssaOptCap",
-);
-
-/// The arguments of a call of `LLVMPassBuilderOptionsSetLicmMssaOptCap`, converted in order.
-unsafe fn C_LLVMPassBuilderOptionsSetLicmMssaOptCap(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMPassBuilderOptionsSetLicmMssaOptCap.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMPassBuilderOptionsSetLicmMssaOptCap(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LicmMssaOptCap")?)?.into_ptr())
-}
+    ["Options", "LicmMssaOptCap"],
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetLicmMssaOptCap(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LicmMssaOptCap")?));
 
 fn LLVMPassBuilderOptionsSetLicmMssaOptCap(py: Python<'_>, Options: rt::PtrArg, LicmMssaOptCap: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLicmMssaOptCap");
@@ -399,29 +212,10 @@ fn LLVMPassBuilderOptionsSetLicmMssaOptCap(py: Python<'_>, Options: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LicmMssaOptCap) });
     Ok(py.None())
 }
-/// `LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap: rt::call::Function = rt::call::Function::new(
-    c"LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap",
-    "LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap",
-    &["Options", "LicmMssaNoAccForPromotionCap"],
-    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap),
+rt::function!(F_LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap, C_LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap, c"LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap", "LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap",
     c"LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(Options, LicmMssaNoAccForPromotionCap)\n--\n\nArgs:\n    Options\n    LicmMssaNoAccForPromotionCap",
-);
-
-/// The arguments of a call of `LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap`, converted in order.
-unsafe fn C_LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LicmMssaNoAccForPromotionCap")?)?.into_ptr())
-}
+    ["Options", "LicmMssaNoAccForPromotionCap"],
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "LicmMssaNoAccForPromotionCap")?));
 
 fn LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py: Python<'_>, Options: rt::PtrArg, LicmMssaNoAccForPromotionCap: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap");
@@ -436,29 +230,10 @@ fn LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py: Python<'_>, Options
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_LicmMssaNoAccForPromotionCap) });
     Ok(py.None())
 }
-/// `LLVMPassBuilderOptionsSetCallGraphProfile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMPassBuilderOptionsSetCallGraphProfile: rt::call::Function = rt::call::Function::new(
-    c"LLVMPassBuilderOptionsSetCallGraphProfile",
-    "LLVMPassBuilderOptionsSetCallGraphProfile",
-    &["Options", "CallGraphProfile"],
-    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetCallGraphProfile),
+rt::function!(F_LLVMPassBuilderOptionsSetCallGraphProfile, C_LLVMPassBuilderOptionsSetCallGraphProfile, c"LLVMPassBuilderOptionsSetCallGraphProfile", "LLVMPassBuilderOptionsSetCallGraphProfile",
     c"LLVMPassBuilderOptionsSetCallGraphProfile(Options, CallGraphProfile)\n--\n\nArgs:\n    Options\n    CallGraphProfile",
-);
-
-/// The arguments of a call of `LLVMPassBuilderOptionsSetCallGraphProfile`, converted in order.
-unsafe fn C_LLVMPassBuilderOptionsSetCallGraphProfile(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMPassBuilderOptionsSetCallGraphProfile.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMPassBuilderOptionsSetCallGraphProfile(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "CallGraphProfile")?)?.into_ptr())
-}
+    ["Options", "CallGraphProfile"],
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetCallGraphProfile(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "CallGraphProfile")?));
 
 fn LLVMPassBuilderOptionsSetCallGraphProfile(py: Python<'_>, Options: rt::PtrArg, CallGraphProfile: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetCallGraphProfile");
@@ -473,29 +248,10 @@ fn LLVMPassBuilderOptionsSetCallGraphProfile(py: Python<'_>, Options: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_CallGraphProfile) });
     Ok(py.None())
 }
-/// `LLVMPassBuilderOptionsSetMergeFunctions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMPassBuilderOptionsSetMergeFunctions: rt::call::Function = rt::call::Function::new(
-    c"LLVMPassBuilderOptionsSetMergeFunctions",
-    "LLVMPassBuilderOptionsSetMergeFunctions",
-    &["Options", "MergeFunctions"],
-    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetMergeFunctions),
+rt::function!(F_LLVMPassBuilderOptionsSetMergeFunctions, C_LLVMPassBuilderOptionsSetMergeFunctions, c"LLVMPassBuilderOptionsSetMergeFunctions", "LLVMPassBuilderOptionsSetMergeFunctions",
     c"LLVMPassBuilderOptionsSetMergeFunctions(Options, MergeFunctions)\n--\n\nArgs:\n    Options\n    MergeFunctions",
-);
-
-/// The arguments of a call of `LLVMPassBuilderOptionsSetMergeFunctions`, converted in order.
-unsafe fn C_LLVMPassBuilderOptionsSetMergeFunctions(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMPassBuilderOptionsSetMergeFunctions.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMPassBuilderOptionsSetMergeFunctions(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "MergeFunctions")?)?.into_ptr())
-}
+    ["Options", "MergeFunctions"],
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetMergeFunctions(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "MergeFunctions")?));
 
 fn LLVMPassBuilderOptionsSetMergeFunctions(py: Python<'_>, Options: rt::PtrArg, MergeFunctions: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetMergeFunctions");
@@ -510,29 +266,10 @@ fn LLVMPassBuilderOptionsSetMergeFunctions(py: Python<'_>, Options: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_MergeFunctions) });
     Ok(py.None())
 }
-/// `LLVMPassBuilderOptionsSetInlinerThreshold` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMPassBuilderOptionsSetInlinerThreshold: rt::call::Function = rt::call::Function::new(
-    c"LLVMPassBuilderOptionsSetInlinerThreshold",
-    "LLVMPassBuilderOptionsSetInlinerThreshold",
-    &["Options", "Threshold"],
-    rt::fastcall_entry!(C_LLVMPassBuilderOptionsSetInlinerThreshold),
+rt::function!(F_LLVMPassBuilderOptionsSetInlinerThreshold, C_LLVMPassBuilderOptionsSetInlinerThreshold, c"LLVMPassBuilderOptionsSetInlinerThreshold", "LLVMPassBuilderOptionsSetInlinerThreshold",
     c"LLVMPassBuilderOptionsSetInlinerThreshold(Options, Threshold)\n--\n\nArgs:\n    Options\n    Threshold",
-);
-
-/// The arguments of a call of `LLVMPassBuilderOptionsSetInlinerThreshold`, converted in order.
-unsafe fn C_LLVMPassBuilderOptionsSetInlinerThreshold(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMPassBuilderOptionsSetInlinerThreshold.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMPassBuilderOptionsSetInlinerThreshold(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "Threshold")?)?.into_ptr())
-}
+    ["Options", "Threshold"],
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetInlinerThreshold(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "Threshold")?));
 
 fn LLVMPassBuilderOptionsSetInlinerThreshold(py: Python<'_>, Options: rt::PtrArg, Threshold: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetInlinerThreshold");
@@ -547,29 +284,10 @@ fn LLVMPassBuilderOptionsSetInlinerThreshold(py: Python<'_>, Options: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_Threshold) });
     Ok(py.None())
 }
-/// `LLVMDisposePassBuilderOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDisposePassBuilderOptions: rt::call::Function = rt::call::Function::new(
-    c"LLVMDisposePassBuilderOptions",
-    "LLVMDisposePassBuilderOptions",
-    &["Options"],
-    rt::fastcall_entry!(C_LLVMDisposePassBuilderOptions),
+rt::function!(F_LLVMDisposePassBuilderOptions, C_LLVMDisposePassBuilderOptions, c"LLVMDisposePassBuilderOptions", "LLVMDisposePassBuilderOptions",
     c"LLVMDisposePassBuilderOptions(Options)\n--\n\nDispose of a heap-allocated PassBuilderOptions instance\n\nArgs:\n    Options",
-);
-
-/// The arguments of a call of `LLVMDisposePassBuilderOptions`, converted in order.
-unsafe fn C_LLVMDisposePassBuilderOptions(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDisposePassBuilderOptions.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDisposePassBuilderOptions(py, rt::call::extract(x0, "Options")?)?.into_ptr())
-}
+    ["Options"],
+    |py, [x0]| LLVMDisposePassBuilderOptions(py, rt::call::extract(x0, "Options")?));
 
 fn LLVMDisposePassBuilderOptions(py: Python<'_>, Options: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposePassBuilderOptions");

@@ -42,29 +42,13 @@ pub(crate) struct R_ncclUniqueId {
     pub internal: [i8; 128],
 }
 const _: () = assert!(std::mem::size_of::<R_ncclUniqueId>() == 128);
-/// `ncclGetVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclGetVersion: rt::call::Function = rt::call::Function::new(
-    c"ncclGetVersion",
-    "ncclGetVersion",
-    &[],
-    rt::fastcall_entry!(C_ncclGetVersion),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_ncclGetVersion, C_ncclGetVersion, c"ncclGetVersion", "ncclGetVersion",
     c"ncclGetVersion()\n--\n\nReturn the NCCL_VERSION_CODE of the NCCL library in the supplied integer.\n\nThis integer is coded with the MAJOR, MINOR and PATCH level of the\nNCCL library\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    version: int",
-);
-
-/// The arguments of a call of `ncclGetVersion`, converted in order.
-unsafe fn C_ncclGetVersion(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_ncclGetVersion.args::<0>(py, args, nargs, kwnames)? };
-    Ok(ncclGetVersion(py)?.into_ptr())
-}
+    [],
+    |py, []| ncclGetVersion(py));
 
 fn ncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetVersion");
@@ -79,29 +63,10 @@ fn ncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
 }
-/// `pncclGetVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclGetVersion: rt::call::Function = rt::call::Function::new(
-    c"pncclGetVersion",
-    "pncclGetVersion",
-    &[],
-    rt::fastcall_entry!(C_pncclGetVersion),
+rt::function!(F_pncclGetVersion, C_pncclGetVersion, c"pncclGetVersion", "pncclGetVersion",
     c"pncclGetVersion()\n--\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    version: int",
-);
-
-/// The arguments of a call of `pncclGetVersion`, converted in order.
-unsafe fn C_pncclGetVersion(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_pncclGetVersion.args::<0>(py, args, nargs, kwnames)? };
-    Ok(pncclGetVersion(py)?.into_ptr())
-}
+    [],
+    |py, []| pncclGetVersion(py));
 
 fn pncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetVersion");
@@ -116,29 +81,10 @@ fn pncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
 }
-/// `ncclGetUniqueId` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclGetUniqueId: rt::call::Function = rt::call::Function::new(
-    c"ncclGetUniqueId",
-    "ncclGetUniqueId",
-    &["uniqueId"],
-    rt::fastcall_entry!(C_ncclGetUniqueId),
+rt::function!(F_ncclGetUniqueId, C_ncclGetUniqueId, c"ncclGetUniqueId", "ncclGetUniqueId",
     c"ncclGetUniqueId(uniqueId)\n--\n\nGenerates an ID for ncclCommInitRank\n\nGenerates an ID to be used in ncclCommInitRank. ncclGetUniqueId should be\ncalled once and the Id should be distributed to all ranks in the\ncommunicator before calling ncclCommInitRank.\n\nArgs:\n    uniqueId\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclGetUniqueId`, converted in order.
-unsafe fn C_ncclGetUniqueId(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclGetUniqueId.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclGetUniqueId(py, &x0)?.into_ptr())
-}
+    ["uniqueId"],
+    |py, [x0]| ncclGetUniqueId(py, &x0));
 
 fn ncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetUniqueId");
@@ -153,29 +99,10 @@ fn ncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_uniqueId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclGetUniqueId` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclGetUniqueId: rt::call::Function = rt::call::Function::new(
-    c"pncclGetUniqueId",
-    "pncclGetUniqueId",
-    &["uniqueId"],
-    rt::fastcall_entry!(C_pncclGetUniqueId),
+rt::function!(F_pncclGetUniqueId, C_pncclGetUniqueId, c"pncclGetUniqueId", "pncclGetUniqueId",
     c"pncclGetUniqueId(uniqueId)\n--\n\nArgs:\n    uniqueId\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclGetUniqueId`, converted in order.
-unsafe fn C_pncclGetUniqueId(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclGetUniqueId.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclGetUniqueId(py, &x0)?.into_ptr())
-}
+    ["uniqueId"],
+    |py, [x0]| pncclGetUniqueId(py, &x0));
 
 fn pncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetUniqueId");
@@ -190,29 +117,10 @@ fn pncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_uniqueId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclCommInitRank` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommInitRank: rt::call::Function = rt::call::Function::new(
-    c"ncclCommInitRank",
-    "ncclCommInitRank",
-    &["nranks", "commId", "rank"],
-    rt::fastcall_entry!(C_ncclCommInitRank),
+rt::function!(F_ncclCommInitRank, C_ncclCommInitRank, c"ncclCommInitRank", "ncclCommInitRank",
     c"ncclCommInitRank(nranks, commId, rank)\n--\n\nCreates a new communicator (multi thread/process version).\n\nrank must be between 0 and nranks-1 and unique within a communicator clique.\nEach rank is associated to a CUDA device, which has to be set before calling\nncclCommInitRank.\nncclCommInitRank implicitly syncronizes with other ranks, so it must be\ncalled by different threads/processes or use ncclGroupStart/ncclGroupEnd.\n\nArgs:\n    nranks\n    commId\n    rank\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm",
-);
-
-/// The arguments of a call of `ncclCommInitRank`, converted in order.
-unsafe fn C_ncclCommInitRank(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_ncclCommInitRank.args::<3>(py, args, nargs, kwnames)? };
-    Ok(ncclCommInitRank(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?)?.into_ptr())
-}
+    ["nranks", "commId", "rank"],
+    |py, [x0, x1, x2]| ncclCommInitRank(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?));
 
 fn ncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitRank");
@@ -230,29 +138,10 @@ fn ncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 6, o_comm, None)?])
 }
-/// `pncclCommInitRank` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommInitRank: rt::call::Function = rt::call::Function::new(
-    c"pncclCommInitRank",
-    "pncclCommInitRank",
-    &["nranks", "commId", "rank"],
-    rt::fastcall_entry!(C_pncclCommInitRank),
+rt::function!(F_pncclCommInitRank, C_pncclCommInitRank, c"pncclCommInitRank", "pncclCommInitRank",
     c"pncclCommInitRank(nranks, commId, rank)\n--\n\nArgs:\n    nranks\n    commId\n    rank\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm",
-);
-
-/// The arguments of a call of `pncclCommInitRank`, converted in order.
-unsafe fn C_pncclCommInitRank(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_pncclCommInitRank.args::<3>(py, args, nargs, kwnames)? };
-    Ok(pncclCommInitRank(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?)?.into_ptr())
-}
+    ["nranks", "commId", "rank"],
+    |py, [x0, x1, x2]| pncclCommInitRank(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?));
 
 fn pncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitRank");
@@ -270,29 +159,10 @@ fn pncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, P
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 6, o_comm, None)?])
 }
-/// `ncclCommInitRankMulti` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommInitRankMulti: rt::call::Function = rt::call::Function::new(
-    c"ncclCommInitRankMulti",
-    "ncclCommInitRankMulti",
-    &["nranks", "commId", "rank", "virtualId"],
-    rt::fastcall_entry!(C_ncclCommInitRankMulti),
+rt::function!(F_ncclCommInitRankMulti, C_ncclCommInitRankMulti, c"ncclCommInitRankMulti", "ncclCommInitRankMulti",
     c"ncclCommInitRankMulti(nranks, commId, rank, virtualId)\n--\n\nCreates a new communicator (multi thread/process version) allowing multiple ranks per device.\n\nrank must be between 0 and nranks-1 and unique within a communicator clique.\nEach rank is associated to a HIP device, which has to be set before calling\nncclCommInitRankMulti.\nSince this version of the function allows multiple ranks to utilize the same\nHIP device, a unique virtualId per device has to be provided by each calling\nrank.\nncclCommInitRankMulti implicitly syncronizes with other ranks, so it must be\ncalled by different threads/processes or use ncclGroupStart/ncclGroupEnd.\n\nArgs:\n    nranks\n    commId\n    rank\n    virtualId\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm",
-);
-
-/// The arguments of a call of `ncclCommInitRankMulti`, converted in order.
-unsafe fn C_ncclCommInitRankMulti(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_ncclCommInitRankMulti.args::<4>(py, args, nargs, kwnames)? };
-    Ok(ncclCommInitRankMulti(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "virtualId")?)?.into_ptr())
-}
+    ["nranks", "commId", "rank", "virtualId"],
+    |py, [x0, x1, x2, x3]| ncclCommInitRankMulti(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "virtualId")?));
 
 fn ncclCommInitRankMulti(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>, virtualId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitRankMulti");
@@ -311,29 +181,10 @@ fn ncclCommInitRankMulti(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank, a_virtualId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 6, o_comm, None)?])
 }
-/// `pncclCommInitRankMulti` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommInitRankMulti: rt::call::Function = rt::call::Function::new(
-    c"pncclCommInitRankMulti",
-    "pncclCommInitRankMulti",
-    &["nranks", "commId", "rank", "virtualId"],
-    rt::fastcall_entry!(C_pncclCommInitRankMulti),
+rt::function!(F_pncclCommInitRankMulti, C_pncclCommInitRankMulti, c"pncclCommInitRankMulti", "pncclCommInitRankMulti",
     c"pncclCommInitRankMulti(nranks, commId, rank, virtualId)\n--\n\nArgs:\n    nranks\n    commId\n    rank\n    virtualId\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm",
-);
-
-/// The arguments of a call of `pncclCommInitRankMulti`, converted in order.
-unsafe fn C_pncclCommInitRankMulti(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_pncclCommInitRankMulti.args::<4>(py, args, nargs, kwnames)? };
-    Ok(pncclCommInitRankMulti(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "virtualId")?)?.into_ptr())
-}
+    ["nranks", "commId", "rank", "virtualId"],
+    |py, [x0, x1, x2, x3]| pncclCommInitRankMulti(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "virtualId")?));
 
 fn pncclCommInitRankMulti(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>, virtualId: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitRankMulti");
@@ -352,29 +203,10 @@ fn pncclCommInitRankMulti(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank, a_virtualId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 6, o_comm, None)?])
 }
-/// `ncclCommInitAll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommInitAll: rt::call::Function = rt::call::Function::new(
-    c"ncclCommInitAll",
-    "ncclCommInitAll",
-    &["comm", "ndev", "devlist"],
-    rt::fastcall_entry!(C_ncclCommInitAll),
+rt::function!(F_ncclCommInitAll, C_ncclCommInitAll, c"ncclCommInitAll", "ncclCommInitAll",
     c"ncclCommInitAll(comm, ndev, devlist)\n--\n\nCreates a clique of communicators (single process version).\n\nThis is a convenience function to create a single-process communicator clique.\nReturns an array of ndev newly initialized communicators in comm.\ncomm should be pre-allocated with size at least ndev*sizeof(ncclComm_t).\nIf devlist is NULL, the first ndev HIP devices are used.\nOrder of devlist defines user-order of processors within the communicator.\n\nArgs:\n    comm\n    ndev\n    devlist\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclCommInitAll`, converted in order.
-unsafe fn C_ncclCommInitAll(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_ncclCommInitAll.args::<3>(py, args, nargs, kwnames)? };
-    Ok(ncclCommInitAll(py, &x0, rt::call::extract(x1, "ndev")?, &x2)?.into_ptr())
-}
+    ["comm", "ndev", "devlist"],
+    |py, [x0, x1, x2]| ncclCommInitAll(py, &x0, rt::call::extract(x1, "ndev")?, &x2));
 
 fn ncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>, devlist: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitAll");
@@ -392,29 +224,10 @@ fn ncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>,
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_ndev, a_devlist) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclCommInitAll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommInitAll: rt::call::Function = rt::call::Function::new(
-    c"pncclCommInitAll",
-    "pncclCommInitAll",
-    &["comm", "ndev", "devlist"],
-    rt::fastcall_entry!(C_pncclCommInitAll),
+rt::function!(F_pncclCommInitAll, C_pncclCommInitAll, c"pncclCommInitAll", "pncclCommInitAll",
     c"pncclCommInitAll(comm, ndev, devlist)\n--\n\nArgs:\n    comm\n    ndev\n    devlist\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclCommInitAll`, converted in order.
-unsafe fn C_pncclCommInitAll(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_pncclCommInitAll.args::<3>(py, args, nargs, kwnames)? };
-    Ok(pncclCommInitAll(py, &x0, rt::call::extract(x1, "ndev")?, &x2)?.into_ptr())
-}
+    ["comm", "ndev", "devlist"],
+    |py, [x0, x1, x2]| pncclCommInitAll(py, &x0, rt::call::extract(x1, "ndev")?, &x2));
 
 fn pncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>, devlist: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitAll");
@@ -432,29 +245,10 @@ fn pncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_ndev, a_devlist) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclCommDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommDestroy: rt::call::Function = rt::call::Function::new(
-    c"ncclCommDestroy",
-    "ncclCommDestroy",
-    &["comm"],
-    rt::fastcall_entry!(C_ncclCommDestroy),
+rt::function!(F_ncclCommDestroy, C_ncclCommDestroy, c"ncclCommDestroy", "ncclCommDestroy",
     c"ncclCommDestroy(comm)\n--\n\nFrees resources associated with communicator object, but waits for any operations that might still be running on the device\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclCommDestroy`, converted in order.
-unsafe fn C_ncclCommDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclCommDestroy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclCommDestroy(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| ncclCommDestroy(py, rt::call::extract(x0, "comm")?));
 
 fn ncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommDestroy");
@@ -468,29 +262,10 @@ fn ncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclCommDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommDestroy: rt::call::Function = rt::call::Function::new(
-    c"pncclCommDestroy",
-    "pncclCommDestroy",
-    &["comm"],
-    rt::fastcall_entry!(C_pncclCommDestroy),
+rt::function!(F_pncclCommDestroy, C_pncclCommDestroy, c"pncclCommDestroy", "pncclCommDestroy",
     c"pncclCommDestroy(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclCommDestroy`, converted in order.
-unsafe fn C_pncclCommDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclCommDestroy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclCommDestroy(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| pncclCommDestroy(py, rt::call::extract(x0, "comm")?));
 
 fn pncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommDestroy");
@@ -504,29 +279,10 @@ fn pncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclCommAbort` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommAbort: rt::call::Function = rt::call::Function::new(
-    c"ncclCommAbort",
-    "ncclCommAbort",
-    &["comm"],
-    rt::fastcall_entry!(C_ncclCommAbort),
+rt::function!(F_ncclCommAbort, C_ncclCommAbort, c"ncclCommAbort", "ncclCommAbort",
     c"ncclCommAbort(comm)\n--\n\nFrees resources associated with communicator object and aborts any operations that might still be running on the device.\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclCommAbort`, converted in order.
-unsafe fn C_ncclCommAbort(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclCommAbort.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclCommAbort(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| ncclCommAbort(py, rt::call::extract(x0, "comm")?));
 
 fn ncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommAbort");
@@ -540,29 +296,10 @@ fn ncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclCommAbort` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommAbort: rt::call::Function = rt::call::Function::new(
-    c"pncclCommAbort",
-    "pncclCommAbort",
-    &["comm"],
-    rt::fastcall_entry!(C_pncclCommAbort),
+rt::function!(F_pncclCommAbort, C_pncclCommAbort, c"pncclCommAbort", "pncclCommAbort",
     c"pncclCommAbort(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclCommAbort`, converted in order.
-unsafe fn C_pncclCommAbort(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclCommAbort.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclCommAbort(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| pncclCommAbort(py, rt::call::extract(x0, "comm")?));
 
 fn pncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommAbort");
@@ -576,29 +313,10 @@ fn pncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclGetErrorString` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclGetErrorString: rt::call::Function = rt::call::Function::new(
-    c"ncclGetErrorString",
-    "ncclGetErrorString",
-    &["result"],
-    rt::fastcall_entry!(C_ncclGetErrorString),
+rt::function!(F_ncclGetErrorString, C_ncclGetErrorString, c"ncclGetErrorString", "ncclGetErrorString",
     c"ncclGetErrorString(result)\n--\n\nReturns a string for each error code.\n\nArgs:\n    result\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `ncclGetErrorString`, converted in order.
-unsafe fn C_ncclGetErrorString(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclGetErrorString.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclGetErrorString(py, &x0)?.into_ptr())
-}
+    ["result"],
+    |py, [x0]| ncclGetErrorString(py, &x0));
 
 fn ncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetErrorString");
@@ -612,29 +330,10 @@ fn ncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyO
     let __r = unsafe { __f(a_result) };
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// `pncclGetErrorString` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclGetErrorString: rt::call::Function = rt::call::Function::new(
-    c"pncclGetErrorString",
-    "pncclGetErrorString",
-    &["result"],
-    rt::fastcall_entry!(C_pncclGetErrorString),
+rt::function!(F_pncclGetErrorString, C_pncclGetErrorString, c"pncclGetErrorString", "pncclGetErrorString",
     c"pncclGetErrorString(result)\n--\n\nArgs:\n    result\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `pncclGetErrorString`, converted in order.
-unsafe fn C_pncclGetErrorString(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclGetErrorString.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclGetErrorString(py, &x0)?.into_ptr())
-}
+    ["result"],
+    |py, [x0]| pncclGetErrorString(py, &x0));
 
 fn pncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetErrorString");
@@ -648,29 +347,10 @@ fn pncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_result) });
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// `ncclGetLastError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclGetLastError: rt::call::Function = rt::call::Function::new(
-    c"ncclGetLastError",
-    "ncclGetLastError",
-    &["comm"],
-    rt::fastcall_entry!(C_ncclGetLastError),
+rt::function!(F_ncclGetLastError, C_ncclGetLastError, c"ncclGetLastError", "ncclGetLastError",
     c"ncclGetLastError(comm)\n--\n\nReturns a human-readable message of the last error that occurred.\ncomm is currently unused and can be set to NULL\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `ncclGetLastError`, converted in order.
-unsafe fn C_ncclGetLastError(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclGetLastError.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclGetLastError(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| ncclGetLastError(py, rt::call::extract(x0, "comm")?));
 
 fn ncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetLastError");
@@ -684,29 +364,10 @@ fn ncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = unsafe { __f(a_comm) };
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// `pncclGetError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclGetError: rt::call::Function = rt::call::Function::new(
-    c"pncclGetError",
-    "pncclGetError",
-    &["comm"],
-    rt::fastcall_entry!(C_pncclGetError),
+rt::function!(F_pncclGetError, C_pncclGetError, c"pncclGetError", "pncclGetError",
     c"pncclGetError(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `pncclGetError`, converted in order.
-unsafe fn C_pncclGetError(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclGetError.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclGetError(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| pncclGetError(py, rt::call::extract(x0, "comm")?));
 
 fn pncclGetError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetError");
@@ -720,29 +381,10 @@ fn pncclGetError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// `ncclCommGetAsyncError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommGetAsyncError: rt::call::Function = rt::call::Function::new(
-    c"ncclCommGetAsyncError",
-    "ncclCommGetAsyncError",
-    &["comm", "asyncError"],
-    rt::fastcall_entry!(C_ncclCommGetAsyncError),
+rt::function!(F_ncclCommGetAsyncError, C_ncclCommGetAsyncError, c"ncclCommGetAsyncError", "ncclCommGetAsyncError",
     c"ncclCommGetAsyncError(comm, asyncError)\n--\n\nArgs:\n    comm\n    asyncError\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclCommGetAsyncError`, converted in order.
-unsafe fn C_ncclCommGetAsyncError(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_ncclCommGetAsyncError.args::<2>(py, args, nargs, kwnames)? };
-    Ok(ncclCommGetAsyncError(py, rt::call::extract(x0, "comm")?, &x1)?.into_ptr())
-}
+    ["comm", "asyncError"],
+    |py, [x0, x1]| ncclCommGetAsyncError(py, rt::call::extract(x0, "comm")?, &x1));
 
 fn ncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommGetAsyncError");
@@ -758,29 +400,10 @@ fn ncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_asyncError) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclCommGetAsyncError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommGetAsyncError: rt::call::Function = rt::call::Function::new(
-    c"pncclCommGetAsyncError",
-    "pncclCommGetAsyncError",
-    &["comm", "asyncError"],
-    rt::fastcall_entry!(C_pncclCommGetAsyncError),
+rt::function!(F_pncclCommGetAsyncError, C_pncclCommGetAsyncError, c"pncclCommGetAsyncError", "pncclCommGetAsyncError",
     c"pncclCommGetAsyncError(comm, asyncError)\n--\n\nArgs:\n    comm\n    asyncError\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclCommGetAsyncError`, converted in order.
-unsafe fn C_pncclCommGetAsyncError(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_pncclCommGetAsyncError.args::<2>(py, args, nargs, kwnames)? };
-    Ok(pncclCommGetAsyncError(py, rt::call::extract(x0, "comm")?, &x1)?.into_ptr())
-}
+    ["comm", "asyncError"],
+    |py, [x0, x1]| pncclCommGetAsyncError(py, rt::call::extract(x0, "comm")?, &x1));
 
 fn pncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommGetAsyncError");
@@ -796,29 +419,10 @@ fn pncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_asyncError) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclCommCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommCount: rt::call::Function = rt::call::Function::new(
-    c"ncclCommCount",
-    "ncclCommCount",
-    &["comm"],
-    rt::fastcall_entry!(C_ncclCommCount),
+rt::function!(F_ncclCommCount, C_ncclCommCount, c"ncclCommCount", "ncclCommCount",
     c"ncclCommCount(comm)\n--\n\nGets the number of ranks in the communicator clique.\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    count: int",
-);
-
-/// The arguments of a call of `ncclCommCount`, converted in order.
-unsafe fn C_ncclCommCount(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclCommCount.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclCommCount(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| ncclCommCount(py, rt::call::extract(x0, "comm")?));
 
 fn ncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommCount");
@@ -834,29 +438,10 @@ fn ncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
 }
-/// `pncclCommCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommCount: rt::call::Function = rt::call::Function::new(
-    c"pncclCommCount",
-    "pncclCommCount",
-    &["comm"],
-    rt::fastcall_entry!(C_pncclCommCount),
+rt::function!(F_pncclCommCount, C_pncclCommCount, c"pncclCommCount", "pncclCommCount",
     c"pncclCommCount(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    count: int",
-);
-
-/// The arguments of a call of `pncclCommCount`, converted in order.
-unsafe fn C_pncclCommCount(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclCommCount.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclCommCount(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| pncclCommCount(py, rt::call::extract(x0, "comm")?));
 
 fn pncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommCount");
@@ -872,29 +457,10 @@ fn pncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
 }
-/// `ncclCommCuDevice` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommCuDevice: rt::call::Function = rt::call::Function::new(
-    c"ncclCommCuDevice",
-    "ncclCommCuDevice",
-    &["comm"],
-    rt::fastcall_entry!(C_ncclCommCuDevice),
+rt::function!(F_ncclCommCuDevice, C_ncclCommCuDevice, c"ncclCommCuDevice", "ncclCommCuDevice",
     c"ncclCommCuDevice(comm)\n--\n\nReturns the rocm device number associated with the communicator.\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    device: int",
-);
-
-/// The arguments of a call of `ncclCommCuDevice`, converted in order.
-unsafe fn C_ncclCommCuDevice(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclCommCuDevice.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclCommCuDevice(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| ncclCommCuDevice(py, rt::call::extract(x0, "comm")?));
 
 fn ncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommCuDevice");
@@ -910,29 +476,10 @@ fn ncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_device)?])
 }
-/// `pncclCommCuDevice` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommCuDevice: rt::call::Function = rt::call::Function::new(
-    c"pncclCommCuDevice",
-    "pncclCommCuDevice",
-    &["comm"],
-    rt::fastcall_entry!(C_pncclCommCuDevice),
+rt::function!(F_pncclCommCuDevice, C_pncclCommCuDevice, c"pncclCommCuDevice", "pncclCommCuDevice",
     c"pncclCommCuDevice(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    device: int",
-);
-
-/// The arguments of a call of `pncclCommCuDevice`, converted in order.
-unsafe fn C_pncclCommCuDevice(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclCommCuDevice.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclCommCuDevice(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| pncclCommCuDevice(py, rt::call::extract(x0, "comm")?));
 
 fn pncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommCuDevice");
@@ -948,29 +495,10 @@ fn pncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_device)?])
 }
-/// `ncclCommUserRank` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommUserRank: rt::call::Function = rt::call::Function::new(
-    c"ncclCommUserRank",
-    "ncclCommUserRank",
-    &["comm"],
-    rt::fastcall_entry!(C_ncclCommUserRank),
+rt::function!(F_ncclCommUserRank, C_ncclCommUserRank, c"ncclCommUserRank", "ncclCommUserRank",
     c"ncclCommUserRank(comm)\n--\n\nReturns the user-ordered \"rank\" associated with the communicator.\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    rank: int",
-);
-
-/// The arguments of a call of `ncclCommUserRank`, converted in order.
-unsafe fn C_ncclCommUserRank(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclCommUserRank.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclCommUserRank(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| ncclCommUserRank(py, rt::call::extract(x0, "comm")?));
 
 fn ncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommUserRank");
@@ -986,29 +514,10 @@ fn ncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_rank)?])
 }
-/// `pncclCommUserRank` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommUserRank: rt::call::Function = rt::call::Function::new(
-    c"pncclCommUserRank",
-    "pncclCommUserRank",
-    &["comm"],
-    rt::fastcall_entry!(C_pncclCommUserRank),
+rt::function!(F_pncclCommUserRank, C_pncclCommUserRank, c"pncclCommUserRank", "pncclCommUserRank",
     c"pncclCommUserRank(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    rank: int",
-);
-
-/// The arguments of a call of `pncclCommUserRank`, converted in order.
-unsafe fn C_pncclCommUserRank(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclCommUserRank.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclCommUserRank(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| pncclCommUserRank(py, rt::call::extract(x0, "comm")?));
 
 fn pncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommUserRank");
@@ -1024,29 +533,10 @@ fn pncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_rank)?])
 }
-/// `ncclRedOpCreatePreMulSum` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclRedOpCreatePreMulSum: rt::call::Function = rt::call::Function::new(
-    c"ncclRedOpCreatePreMulSum",
-    "ncclRedOpCreatePreMulSum",
-    &["op", "scalar", "datatype", "residence", "comm"],
-    rt::fastcall_entry!(C_ncclRedOpCreatePreMulSum),
+rt::function!(F_ncclRedOpCreatePreMulSum, C_ncclRedOpCreatePreMulSum, c"ncclRedOpCreatePreMulSum", "ncclRedOpCreatePreMulSum",
     c"ncclRedOpCreatePreMulSum(op, scalar, datatype, residence, comm)\n--\n\nArgs:\n    op\n    scalar\n    datatype\n    residence\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclRedOpCreatePreMulSum`, converted in order.
-unsafe fn C_ncclRedOpCreatePreMulSum(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_ncclRedOpCreatePreMulSum.args::<5>(py, args, nargs, kwnames)? };
-    Ok(ncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?)?.into_ptr())
-}
+    ["op", "scalar", "datatype", "residence", "comm"],
+    |py, [x0, x1, x2, x3, x4]| ncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?));
 
 fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRedOpCreatePreMulSum");
@@ -1065,29 +555,10 @@ fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_scalar, a_datatype, a_residence, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclRedOpCreatePreMulSum` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclRedOpCreatePreMulSum: rt::call::Function = rt::call::Function::new(
-    c"pncclRedOpCreatePreMulSum",
-    "pncclRedOpCreatePreMulSum",
-    &["op", "scalar", "datatype", "residence", "comm"],
-    rt::fastcall_entry!(C_pncclRedOpCreatePreMulSum),
+rt::function!(F_pncclRedOpCreatePreMulSum, C_pncclRedOpCreatePreMulSum, c"pncclRedOpCreatePreMulSum", "pncclRedOpCreatePreMulSum",
     c"pncclRedOpCreatePreMulSum(op, scalar, datatype, residence, comm)\n--\n\nArgs:\n    op\n    scalar\n    datatype\n    residence\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclRedOpCreatePreMulSum`, converted in order.
-unsafe fn C_pncclRedOpCreatePreMulSum(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_pncclRedOpCreatePreMulSum.args::<5>(py, args, nargs, kwnames)? };
-    Ok(pncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?)?.into_ptr())
-}
+    ["op", "scalar", "datatype", "residence", "comm"],
+    |py, [x0, x1, x2, x3, x4]| pncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?));
 
 fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRedOpCreatePreMulSum");
@@ -1106,29 +577,10 @@ fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_scalar, a_datatype, a_residence, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclRedOpDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclRedOpDestroy: rt::call::Function = rt::call::Function::new(
-    c"ncclRedOpDestroy",
-    "ncclRedOpDestroy",
-    &["op", "comm"],
-    rt::fastcall_entry!(C_ncclRedOpDestroy),
+rt::function!(F_ncclRedOpDestroy, C_ncclRedOpDestroy, c"ncclRedOpDestroy", "ncclRedOpDestroy",
     c"ncclRedOpDestroy(op, comm)\n--\n\nArgs:\n    op\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclRedOpDestroy`, converted in order.
-unsafe fn C_ncclRedOpDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_ncclRedOpDestroy.args::<2>(py, args, nargs, kwnames)? };
-    Ok(ncclRedOpDestroy(py, &x0, rt::call::extract(x1, "comm")?)?.into_ptr())
-}
+    ["op", "comm"],
+    |py, [x0, x1]| ncclRedOpDestroy(py, &x0, rt::call::extract(x1, "comm")?));
 
 fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRedOpDestroy");
@@ -1143,29 +595,10 @@ fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclRedOpDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclRedOpDestroy: rt::call::Function = rt::call::Function::new(
-    c"pncclRedOpDestroy",
-    "pncclRedOpDestroy",
-    &["op", "comm"],
-    rt::fastcall_entry!(C_pncclRedOpDestroy),
+rt::function!(F_pncclRedOpDestroy, C_pncclRedOpDestroy, c"pncclRedOpDestroy", "pncclRedOpDestroy",
     c"pncclRedOpDestroy(op, comm)\n--\n\nArgs:\n    op\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclRedOpDestroy`, converted in order.
-unsafe fn C_pncclRedOpDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_pncclRedOpDestroy.args::<2>(py, args, nargs, kwnames)? };
-    Ok(pncclRedOpDestroy(py, &x0, rt::call::extract(x1, "comm")?)?.into_ptr())
-}
+    ["op", "comm"],
+    |py, [x0, x1]| pncclRedOpDestroy(py, &x0, rt::call::extract(x1, "comm")?));
 
 fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRedOpDestroy");
@@ -1180,29 +613,10 @@ fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) ->
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclReduce` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclReduce: rt::call::Function = rt::call::Function::new(
-    c"ncclReduce",
-    "ncclReduce",
-    &["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclReduce),
+rt::function!(F_ncclReduce, C_ncclReduce, c"ncclReduce", "ncclReduce",
     c"ncclReduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream)\n--\n\nReduce\n\nReduces data arrays of length count in sendbuff into recvbuff using op\noperation.\nrecvbuff may be NULL on all calls except for root device.\nroot is the rank (not the CUDA device) where data will reside after the\noperation is complete.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclReduce`, converted in order.
-unsafe fn C_ncclReduce(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_ncclReduce.args::<8>(py, args, nargs, kwnames)? };
-    Ok(ncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| ncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?));
 
 fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduce");
@@ -1223,29 +637,10 @@ fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, cou
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclReduce` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclReduce: rt::call::Function = rt::call::Function::new(
-    c"pncclReduce",
-    "pncclReduce",
-    &["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclReduce),
+rt::function!(F_pncclReduce, C_pncclReduce, c"pncclReduce", "pncclReduce",
     c"pncclReduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclReduce`, converted in order.
-unsafe fn C_pncclReduce(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_pncclReduce.args::<8>(py, args, nargs, kwnames)? };
-    Ok(pncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| pncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?));
 
 fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduce");
@@ -1266,29 +661,10 @@ fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, co
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclBcast` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclBcast: rt::call::Function = rt::call::Function::new(
-    c"ncclBcast",
-    "ncclBcast",
-    &["buff", "count", "datatype", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclBcast),
+rt::function!(F_ncclBcast, C_ncclBcast, c"ncclBcast", "ncclBcast",
     c"ncclBcast(buff, count, datatype, root, comm, stream)\n--\n\n(deprecated) Broadcast (in-place)\n\nCopies count values from root to all other devices.\nroot is the rank (not the CUDA device) where data resides before the\noperation is started.\n\nThis operation is implicitely in place.\n\nArgs:\n    buff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclBcast`, converted in order.
-unsafe fn C_ncclBcast(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_ncclBcast.args::<6>(py, args, nargs, kwnames)? };
-    Ok(ncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["buff", "count", "datatype", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| ncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBcast");
@@ -1307,29 +683,10 @@ fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype
     let __r = py.allow_threads(move || unsafe { __f(a_buff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclBcast` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclBcast: rt::call::Function = rt::call::Function::new(
-    c"pncclBcast",
-    "pncclBcast",
-    &["buff", "count", "datatype", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclBcast),
+rt::function!(F_pncclBcast, C_pncclBcast, c"pncclBcast", "pncclBcast",
     c"pncclBcast(buff, count, datatype, root, comm, stream)\n--\n\nArgs:\n    buff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclBcast`, converted in order.
-unsafe fn C_pncclBcast(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_pncclBcast.args::<6>(py, args, nargs, kwnames)? };
-    Ok(pncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["buff", "count", "datatype", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| pncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBcast");
@@ -1348,29 +705,10 @@ fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatyp
     let __r = py.allow_threads(move || unsafe { __f(a_buff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclBroadcast` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclBroadcast: rt::call::Function = rt::call::Function::new(
-    c"ncclBroadcast",
-    "ncclBroadcast",
-    &["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclBroadcast),
+rt::function!(F_ncclBroadcast, C_ncclBroadcast, c"ncclBroadcast", "ncclBroadcast",
     c"ncclBroadcast(sendbuff, recvbuff, count, datatype, root, comm, stream)\n--\n\nBroadcast\n\nCopies count values from root to all other devices.\nroot is the rank (not the HIP device) where data resides before the\noperation is started.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclBroadcast`, converted in order.
-unsafe fn C_ncclBroadcast(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_ncclBroadcast.args::<7>(py, args, nargs, kwnames)? };
-    Ok(ncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBroadcast");
@@ -1390,29 +728,10 @@ fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclBroadcast` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclBroadcast: rt::call::Function = rt::call::Function::new(
-    c"pncclBroadcast",
-    "pncclBroadcast",
-    &["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclBroadcast),
+rt::function!(F_pncclBroadcast, C_pncclBroadcast, c"pncclBroadcast", "pncclBroadcast",
     c"pncclBroadcast(sendbuff, recvbuff, count, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclBroadcast`, converted in order.
-unsafe fn C_pncclBroadcast(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_pncclBroadcast.args::<7>(py, args, nargs, kwnames)? };
-    Ok(pncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBroadcast");
@@ -1432,29 +751,10 @@ fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclAllReduce` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclAllReduce: rt::call::Function = rt::call::Function::new(
-    c"ncclAllReduce",
-    "ncclAllReduce",
-    &["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclAllReduce),
+rt::function!(F_ncclAllReduce, C_ncclAllReduce, c"ncclAllReduce", "ncclAllReduce",
     c"ncclAllReduce(sendbuff, recvbuff, count, datatype, op, comm, stream)\n--\n\nAll-Reduce\n\nReduces data arrays of length count in sendbuff using op operation, and\nleaves identical copies of result on each recvbuff.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclAllReduce`, converted in order.
-unsafe fn C_ncclAllReduce(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_ncclAllReduce.args::<7>(py, args, nargs, kwnames)? };
-    Ok(ncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllReduce");
@@ -1474,29 +774,10 @@ fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclAllReduce` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclAllReduce: rt::call::Function = rt::call::Function::new(
-    c"pncclAllReduce",
-    "pncclAllReduce",
-    &["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclAllReduce),
+rt::function!(F_pncclAllReduce, C_pncclAllReduce, c"pncclAllReduce", "pncclAllReduce",
     c"pncclAllReduce(sendbuff, recvbuff, count, datatype, op, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclAllReduce`, converted in order.
-unsafe fn C_pncclAllReduce(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_pncclAllReduce.args::<7>(py, args, nargs, kwnames)? };
-    Ok(pncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllReduce");
@@ -1516,29 +797,10 @@ fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclReduceScatter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclReduceScatter: rt::call::Function = rt::call::Function::new(
-    c"ncclReduceScatter",
-    "ncclReduceScatter",
-    &["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclReduceScatter),
+rt::function!(F_ncclReduceScatter, C_ncclReduceScatter, c"ncclReduceScatter", "ncclReduceScatter",
     c"ncclReduceScatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)\n--\n\nReduce-Scatter\n\nReduces data in sendbuff using op operation and leaves reduced result\nscattered over the devices so that recvbuff on rank i will contain the i-th\nblock of the result.\nAssumes sendcount is equal to nranks*recvcount, which means that sendbuff\nshould have a size of at least nranks*recvcount elements.\n\nIn-place operations will happen if recvbuff == sendbuff + rank * recvcount.\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclReduceScatter`, converted in order.
-unsafe fn C_ncclReduceScatter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_ncclReduceScatter.args::<7>(py, args, nargs, kwnames)? };
-    Ok(ncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduceScatter");
@@ -1558,29 +820,10 @@ fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgM
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclReduceScatter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclReduceScatter: rt::call::Function = rt::call::Function::new(
-    c"pncclReduceScatter",
-    "pncclReduceScatter",
-    &["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclReduceScatter),
+rt::function!(F_pncclReduceScatter, C_pncclReduceScatter, c"pncclReduceScatter", "pncclReduceScatter",
     c"pncclReduceScatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclReduceScatter`, converted in order.
-unsafe fn C_pncclReduceScatter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_pncclReduceScatter.args::<7>(py, args, nargs, kwnames)? };
-    Ok(pncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduceScatter");
@@ -1600,29 +843,10 @@ fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclAllGather` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclAllGather: rt::call::Function = rt::call::Function::new(
-    c"ncclAllGather",
-    "ncclAllGather",
-    &["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclAllGather),
+rt::function!(F_ncclAllGather, C_ncclAllGather, c"ncclAllGather", "ncclAllGather",
     c"ncclAllGather(sendbuff, recvbuff, sendcount, datatype, comm, stream)\n--\n\nAll-Gather\n\nEach device gathers sendcount values from other GPUs into recvbuff,\nreceiving data from rank i at offset i*sendcount.\nAssumes recvcount is equal to nranks*sendcount, which means that recvbuff\nshould have a size of at least nranks*sendcount elements.\n\nIn-place operations will happen if sendbuff == recvbuff + rank * sendcount.\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclAllGather`, converted in order.
-unsafe fn C_ncclAllGather(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_ncclAllGather.args::<6>(py, args, nargs, kwnames)? };
-    Ok(ncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| ncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllGather");
@@ -1641,29 +865,10 @@ fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclAllGather` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclAllGather: rt::call::Function = rt::call::Function::new(
-    c"pncclAllGather",
-    "pncclAllGather",
-    &["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclAllGather),
+rt::function!(F_pncclAllGather, C_pncclAllGather, c"pncclAllGather", "pncclAllGather",
     c"pncclAllGather(sendbuff, recvbuff, sendcount, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclAllGather`, converted in order.
-unsafe fn C_pncclAllGather(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_pncclAllGather.args::<6>(py, args, nargs, kwnames)? };
-    Ok(pncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| pncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllGather");
@@ -1682,29 +887,10 @@ fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclSend` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclSend: rt::call::Function = rt::call::Function::new(
-    c"ncclSend",
-    "ncclSend",
-    &["sendbuff", "count", "datatype", "peer", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclSend),
+rt::function!(F_ncclSend, C_ncclSend, c"ncclSend", "ncclSend",
     c"ncclSend(sendbuff, count, datatype, peer, comm, stream)\n--\n\nSend\n\nSend data from sendbuff to rank peer.\nRank peer needs to call ncclRecv with the same datatype and the same count from this\nrank.\n\nThis operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations\nneed to progress concurrently to complete, they must be fused within a ncclGroupStart/\nncclGroupEnd section.\n\nArgs:\n    sendbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclSend`, converted in order.
-unsafe fn C_ncclSend(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_ncclSend.args::<6>(py, args, nargs, kwnames)? };
-    Ok(ncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "count", "datatype", "peer", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| ncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclSend");
@@ -1723,29 +909,10 @@ fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclSend` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclSend: rt::call::Function = rt::call::Function::new(
-    c"pncclSend",
-    "pncclSend",
-    &["sendbuff", "count", "datatype", "peer", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclSend),
+rt::function!(F_pncclSend, C_pncclSend, c"pncclSend", "pncclSend",
     c"pncclSend(sendbuff, count, datatype, peer, comm, stream)\n--\n\nArgs:\n    sendbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclSend`, converted in order.
-unsafe fn C_pncclSend(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_pncclSend.args::<6>(py, args, nargs, kwnames)? };
-    Ok(pncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "count", "datatype", "peer", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| pncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclSend");
@@ -1764,29 +931,10 @@ fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatyp
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclRecv` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclRecv: rt::call::Function = rt::call::Function::new(
-    c"ncclRecv",
-    "ncclRecv",
-    &["recvbuff", "count", "datatype", "peer", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclRecv),
+rt::function!(F_ncclRecv, C_ncclRecv, c"ncclRecv", "ncclRecv",
     c"ncclRecv(recvbuff, count, datatype, peer, comm, stream)\n--\n\nReceive\n\nReceive data from rank peer into recvbuff.\nRank peer needs to call ncclSend with the same datatype and the same count to this\nrank.\n\nThis operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations\nneed to progress concurrently to complete, they must be fused within a ncclGroupStart/\nncclGroupEnd section.\n\nArgs:\n    recvbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclRecv`, converted in order.
-unsafe fn C_ncclRecv(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_ncclRecv.args::<6>(py, args, nargs, kwnames)? };
-    Ok(ncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["recvbuff", "count", "datatype", "peer", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| ncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRecv");
@@ -1805,29 +953,10 @@ fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datat
     let __r = py.allow_threads(move || unsafe { __f(a_recvbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclRecv` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclRecv: rt::call::Function = rt::call::Function::new(
-    c"pncclRecv",
-    "pncclRecv",
-    &["recvbuff", "count", "datatype", "peer", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclRecv),
+rt::function!(F_pncclRecv, C_pncclRecv, c"pncclRecv", "pncclRecv",
     c"pncclRecv(recvbuff, count, datatype, peer, comm, stream)\n--\n\nArgs:\n    recvbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclRecv`, converted in order.
-unsafe fn C_pncclRecv(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_pncclRecv.args::<6>(py, args, nargs, kwnames)? };
-    Ok(pncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["recvbuff", "count", "datatype", "peer", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| pncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRecv");
@@ -1846,29 +975,10 @@ fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, data
     let __r = py.allow_threads(move || unsafe { __f(a_recvbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclGather` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclGather: rt::call::Function = rt::call::Function::new(
-    c"ncclGather",
-    "ncclGather",
-    &["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclGather),
+rt::function!(F_ncclGather, C_ncclGather, c"ncclGather", "ncclGather",
     c"ncclGather(sendbuff, recvbuff, sendcount, datatype, root, comm, stream)\n--\n\nGather\n\nRoot device gathers sendcount values from other GPUs into recvbuff,\nreceiving data from rank i at offset i*sendcount.\n\nAssumes recvcount is equal to nranks*sendcount, which means that recvbuff\nshould have a size of at least nranks*sendcount elements.\n\nIn-place operations will happen if sendbuff == recvbuff + rank * sendcount.\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclGather`, converted in order.
-unsafe fn C_ncclGather(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_ncclGather.args::<7>(py, args, nargs, kwnames)? };
-    Ok(ncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGather");
@@ -1888,29 +998,10 @@ fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sen
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclGather` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclGather: rt::call::Function = rt::call::Function::new(
-    c"pncclGather",
-    "pncclGather",
-    &["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclGather),
+rt::function!(F_pncclGather, C_pncclGather, c"pncclGather", "pncclGather",
     c"pncclGather(sendbuff, recvbuff, sendcount, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclGather`, converted in order.
-unsafe fn C_pncclGather(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_pncclGather.args::<7>(py, args, nargs, kwnames)? };
-    Ok(pncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGather");
@@ -1930,29 +1021,10 @@ fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, se
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclScatter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclScatter: rt::call::Function = rt::call::Function::new(
-    c"ncclScatter",
-    "ncclScatter",
-    &["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclScatter),
+rt::function!(F_ncclScatter, C_ncclScatter, c"ncclScatter", "ncclScatter",
     c"ncclScatter(sendbuff, recvbuff, recvcount, datatype, root, comm, stream)\n--\n\nScatter\n\nScattered over the devices so that recvbuff on rank i will contain the i-th\nblock of the data on root.\n\nAssumes sendcount is equal to nranks*recvcount, which means that sendbuff\nshould have a size of at least nranks*recvcount elements.\n\nIn-place operations will happen if recvbuff == sendbuff + rank * recvcount.\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclScatter`, converted in order.
-unsafe fn C_ncclScatter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_ncclScatter.args::<7>(py, args, nargs, kwnames)? };
-    Ok(ncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclScatter");
@@ -1972,29 +1044,10 @@ fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, re
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclScatter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclScatter: rt::call::Function = rt::call::Function::new(
-    c"pncclScatter",
-    "pncclScatter",
-    &["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclScatter),
+rt::function!(F_pncclScatter, C_pncclScatter, c"pncclScatter", "pncclScatter",
     c"pncclScatter(sendbuff, recvbuff, recvcount, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclScatter`, converted in order.
-unsafe fn C_pncclScatter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_pncclScatter.args::<7>(py, args, nargs, kwnames)? };
-    Ok(pncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclScatter");
@@ -2014,29 +1067,10 @@ fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, r
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclAllToAll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclAllToAll: rt::call::Function = rt::call::Function::new(
-    c"ncclAllToAll",
-    "ncclAllToAll",
-    &["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclAllToAll),
+rt::function!(F_ncclAllToAll, C_ncclAllToAll, c"ncclAllToAll", "ncclAllToAll",
     c"ncclAllToAll(sendbuff, recvbuff, count, datatype, comm, stream)\n--\n\nAll-To-All\n\nDevice (i) send (j)th block of data to device (j) and be placed as (i)th\nblock. Each block for sending/receiving has count elements, which means\nthat recvbuff and sendbuff should have a size of nranks*count elements.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclAllToAll`, converted in order.
-unsafe fn C_ncclAllToAll(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_ncclAllToAll.args::<6>(py, args, nargs, kwnames)? };
-    Ok(ncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| ncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAll");
@@ -2055,29 +1089,10 @@ fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, c
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclAllToAll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclAllToAll: rt::call::Function = rt::call::Function::new(
-    c"pncclAllToAll",
-    "pncclAllToAll",
-    &["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclAllToAll),
+rt::function!(F_pncclAllToAll, C_pncclAllToAll, c"pncclAllToAll", "pncclAllToAll",
     c"pncclAllToAll(sendbuff, recvbuff, count, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclAllToAll`, converted in order.
-unsafe fn C_pncclAllToAll(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_pncclAllToAll.args::<6>(py, args, nargs, kwnames)? };
-    Ok(pncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| pncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAll");
@@ -2096,29 +1111,10 @@ fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclAllToAllv` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclAllToAllv: rt::call::Function = rt::call::Function::new(
-    c"ncclAllToAllv",
-    "ncclAllToAllv",
-    &["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclAllToAllv),
+rt::function!(F_ncclAllToAllv, C_ncclAllToAllv, c"ncclAllToAllv", "ncclAllToAllv",
     c"ncclAllToAllv(sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream)\n--\n\nAll-To-Allv\n\nDevice (i) sends sendcounts[j] of data from offset sdispls[j]\nto device (j). In the same time, device (i) receives recvcounts[j] of data\nfrom device (j) to be placed at rdispls[j].\n\nsendcounts, sdispls, recvcounts and rdispls are all measured in the units\nof datatype, not bytes.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    sendcounts\n    sdispls\n    recvbuff\n    recvcounts\n    rdispls\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclAllToAllv`, converted in order.
-unsafe fn C_ncclAllToAllv(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_ncclAllToAllv.args::<9>(py, args, nargs, kwnames)? };
-    Ok(ncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| ncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?));
 
 fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAllv");
@@ -2144,29 +1140,10 @@ fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_sendcounts, a_sdispls, a_recvbuff, a_recvcounts, a_rdispls, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclAllToAllv` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclAllToAllv: rt::call::Function = rt::call::Function::new(
-    c"pncclAllToAllv",
-    "pncclAllToAllv",
-    &["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclAllToAllv),
+rt::function!(F_pncclAllToAllv, C_pncclAllToAllv, c"pncclAllToAllv", "pncclAllToAllv",
     c"pncclAllToAllv(sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    sendcounts\n    sdispls\n    recvbuff\n    recvcounts\n    rdispls\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclAllToAllv`, converted in order.
-unsafe fn C_pncclAllToAllv(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_pncclAllToAllv.args::<9>(py, args, nargs, kwnames)? };
-    Ok(pncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| pncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?));
 
 fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAllv");
@@ -2192,29 +1169,10 @@ fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, P
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_sendcounts, a_sdispls, a_recvbuff, a_recvcounts, a_rdispls, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclGroupStart` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclGroupStart: rt::call::Function = rt::call::Function::new(
-    c"ncclGroupStart",
-    "ncclGroupStart",
-    &[],
-    rt::fastcall_entry!(C_ncclGroupStart),
+rt::function!(F_ncclGroupStart, C_ncclGroupStart, c"ncclGroupStart", "ncclGroupStart",
     c"ncclGroupStart()\n--\n\nGroup Start\n\nStart a group call. All calls to NCCL until ncclGroupEnd will be fused into\na single NCCL operation. Nothing will be started on the CUDA stream until\nncclGroupEnd.\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclGroupStart`, converted in order.
-unsafe fn C_ncclGroupStart(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_ncclGroupStart.args::<0>(py, args, nargs, kwnames)? };
-    Ok(ncclGroupStart(py)?.into_ptr())
-}
+    [],
+    |py, []| ncclGroupStart(py));
 
 fn ncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGroupStart");
@@ -2227,29 +1185,10 @@ fn ncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclGroupStart` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclGroupStart: rt::call::Function = rt::call::Function::new(
-    c"pncclGroupStart",
-    "pncclGroupStart",
-    &[],
-    rt::fastcall_entry!(C_pncclGroupStart),
+rt::function!(F_pncclGroupStart, C_pncclGroupStart, c"pncclGroupStart", "pncclGroupStart",
     c"pncclGroupStart()\n--\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclGroupStart`, converted in order.
-unsafe fn C_pncclGroupStart(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_pncclGroupStart.args::<0>(py, args, nargs, kwnames)? };
-    Ok(pncclGroupStart(py)?.into_ptr())
-}
+    [],
+    |py, []| pncclGroupStart(py));
 
 fn pncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGroupStart");
@@ -2262,29 +1201,10 @@ fn pncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclGroupEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclGroupEnd: rt::call::Function = rt::call::Function::new(
-    c"ncclGroupEnd",
-    "ncclGroupEnd",
-    &[],
-    rt::fastcall_entry!(C_ncclGroupEnd),
+rt::function!(F_ncclGroupEnd, C_ncclGroupEnd, c"ncclGroupEnd", "ncclGroupEnd",
     c"ncclGroupEnd()\n--\n\nGroup End\n\nEnd a group call. Start a fused NCCL operation consisting of all calls since\nncclGroupStart. Operations on the CUDA stream depending on the NCCL operations\nneed to be called after ncclGroupEnd.\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclGroupEnd`, converted in order.
-unsafe fn C_ncclGroupEnd(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_ncclGroupEnd.args::<0>(py, args, nargs, kwnames)? };
-    Ok(ncclGroupEnd(py)?.into_ptr())
-}
+    [],
+    |py, []| ncclGroupEnd(py));
 
 fn ncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGroupEnd");
@@ -2297,29 +1217,10 @@ fn ncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclGroupEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclGroupEnd: rt::call::Function = rt::call::Function::new(
-    c"pncclGroupEnd",
-    "pncclGroupEnd",
-    &[],
-    rt::fastcall_entry!(C_pncclGroupEnd),
+rt::function!(F_pncclGroupEnd, C_pncclGroupEnd, c"pncclGroupEnd", "pncclGroupEnd",
     c"pncclGroupEnd()\n--\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclGroupEnd`, converted in order.
-unsafe fn C_pncclGroupEnd(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_pncclGroupEnd.args::<0>(py, args, nargs, kwnames)? };
-    Ok(pncclGroupEnd(py)?.into_ptr())
-}
+    [],
+    |py, []| pncclGroupEnd(py));
 
 fn pncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGroupEnd");

@@ -47,29 +47,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.hipblaslt", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `hipblasLtGetVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtGetVersion: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtGetVersion",
-    "hipblasLtGetVersion",
-    &["handle"],
-    rt::fastcall_entry!(C_hipblasLtGetVersion),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_hipblasLtGetVersion, C_hipblasLtGetVersion, c"hipblasLtGetVersion", "hipblasLtGetVersion",
     c"hipblasLtGetVersion(handle)\n--\n\nArgs:\n    handle\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    version: int",
-);
-
-/// The arguments of a call of `hipblasLtGetVersion`, converted in order.
-unsafe fn C_hipblasLtGetVersion(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipblasLtGetVersion.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtGetVersion(py, rt::call::extract(x0, "handle")?)?.into_ptr())
-}
+    ["handle"],
+    |py, [x0]| hipblasLtGetVersion(py, rt::call::extract(x0, "handle")?));
 
 fn hipblasLtGetVersion(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtGetVersion");
@@ -85,29 +69,10 @@ fn hipblasLtGetVersion(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_version) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
 }
-/// `hipblasLtGetGitRevision` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtGetGitRevision: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtGetGitRevision",
-    "hipblasLtGetGitRevision",
-    &["handle", "rev"],
-    rt::fastcall_entry!(C_hipblasLtGetGitRevision),
+rt::function!(F_hipblasLtGetGitRevision, C_hipblasLtGetGitRevision, c"hipblasLtGetGitRevision", "hipblasLtGetGitRevision",
     c"hipblasLtGetGitRevision(handle, rev)\n--\n\nArgs:\n    handle\n    rev\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t",
-);
-
-/// The arguments of a call of `hipblasLtGetGitRevision`, converted in order.
-unsafe fn C_hipblasLtGetGitRevision(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hipblasLtGetGitRevision.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtGetGitRevision(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rev")?)?.into_ptr())
-}
+    ["handle", "rev"],
+    |py, [x0, x1]| hipblasLtGetGitRevision(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rev")?));
 
 fn hipblasLtGetGitRevision(py: Python<'_>, handle: rt::PtrArgMut, rev: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtGetGitRevision");
@@ -122,29 +87,10 @@ fn hipblasLtGetGitRevision(py: Python<'_>, handle: rt::PtrArgMut, rev: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rev) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipblasLtGetArchName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtGetArchName: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtGetArchName",
-    "hipblasLtGetArchName",
-    &["archName"],
-    rt::fastcall_entry!(C_hipblasLtGetArchName),
+rt::function!(F_hipblasLtGetArchName, C_hipblasLtGetArchName, c"hipblasLtGetArchName", "hipblasLtGetArchName",
     c"hipblasLtGetArchName(archName)\n--\n\nArgs:\n    archName\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t",
-);
-
-/// The arguments of a call of `hipblasLtGetArchName`, converted in order.
-unsafe fn C_hipblasLtGetArchName(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipblasLtGetArchName.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtGetArchName(py, rt::call::extract(x0, "archName")?)?.into_ptr())
-}
+    ["archName"],
+    |py, [x0]| hipblasLtGetArchName(py, rt::call::extract(x0, "archName")?));
 
 fn hipblasLtGetArchName(py: Python<'_>, archName: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtGetArchName");
@@ -158,29 +104,10 @@ fn hipblasLtGetArchName(py: Python<'_>, archName: rt::CStrArrayArg) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_archName) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipblasLtCreate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtCreate: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtCreate",
-    "hipblasLtCreate",
-    &[],
-    rt::fastcall_entry!(C_hipblasLtCreate),
+rt::function!(F_hipblasLtCreate, C_hipblasLtCreate, c"hipblasLtCreate", "hipblasLtCreate",
     c"hipblasLtCreate()\n--\n\nCreate a hipblaslt handle\n\nThis function initializes the hipBLASLt library and creates a handle to an\nopaque structure holding the hipBLASLt library context. It allocates light\nhardware resources on the host and device, and must be called prior to making\nany other hipBLASLt library calls. The hipBLASLt library context is tied to\nthe current ROCm device. To use the library on multiple devices, one\nhipBLASLt handle should be created for each device.\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    handle: Pointer\n    HIPBLAS_STATUS_SUCCESS The allocation completed successfully.\n    HIPBLAS_STATUS_INVALID_VALUE handle == NULL.",
-);
-
-/// The arguments of a call of `hipblasLtCreate`, converted in order.
-unsafe fn C_hipblasLtCreate(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_hipblasLtCreate.args::<0>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtCreate(py)?.into_ptr())
-}
+    [],
+    |py, []| hipblasLtCreate(py));
 
 fn hipblasLtCreate(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtCreate");
@@ -195,29 +122,10 @@ fn hipblasLtCreate(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_handle)?])
 }
-/// `hipblasLtDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtDestroy: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtDestroy",
-    "hipblasLtDestroy",
-    &["handle"],
-    rt::fastcall_entry!(C_hipblasLtDestroy),
+rt::function!(F_hipblasLtDestroy, C_hipblasLtDestroy, c"hipblasLtDestroy", "hipblasLtDestroy",
     c"hipblasLtDestroy(handle)\n--\n\nDestory a hipblaslt handle\n\nThis function releases hardware resources used by the hipBLASLt library.\nThis function is usually the last call with a particular handle to the\nhipBLASLt library. Because hipblasLtCreate() allocates some internal\nresources and the release of those resources by calling hipblasLtDestroy()\nwill implicitly call hipDeviceSynchronize(), it is recommended to minimize\nthe number of hipblasLtCreate()/hipblasLtDestroy() occurrences.\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS The hipBLASLt context was successfully\n    destroyed. \\retval HIPBLAS_STATUS_NOT_INITIALIZED The hipBLASLt library was\n    not initialized. \\retval HIPBLAS_STATUS_INVALID_VALUE handle == NULL.",
-);
-
-/// The arguments of a call of `hipblasLtDestroy`, converted in order.
-unsafe fn C_hipblasLtDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipblasLtDestroy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtDestroy(py, rt::call::extract(x0, "handle")?)?.into_ptr())
-}
+    ["handle"],
+    |py, [x0]| hipblasLtDestroy(py, rt::call::extract(x0, "handle")?));
 
 fn hipblasLtDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtDestroy");
@@ -231,29 +139,10 @@ fn hipblasLtDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipblasLtMatrixLayoutCreate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatrixLayoutCreate: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatrixLayoutCreate",
-    "hipblasLtMatrixLayoutCreate",
-    &["type", "rows", "cols", "ld"],
-    rt::fastcall_entry!(C_hipblasLtMatrixLayoutCreate),
+rt::function!(F_hipblasLtMatrixLayoutCreate, C_hipblasLtMatrixLayoutCreate, c"hipblasLtMatrixLayoutCreate", "hipblasLtMatrixLayoutCreate",
     c"hipblasLtMatrixLayoutCreate(type, rows, cols, ld)\n--\n\nCreate a matrix layout descriptor\n\nThis function creates a matrix layout descriptor by allocating the memory\nneeded to hold its opaque structure.\n\nArgs:\n    type\n    rows\n    cols\n    ld\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    matLayout: hipblasLtMatrixLayout_t\n    HIPBLAS_STATUS_SUCCESS If the descriptor was created successfully.\n    HIPBLAS_STATUS_ALLOC_FAILED If the memory could not be allocated.",
-);
-
-/// The arguments of a call of `hipblasLtMatrixLayoutCreate`, converted in order.
-unsafe fn C_hipblasLtMatrixLayoutCreate(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipblasLtMatrixLayoutCreate.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatrixLayoutCreate(py, &x0, rt::call::extract(x1, "rows")?, rt::call::extract(x2, "cols")?, rt::call::extract(x3, "ld")?)?.into_ptr())
-}
+    ["type", "rows", "cols", "ld"],
+    |py, [x0, x1, x2, x3]| hipblasLtMatrixLayoutCreate(py, &x0, rt::call::extract(x1, "rows")?, rt::call::extract(x2, "cols")?, rt::call::extract(x3, "ld")?));
 
 fn hipblasLtMatrixLayoutCreate(py: Python<'_>, r#type: &Bound<'_, PyAny>, rows: rt::CInt<u64>, cols: rt::CInt<u64>, ld: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixLayoutCreate");
@@ -272,29 +161,10 @@ fn hipblasLtMatrixLayoutCreate(py: Python<'_>, r#type: &Bound<'_, PyAny>, rows: 
     let __r = py.allow_threads(move || unsafe { __f(a_matLayout, a_type, a_rows, a_cols, a_ld) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 17, o_matLayout, None)?])
 }
-/// `hipblasLtMatrixLayoutDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatrixLayoutDestroy: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatrixLayoutDestroy",
-    "hipblasLtMatrixLayoutDestroy",
-    &["matLayout"],
-    rt::fastcall_entry!(C_hipblasLtMatrixLayoutDestroy),
+rt::function!(F_hipblasLtMatrixLayoutDestroy, C_hipblasLtMatrixLayoutDestroy, c"hipblasLtMatrixLayoutDestroy", "hipblasLtMatrixLayoutDestroy",
     c"hipblasLtMatrixLayoutDestroy(matLayout)\n--\n\nDestory a matrix layout descriptor\n\nThis function destroys a previously created matrix layout descriptor object.\n\nArgs:\n    matLayout\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If the operation was successful.",
-);
-
-/// The arguments of a call of `hipblasLtMatrixLayoutDestroy`, converted in order.
-unsafe fn C_hipblasLtMatrixLayoutDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipblasLtMatrixLayoutDestroy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatrixLayoutDestroy(py, rt::call::extract(x0, "matLayout")?)?.into_ptr())
-}
+    ["matLayout"],
+    |py, [x0]| hipblasLtMatrixLayoutDestroy(py, rt::call::extract(x0, "matLayout")?));
 
 fn hipblasLtMatrixLayoutDestroy(py: Python<'_>, matLayout: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixLayoutDestroy");
@@ -308,29 +178,10 @@ fn hipblasLtMatrixLayoutDestroy(py: Python<'_>, matLayout: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_matLayout) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipblasLtMatrixLayoutSetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatrixLayoutSetAttribute: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatrixLayoutSetAttribute",
-    "hipblasLtMatrixLayoutSetAttribute",
-    &["matLayout", "attr", "buf", "sizeInBytes"],
-    rt::fastcall_entry!(C_hipblasLtMatrixLayoutSetAttribute),
+rt::function!(F_hipblasLtMatrixLayoutSetAttribute, C_hipblasLtMatrixLayoutSetAttribute, c"hipblasLtMatrixLayoutSetAttribute", "hipblasLtMatrixLayoutSetAttribute",
     c"hipblasLtMatrixLayoutSetAttribute(matLayout, attr, buf, sizeInBytes)\n--\n\nSet attribute to a matrix descriptor\n\nThis function sets the value of the specified attribute belonging to a\npreviously created matrix descriptor.\n\nArgs:\n    matLayout\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If the attribute was set successfully..\n    HIPBLAS_STATUS_INVALID_VALUE If buf is NULL or sizeInBytes\n    doesn't match the size of the internal storage for the selected attribute.",
-);
-
-/// The arguments of a call of `hipblasLtMatrixLayoutSetAttribute`, converted in order.
-unsafe fn C_hipblasLtMatrixLayoutSetAttribute(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipblasLtMatrixLayoutSetAttribute.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatrixLayoutSetAttribute(py, rt::call::extract(x0, "matLayout")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?)?.into_ptr())
-}
+    ["matLayout", "attr", "buf", "sizeInBytes"],
+    |py, [x0, x1, x2, x3]| hipblasLtMatrixLayoutSetAttribute(py, rt::call::extract(x0, "matLayout")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
 fn hipblasLtMatrixLayoutSetAttribute(py: Python<'_>, matLayout: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArg, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixLayoutSetAttribute");
@@ -347,29 +198,10 @@ fn hipblasLtMatrixLayoutSetAttribute(py: Python<'_>, matLayout: rt::PtrArg, attr
     let __r = py.allow_threads(move || unsafe { __f(a_matLayout, a_attr, a_buf, a_sizeInBytes) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipblasLtMatrixLayoutGetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatrixLayoutGetAttribute: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatrixLayoutGetAttribute",
-    "hipblasLtMatrixLayoutGetAttribute",
-    &["matLayout", "attr", "buf", "sizeInBytes"],
-    rt::fastcall_entry!(C_hipblasLtMatrixLayoutGetAttribute),
+rt::function!(F_hipblasLtMatrixLayoutGetAttribute, C_hipblasLtMatrixLayoutGetAttribute, c"hipblasLtMatrixLayoutGetAttribute", "hipblasLtMatrixLayoutGetAttribute",
     c"hipblasLtMatrixLayoutGetAttribute(matLayout, attr, buf, sizeInBytes)\n--\n\nQuery attribute from a matrix descriptor\n\nThis function returns the value of the queried attribute belonging to a\npreviously created matrix descriptor.\n\nArgs:\n    matLayout\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    sizeWritten: int\n    HIPBLAS_STATUS_SUCCESS       If attribute's value was successfully\n    written to user memory. \\retval HIPBLAS_STATUS_INVALID_VALUE If \\p\n    sizeInBytes is 0 and sizeWritten is NULL, or if sizeInBytes is non-zero\n    and buf is NULL, or sizeInBytes doesn't match size of internal storage\n    for the selected attribute.",
-);
-
-/// The arguments of a call of `hipblasLtMatrixLayoutGetAttribute`, converted in order.
-unsafe fn C_hipblasLtMatrixLayoutGetAttribute(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipblasLtMatrixLayoutGetAttribute.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatrixLayoutGetAttribute(py, rt::call::extract(x0, "matLayout")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?)?.into_ptr())
-}
+    ["matLayout", "attr", "buf", "sizeInBytes"],
+    |py, [x0, x1, x2, x3]| hipblasLtMatrixLayoutGetAttribute(py, rt::call::extract(x0, "matLayout")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
 fn hipblasLtMatrixLayoutGetAttribute(py: Python<'_>, matLayout: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArgMut, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixLayoutGetAttribute");
@@ -388,29 +220,10 @@ fn hipblasLtMatrixLayoutGetAttribute(py: Python<'_>, matLayout: rt::PtrArg, attr
     let __r = py.allow_threads(move || unsafe { __f(a_matLayout, a_attr, a_buf, a_sizeInBytes, a_sizeWritten) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sizeWritten)?])
 }
-/// `hipblasLtMatmulDescCreate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatmulDescCreate: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatmulDescCreate",
-    "hipblasLtMatmulDescCreate",
-    &["computeType", "scaleType"],
-    rt::fastcall_entry!(C_hipblasLtMatmulDescCreate),
+rt::function!(F_hipblasLtMatmulDescCreate, C_hipblasLtMatmulDescCreate, c"hipblasLtMatmulDescCreate", "hipblasLtMatmulDescCreate",
     c"hipblasLtMatmulDescCreate(computeType, scaleType)\n--\n\nCreate a matrix multiply descriptor\n\nThis function creates a matrix multiply descriptor by allocating the memory\nneeded to hold its opaque structure.\n\nArgs:\n    computeType\n    scaleType\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    matmulDesc: hipblasLtMatmulDesc_t\n    HIPBLAS_STATUS_SUCCESS If the descriptor was created successfully.\n    HIPBLAS_STATUS_ALLOC_FAILED If the memory could not be allocated.",
-);
-
-/// The arguments of a call of `hipblasLtMatmulDescCreate`, converted in order.
-unsafe fn C_hipblasLtMatmulDescCreate(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hipblasLtMatmulDescCreate.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatmulDescCreate(py, &x0, &x1)?.into_ptr())
-}
+    ["computeType", "scaleType"],
+    |py, [x0, x1]| hipblasLtMatmulDescCreate(py, &x0, &x1));
 
 fn hipblasLtMatmulDescCreate(py: Python<'_>, computeType: &Bound<'_, PyAny>, scaleType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulDescCreate");
@@ -427,29 +240,10 @@ fn hipblasLtMatmulDescCreate(py: Python<'_>, computeType: &Bound<'_, PyAny>, sca
     let __r = py.allow_threads(move || unsafe { __f(a_matmulDesc, a_computeType, a_scaleType) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 16, o_matmulDesc, None)?])
 }
-/// `hipblasLtMatmulDescDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatmulDescDestroy: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatmulDescDestroy",
-    "hipblasLtMatmulDescDestroy",
-    &["matmulDesc"],
-    rt::fastcall_entry!(C_hipblasLtMatmulDescDestroy),
+rt::function!(F_hipblasLtMatmulDescDestroy, C_hipblasLtMatmulDescDestroy, c"hipblasLtMatmulDescDestroy", "hipblasLtMatmulDescDestroy",
     c"hipblasLtMatmulDescDestroy(matmulDesc)\n--\n\nDestory a matrix multiply descriptor\n\nThis function destroys a previously created matrix multiply descriptor\nobject.\n\nArgs:\n    matmulDesc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If operation was successful.",
-);
-
-/// The arguments of a call of `hipblasLtMatmulDescDestroy`, converted in order.
-unsafe fn C_hipblasLtMatmulDescDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipblasLtMatmulDescDestroy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatmulDescDestroy(py, rt::call::extract(x0, "matmulDesc")?)?.into_ptr())
-}
+    ["matmulDesc"],
+    |py, [x0]| hipblasLtMatmulDescDestroy(py, rt::call::extract(x0, "matmulDesc")?));
 
 fn hipblasLtMatmulDescDestroy(py: Python<'_>, matmulDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulDescDestroy");
@@ -463,29 +257,10 @@ fn hipblasLtMatmulDescDestroy(py: Python<'_>, matmulDesc: rt::PtrArg) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_matmulDesc) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipblasLtMatmulDescSetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatmulDescSetAttribute: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatmulDescSetAttribute",
-    "hipblasLtMatmulDescSetAttribute",
-    &["matmulDesc", "attr", "buf", "sizeInBytes"],
-    rt::fastcall_entry!(C_hipblasLtMatmulDescSetAttribute),
+rt::function!(F_hipblasLtMatmulDescSetAttribute, C_hipblasLtMatmulDescSetAttribute, c"hipblasLtMatmulDescSetAttribute", "hipblasLtMatmulDescSetAttribute",
     c"hipblasLtMatmulDescSetAttribute(matmulDesc, attr, buf, sizeInBytes)\n--\n\nSet attribute to a matrix multiply descriptor\n\nThis function sets the value of the specified attribute belonging to a\npreviously created matrix multiply descriptor.\n\nArgs:\n    matmulDesc\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If the attribute was set successfully..\n    HIPBLAS_STATUS_INVALID_VALUE If buf is NULL or sizeInBytes\n    doesn't match the size of the internal storage for the selected attribute.",
-);
-
-/// The arguments of a call of `hipblasLtMatmulDescSetAttribute`, converted in order.
-unsafe fn C_hipblasLtMatmulDescSetAttribute(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipblasLtMatmulDescSetAttribute.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatmulDescSetAttribute(py, rt::call::extract(x0, "matmulDesc")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?)?.into_ptr())
-}
+    ["matmulDesc", "attr", "buf", "sizeInBytes"],
+    |py, [x0, x1, x2, x3]| hipblasLtMatmulDescSetAttribute(py, rt::call::extract(x0, "matmulDesc")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
 fn hipblasLtMatmulDescSetAttribute(py: Python<'_>, matmulDesc: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArg, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulDescSetAttribute");
@@ -502,29 +277,10 @@ fn hipblasLtMatmulDescSetAttribute(py: Python<'_>, matmulDesc: rt::PtrArg, attr:
     let __r = py.allow_threads(move || unsafe { __f(a_matmulDesc, a_attr, a_buf, a_sizeInBytes) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipblasLtMatmulDescGetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatmulDescGetAttribute: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatmulDescGetAttribute",
-    "hipblasLtMatmulDescGetAttribute",
-    &["matmulDesc", "attr", "buf", "sizeInBytes"],
-    rt::fastcall_entry!(C_hipblasLtMatmulDescGetAttribute),
+rt::function!(F_hipblasLtMatmulDescGetAttribute, C_hipblasLtMatmulDescGetAttribute, c"hipblasLtMatmulDescGetAttribute", "hipblasLtMatmulDescGetAttribute",
     c"hipblasLtMatmulDescGetAttribute(matmulDesc, attr, buf, sizeInBytes)\n--\n\nQuery attribute from a matrix multiply descriptor\n\nThis function returns the value of the queried attribute belonging to a\npreviously created matrix multiply descriptor.\n\nArgs:\n    matmulDesc\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    sizeWritten: int\n    HIPBLAS_STATUS_SUCCESS       If attribute's value was successfully\n    written to user memory. \\retval HIPBLAS_STATUS_INVALID_VALUE If \\p\n    sizeInBytes is 0 and sizeWritten is NULL, or if sizeInBytes is non-zero\n    and buf is NULL, or sizeInBytes doesn't match size of internal storage\n    for the selected attribute.",
-);
-
-/// The arguments of a call of `hipblasLtMatmulDescGetAttribute`, converted in order.
-unsafe fn C_hipblasLtMatmulDescGetAttribute(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipblasLtMatmulDescGetAttribute.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatmulDescGetAttribute(py, rt::call::extract(x0, "matmulDesc")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?)?.into_ptr())
-}
+    ["matmulDesc", "attr", "buf", "sizeInBytes"],
+    |py, [x0, x1, x2, x3]| hipblasLtMatmulDescGetAttribute(py, rt::call::extract(x0, "matmulDesc")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
 fn hipblasLtMatmulDescGetAttribute(py: Python<'_>, matmulDesc: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArgMut, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulDescGetAttribute");
@@ -543,29 +299,10 @@ fn hipblasLtMatmulDescGetAttribute(py: Python<'_>, matmulDesc: rt::PtrArg, attr:
     let __r = py.allow_threads(move || unsafe { __f(a_matmulDesc, a_attr, a_buf, a_sizeInBytes, a_sizeWritten) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sizeWritten)?])
 }
-/// `hipblasLtMatmulPreferenceCreate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatmulPreferenceCreate: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatmulPreferenceCreate",
-    "hipblasLtMatmulPreferenceCreate",
-    &[],
-    rt::fastcall_entry!(C_hipblasLtMatmulPreferenceCreate),
+rt::function!(F_hipblasLtMatmulPreferenceCreate, C_hipblasLtMatmulPreferenceCreate, c"hipblasLtMatmulPreferenceCreate", "hipblasLtMatmulPreferenceCreate",
     c"hipblasLtMatmulPreferenceCreate()\n--\n\nCreate a preference descriptor\n\nThis function creates a matrix multiply heuristic search preferences\ndescriptor by allocating the memory needed to hold its opaque structure.\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    pref: hipblasLtMatmulPreference_t\n    HIPBLAS_STATUS_SUCCESS         If the descriptor was created\n    successfully. \\retval HIPBLAS_STATUS_ALLOC_FAILED    If memory could not be\n    allocated.",
-);
-
-/// The arguments of a call of `hipblasLtMatmulPreferenceCreate`, converted in order.
-unsafe fn C_hipblasLtMatmulPreferenceCreate(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_hipblasLtMatmulPreferenceCreate.args::<0>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatmulPreferenceCreate(py)?.into_ptr())
-}
+    [],
+    |py, []| hipblasLtMatmulPreferenceCreate(py));
 
 fn hipblasLtMatmulPreferenceCreate(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulPreferenceCreate");
@@ -580,29 +317,10 @@ fn hipblasLtMatmulPreferenceCreate(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_pref) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 18, o_pref, None)?])
 }
-/// `hipblasLtMatmulPreferenceDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatmulPreferenceDestroy: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatmulPreferenceDestroy",
-    "hipblasLtMatmulPreferenceDestroy",
-    &["pref"],
-    rt::fastcall_entry!(C_hipblasLtMatmulPreferenceDestroy),
+rt::function!(F_hipblasLtMatmulPreferenceDestroy, C_hipblasLtMatmulPreferenceDestroy, c"hipblasLtMatmulPreferenceDestroy", "hipblasLtMatmulPreferenceDestroy",
     c"hipblasLtMatmulPreferenceDestroy(pref)\n--\n\nDestory a preferences descriptor\n\nThis function destroys a previously created matrix multiply preferences\ndescriptor object.\n\nArgs:\n    pref\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If operation was successful.",
-);
-
-/// The arguments of a call of `hipblasLtMatmulPreferenceDestroy`, converted in order.
-unsafe fn C_hipblasLtMatmulPreferenceDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipblasLtMatmulPreferenceDestroy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatmulPreferenceDestroy(py, rt::call::extract(x0, "pref")?)?.into_ptr())
-}
+    ["pref"],
+    |py, [x0]| hipblasLtMatmulPreferenceDestroy(py, rt::call::extract(x0, "pref")?));
 
 fn hipblasLtMatmulPreferenceDestroy(py: Python<'_>, pref: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulPreferenceDestroy");
@@ -616,29 +334,10 @@ fn hipblasLtMatmulPreferenceDestroy(py: Python<'_>, pref: rt::PtrArg) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_pref) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipblasLtMatmulPreferenceSetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatmulPreferenceSetAttribute: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatmulPreferenceSetAttribute",
-    "hipblasLtMatmulPreferenceSetAttribute",
-    &["pref", "attr", "buf", "sizeInBytes"],
-    rt::fastcall_entry!(C_hipblasLtMatmulPreferenceSetAttribute),
+rt::function!(F_hipblasLtMatmulPreferenceSetAttribute, C_hipblasLtMatmulPreferenceSetAttribute, c"hipblasLtMatmulPreferenceSetAttribute", "hipblasLtMatmulPreferenceSetAttribute",
     c"hipblasLtMatmulPreferenceSetAttribute(pref, attr, buf, sizeInBytes)\n--\n\nSet attribute to a preference descriptor\n\nThis function sets the value of the specified attribute belonging to a\npreviously created matrix multiply preferences descriptor.\n\nArgs:\n    pref\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If the attribute was set successfully..\n    HIPBLAS_STATUS_INVALID_VALUE If buf is NULL or sizeInBytes\n    doesn't match the size of the internal storage for the selected attribute.",
-);
-
-/// The arguments of a call of `hipblasLtMatmulPreferenceSetAttribute`, converted in order.
-unsafe fn C_hipblasLtMatmulPreferenceSetAttribute(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipblasLtMatmulPreferenceSetAttribute.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatmulPreferenceSetAttribute(py, rt::call::extract(x0, "pref")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?)?.into_ptr())
-}
+    ["pref", "attr", "buf", "sizeInBytes"],
+    |py, [x0, x1, x2, x3]| hipblasLtMatmulPreferenceSetAttribute(py, rt::call::extract(x0, "pref")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
 fn hipblasLtMatmulPreferenceSetAttribute(py: Python<'_>, pref: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArg, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulPreferenceSetAttribute");
@@ -655,29 +354,10 @@ fn hipblasLtMatmulPreferenceSetAttribute(py: Python<'_>, pref: rt::PtrArg, attr:
     let __r = py.allow_threads(move || unsafe { __f(a_pref, a_attr, a_buf, a_sizeInBytes) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipblasLtMatmulPreferenceGetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatmulPreferenceGetAttribute: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatmulPreferenceGetAttribute",
-    "hipblasLtMatmulPreferenceGetAttribute",
-    &["pref", "attr", "buf", "sizeInBytes"],
-    rt::fastcall_entry!(C_hipblasLtMatmulPreferenceGetAttribute),
+rt::function!(F_hipblasLtMatmulPreferenceGetAttribute, C_hipblasLtMatmulPreferenceGetAttribute, c"hipblasLtMatmulPreferenceGetAttribute", "hipblasLtMatmulPreferenceGetAttribute",
     c"hipblasLtMatmulPreferenceGetAttribute(pref, attr, buf, sizeInBytes)\n--\n\nQuery attribute from a preference descriptor\n\nThis function returns the value of the queried attribute belonging to a\npreviously created matrix multiply heuristic search preferences descriptor.\n\nArgs:\n    pref\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    sizeWritten: int\n    HIPBLAS_STATUS_SUCCESS       If attribute's value was successfully\n    written to user memory. \\retval HIPBLAS_STATUS_INVALID_VALUE If \\p\n    sizeInBytes is 0 and sizeWritten is NULL, or if sizeInBytes is non-zero\n    and buf is NULL, or sizeInBytes doesn't match size of internal storage\n    for the selected attribute.",
-);
-
-/// The arguments of a call of `hipblasLtMatmulPreferenceGetAttribute`, converted in order.
-unsafe fn C_hipblasLtMatmulPreferenceGetAttribute(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipblasLtMatmulPreferenceGetAttribute.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatmulPreferenceGetAttribute(py, rt::call::extract(x0, "pref")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?)?.into_ptr())
-}
+    ["pref", "attr", "buf", "sizeInBytes"],
+    |py, [x0, x1, x2, x3]| hipblasLtMatmulPreferenceGetAttribute(py, rt::call::extract(x0, "pref")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
 fn hipblasLtMatmulPreferenceGetAttribute(py: Python<'_>, pref: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArgMut, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulPreferenceGetAttribute");
@@ -696,29 +376,10 @@ fn hipblasLtMatmulPreferenceGetAttribute(py: Python<'_>, pref: rt::PtrArg, attr:
     let __r = py.allow_threads(move || unsafe { __f(a_pref, a_attr, a_buf, a_sizeInBytes, a_sizeWritten) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sizeWritten)?])
 }
-/// `hipblasLtMatmulAlgoGetHeuristic` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatmulAlgoGetHeuristic: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatmulAlgoGetHeuristic",
-    "hipblasLtMatmulAlgoGetHeuristic",
-    &["handle", "matmulDesc", "Adesc", "Bdesc", "Cdesc", "Ddesc", "pref", "requestedAlgoCount", "heuristicResultsArray"],
-    rt::fastcall_entry!(C_hipblasLtMatmulAlgoGetHeuristic),
+rt::function!(F_hipblasLtMatmulAlgoGetHeuristic, C_hipblasLtMatmulAlgoGetHeuristic, c"hipblasLtMatmulAlgoGetHeuristic", "hipblasLtMatmulAlgoGetHeuristic",
     c"hipblasLtMatmulAlgoGetHeuristic(handle, matmulDesc, Adesc, Bdesc, Cdesc, Ddesc, pref, requestedAlgoCount, heuristicResultsArray)\n--\n\nRetrieve the possible algorithms\n\nThis function retrieves the possible algorithms for the matrix multiply\noperation hipblasLtMatmul() function with the given input matrices A, B and\nC, and the output matrix D. The output is placed in heuristicResultsArray[]\nin the order of increasing estimated compute time. Note that the wall duration\nincreases if the requestedAlgoCount increases.\n\nArgs:\n    handle\n    matmulDesc\n    Adesc\n    Bdesc\n    Cdesc\n    Ddesc\n    pref\n    requestedAlgoCount\n    heuristicResultsArray\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    returnAlgoCount: int\n    HIPBLAS_STATUS_SUCCESS           If query was successful. Inspect\n    heuristicResultsArray[0 to (returnAlgoCount -1)].state for the status of the\n    results. \\retval HIPBLAS_STATUS_NOT_SUPPORTED     If no heuristic function\n    available for current configuration. \\retval HIPBLAS_STATUS_INVALID_VALUE If\n    requestedAlgoCount is less or equal to zero.",
-);
-
-/// The arguments of a call of `hipblasLtMatmulAlgoGetHeuristic`, converted in order.
-unsafe fn C_hipblasLtMatmulAlgoGetHeuristic(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_hipblasLtMatmulAlgoGetHeuristic.args::<9>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatmulAlgoGetHeuristic(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matmulDesc")?, rt::call::extract(x2, "Adesc")?, rt::call::extract(x3, "Bdesc")?, rt::call::extract(x4, "Cdesc")?, rt::call::extract(x5, "Ddesc")?, rt::call::extract(x6, "pref")?, rt::call::extract(x7, "requestedAlgoCount")?, &x8)?.into_ptr())
-}
+    ["handle", "matmulDesc", "Adesc", "Bdesc", "Cdesc", "Ddesc", "pref", "requestedAlgoCount", "heuristicResultsArray"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasLtMatmulAlgoGetHeuristic(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matmulDesc")?, rt::call::extract(x2, "Adesc")?, rt::call::extract(x3, "Bdesc")?, rt::call::extract(x4, "Cdesc")?, rt::call::extract(x5, "Ddesc")?, rt::call::extract(x6, "pref")?, rt::call::extract(x7, "requestedAlgoCount")?, &x8));
 
 fn hipblasLtMatmulAlgoGetHeuristic(py: Python<'_>, handle: rt::PtrArgMut, matmulDesc: rt::PtrArg, Adesc: rt::PtrArg, Bdesc: rt::PtrArg, Cdesc: rt::PtrArg, Ddesc: rt::PtrArg, pref: rt::PtrArg, requestedAlgoCount: rt::CInt<i32>, heuristicResultsArray: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulAlgoGetHeuristic");
@@ -743,29 +404,10 @@ fn hipblasLtMatmulAlgoGetHeuristic(py: Python<'_>, handle: rt::PtrArgMut, matmul
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDesc, a_Adesc, a_Bdesc, a_Cdesc, a_Ddesc, a_pref, a_requestedAlgoCount, a_heuristicResultsArray, a_returnAlgoCount) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_returnAlgoCount)?])
 }
-/// `hipblasLtMatmul` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatmul: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatmul",
-    "hipblasLtMatmul",
-    &["handle", "matmulDesc", "alpha", "A", "Adesc", "B", "Bdesc", "beta", "C", "Cdesc", "D", "Ddesc", "algo", "workspace", "workspaceSizeInBytes", "stream"],
-    rt::fastcall_entry!(C_hipblasLtMatmul),
+rt::function!(F_hipblasLtMatmul, C_hipblasLtMatmul, c"hipblasLtMatmul", "hipblasLtMatmul",
     c"hipblasLtMatmul(handle, matmulDesc, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D, Ddesc, algo, workspace, workspaceSizeInBytes, stream)\n--\n\nRetrieve the possible algorithms\n\nThis function computes the matrix multiplication of matrices A and B to\nproduce the output matrix D, according to the following operation: D = \\p\nalpha*( A *B) + beta*( C ), where A, B, and C are input\nmatrices, and alpha and beta are input scalars. Note: This function\nsupports both in-place matrix multiplication (C == D and Cdesc == Ddesc) and\nout-of-place matrix multiplication (C != D, both matrices must have the same\ndata type, number of rows, number of columns, batch size, and memory order).\nIn the out-of-place case, the leading dimension of C can be different from\nthe leading dimension of D. Specifically the leading dimension of C can be 0\nto achieve row or column broadcast. If Cdesc is omitted, this function\nassumes it to be equal to Ddesc.\n\nArgs:\n    handle\n    matmulDesc\n    alpha\n    A\n    Adesc\n    B\n    Bdesc\n    beta\n    C\n    Cdesc\n    D\n    Ddesc\n    algo\n    workspace\n    workspaceSizeInBytes\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS           If the operation completed\n    successfully. \\retval HIPBLAS_STATUS_EXECUTION_FAILED  If HIP reported an\n    execution error from the device. \\retval HIPBLAS_STATUS_ARCH_MISMATCH     If\n    the configured operation cannot be run using the selected device. \\retval\n    HIPBLAS_STATUS_NOT_SUPPORTED     If the current implementation on the\n    selected device doesn't support the configured operation. \\retval\n    HIPBLAS_STATUS_INVALID_VALUE     If the parameters are unexpectedly NULL, in\n    conflict or in an impossible configuration. For example, when\n    workspaceSizeInBytes is less than workspace required by the configured algo.\n    HIBLAS_STATUS_NOT_INITIALIZED    If hipBLASLt handle has not been\n    initialized.",
-);
-
-/// The arguments of a call of `hipblasLtMatmul`, converted in order.
-unsafe fn C_hipblasLtMatmul(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15] =
-        unsafe { F_hipblasLtMatmul.args::<16>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatmul(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matmulDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "Adesc")?, rt::call::extract(x5, "B")?, rt::call::extract(x6, "Bdesc")?, rt::call::extract(x7, "beta")?, rt::call::extract(x8, "C")?, rt::call::extract(x9, "Cdesc")?, rt::call::extract(x10, "D")?, rt::call::extract(x11, "Ddesc")?, &x12, rt::call::extract(x13, "workspace")?, rt::call::extract(x14, "workspaceSizeInBytes")?, rt::call::extract(x15, "stream")?)?.into_ptr())
-}
+    ["handle", "matmulDesc", "alpha", "A", "Adesc", "B", "Bdesc", "beta", "C", "Cdesc", "D", "Ddesc", "algo", "workspace", "workspaceSizeInBytes", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipblasLtMatmul(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matmulDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "Adesc")?, rt::call::extract(x5, "B")?, rt::call::extract(x6, "Bdesc")?, rt::call::extract(x7, "beta")?, rt::call::extract(x8, "C")?, rt::call::extract(x9, "Cdesc")?, rt::call::extract(x10, "D")?, rt::call::extract(x11, "Ddesc")?, &x12, rt::call::extract(x13, "workspace")?, rt::call::extract(x14, "workspaceSizeInBytes")?, rt::call::extract(x15, "stream")?));
 
 fn hipblasLtMatmul(py: Python<'_>, handle: rt::PtrArgMut, matmulDesc: rt::PtrArg, alpha: rt::PtrArg, A: rt::PtrArg, Adesc: rt::PtrArg, B: rt::PtrArg, Bdesc: rt::PtrArg, beta: rt::PtrArg, C: rt::PtrArg, Cdesc: rt::PtrArg, D: rt::PtrArgMut, Ddesc: rt::PtrArg, algo: &Bound<'_, PyAny>, workspace: rt::PtrArgMut, workspaceSizeInBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmul");
@@ -795,29 +437,10 @@ fn hipblasLtMatmul(py: Python<'_>, handle: rt::PtrArgMut, matmulDesc: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDesc, a_alpha, a_A, a_Adesc, a_B, a_Bdesc, a_beta, a_C, a_Cdesc, a_D, a_Ddesc, a_algo, a_workspace, a_workspaceSizeInBytes, a_stream) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipblasLtMatrixTransformDescCreate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatrixTransformDescCreate: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatrixTransformDescCreate",
-    "hipblasLtMatrixTransformDescCreate",
-    &["scaleType"],
-    rt::fastcall_entry!(C_hipblasLtMatrixTransformDescCreate),
+rt::function!(F_hipblasLtMatrixTransformDescCreate, C_hipblasLtMatrixTransformDescCreate, c"hipblasLtMatrixTransformDescCreate", "hipblasLtMatrixTransformDescCreate",
     c"hipblasLtMatrixTransformDescCreate(scaleType)\n--\n\nCreate new matrix transform operation descriptor.\n\nArgs:\n    scaleType\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    transformDesc: hipblasLtMatrixTransformDesc_t\n    HIPBLAS_STATUS_ALLOC_FAILED  if memory could not be allocated\n    HIPBLAS_STATUS_SUCCESS       if desciptor was created successfully",
-);
-
-/// The arguments of a call of `hipblasLtMatrixTransformDescCreate`, converted in order.
-unsafe fn C_hipblasLtMatrixTransformDescCreate(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipblasLtMatrixTransformDescCreate.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatrixTransformDescCreate(py, &x0)?.into_ptr())
-}
+    ["scaleType"],
+    |py, [x0]| hipblasLtMatrixTransformDescCreate(py, &x0));
 
 fn hipblasLtMatrixTransformDescCreate(py: Python<'_>, scaleType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixTransformDescCreate");
@@ -833,29 +456,10 @@ fn hipblasLtMatrixTransformDescCreate(py: Python<'_>, scaleType: &Bound<'_, PyAn
     let __r = py.allow_threads(move || unsafe { __f(a_transformDesc, a_scaleType) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 15, o_transformDesc, None)?])
 }
-/// `hipblasLtMatrixTransformDescDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatrixTransformDescDestroy: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatrixTransformDescDestroy",
-    "hipblasLtMatrixTransformDescDestroy",
-    &["transformDesc"],
-    rt::fastcall_entry!(C_hipblasLtMatrixTransformDescDestroy),
+rt::function!(F_hipblasLtMatrixTransformDescDestroy, C_hipblasLtMatrixTransformDescDestroy, c"hipblasLtMatrixTransformDescDestroy", "hipblasLtMatrixTransformDescDestroy",
     c"hipblasLtMatrixTransformDescDestroy(transformDesc)\n--\n\nDestroy matrix transform operation descriptor.\n\nArgs:\n    transformDesc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS  if operation was successful",
-);
-
-/// The arguments of a call of `hipblasLtMatrixTransformDescDestroy`, converted in order.
-unsafe fn C_hipblasLtMatrixTransformDescDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipblasLtMatrixTransformDescDestroy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatrixTransformDescDestroy(py, rt::call::extract(x0, "transformDesc")?)?.into_ptr())
-}
+    ["transformDesc"],
+    |py, [x0]| hipblasLtMatrixTransformDescDestroy(py, rt::call::extract(x0, "transformDesc")?));
 
 fn hipblasLtMatrixTransformDescDestroy(py: Python<'_>, transformDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixTransformDescDestroy");
@@ -869,29 +473,10 @@ fn hipblasLtMatrixTransformDescDestroy(py: Python<'_>, transformDesc: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_transformDesc) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipblasLtMatrixTransformDescSetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatrixTransformDescSetAttribute: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatrixTransformDescSetAttribute",
-    "hipblasLtMatrixTransformDescSetAttribute",
-    &["transformDesc", "attr", "buf", "sizeInBytes"],
-    rt::fastcall_entry!(C_hipblasLtMatrixTransformDescSetAttribute),
+rt::function!(F_hipblasLtMatrixTransformDescSetAttribute, C_hipblasLtMatrixTransformDescSetAttribute, c"hipblasLtMatrixTransformDescSetAttribute", "hipblasLtMatrixTransformDescSetAttribute",
     c"hipblasLtMatrixTransformDescSetAttribute(transformDesc, attr, buf, sizeInBytes)\n--\n\nSet matrix transform operation descriptor attribute.\n\nArgs:\n    transformDesc [in]: The descriptor\n    attr [in]: The attribute\n    buf [in]: memory address containing the new value\n    sizeInBytes [in]: size of buf buffer for verification (in bytes)\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_INVALID_VALUE  if buf is NULL or sizeInBytes doesn't match size of internal storage for\n    selected attribute\n    HIPBLAS_STATUS_SUCCESS        if attribute was set successfully",
-);
-
-/// The arguments of a call of `hipblasLtMatrixTransformDescSetAttribute`, converted in order.
-unsafe fn C_hipblasLtMatrixTransformDescSetAttribute(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipblasLtMatrixTransformDescSetAttribute.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatrixTransformDescSetAttribute(py, rt::call::extract(x0, "transformDesc")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?)?.into_ptr())
-}
+    ["transformDesc", "attr", "buf", "sizeInBytes"],
+    |py, [x0, x1, x2, x3]| hipblasLtMatrixTransformDescSetAttribute(py, rt::call::extract(x0, "transformDesc")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
 fn hipblasLtMatrixTransformDescSetAttribute(py: Python<'_>, transformDesc: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArg, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixTransformDescSetAttribute");
@@ -908,29 +493,10 @@ fn hipblasLtMatrixTransformDescSetAttribute(py: Python<'_>, transformDesc: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_transformDesc, a_attr, a_buf, a_sizeInBytes) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipblasLtMatrixTransformDescGetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatrixTransformDescGetAttribute: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatrixTransformDescGetAttribute",
-    "hipblasLtMatrixTransformDescGetAttribute",
-    &["transformDesc", "attr", "buf", "sizeInBytes"],
-    rt::fastcall_entry!(C_hipblasLtMatrixTransformDescGetAttribute),
+rt::function!(F_hipblasLtMatrixTransformDescGetAttribute, C_hipblasLtMatrixTransformDescGetAttribute, c"hipblasLtMatrixTransformDescGetAttribute", "hipblasLtMatrixTransformDescGetAttribute",
     c"hipblasLtMatrixTransformDescGetAttribute(transformDesc, attr, buf, sizeInBytes)\n--\n\nMatrix transform operation getter\nGet matrix transform operation descriptor attribute.\n\nArgs:\n    transformDesc [in]: The descriptor\n    attr [in]: The attribute\n    buf [out]: memory address containing the new value\n    sizeInBytes [in]: size of buf buffer for verification (in bytes)\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    sizeWritten: int\n    HIPBLAS_STATUS_INVALID_VALUE  if sizeInBytes is 0 and sizeWritten is NULL, or if  sizeInBytes is non-zero\n    and buf is NULL or sizeInBytes doesn't match size of internal storage for\n    selected attribute\n    HIPBLAS_STATUS_SUCCESS        if attribute's value was successfully written to user memory",
-);
-
-/// The arguments of a call of `hipblasLtMatrixTransformDescGetAttribute`, converted in order.
-unsafe fn C_hipblasLtMatrixTransformDescGetAttribute(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipblasLtMatrixTransformDescGetAttribute.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatrixTransformDescGetAttribute(py, rt::call::extract(x0, "transformDesc")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?)?.into_ptr())
-}
+    ["transformDesc", "attr", "buf", "sizeInBytes"],
+    |py, [x0, x1, x2, x3]| hipblasLtMatrixTransformDescGetAttribute(py, rt::call::extract(x0, "transformDesc")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
 fn hipblasLtMatrixTransformDescGetAttribute(py: Python<'_>, transformDesc: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArgMut, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixTransformDescGetAttribute");
@@ -949,29 +515,10 @@ fn hipblasLtMatrixTransformDescGetAttribute(py: Python<'_>, transformDesc: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_transformDesc, a_attr, a_buf, a_sizeInBytes, a_sizeWritten) });
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sizeWritten)?])
 }
-/// `hipblasLtMatrixTransform` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipblasLtMatrixTransform: rt::call::Function = rt::call::Function::new(
-    c"hipblasLtMatrixTransform",
-    "hipblasLtMatrixTransform",
-    &["lightHandle", "transformDesc", "alpha", "A", "Adesc", "beta", "B", "Bdesc", "C", "Cdesc", "stream"],
-    rt::fastcall_entry!(C_hipblasLtMatrixTransform),
+rt::function!(F_hipblasLtMatrixTransform, C_hipblasLtMatrixTransform, c"hipblasLtMatrixTransform", "hipblasLtMatrixTransform",
     c"hipblasLtMatrixTransform(lightHandle, transformDesc, alpha, A, Adesc, beta, B, Bdesc, C, Cdesc, stream)\n--\n\nMatrix layout conversion helper\n\nMatrix layout conversion helper (C = alpha * op(A) + beta * op(B)),\ncan be used to change memory order of data or to scale and shift the values.\n\nArgs:\n    lightHandle [in]: Pointer to the allocated hipBLASLt handle for the\n        hipBLASLt context. See \\ref hipblasLtHandle_t .\n    transformDesc [in]: Pointer to allocated matrix transform descriptor.\n    alpha [in]: Pointer to scalar alpha, either pointer to host or device address.\n    A [in]: Pointer to matrix A, must be pointer to device address.\n    Adesc [in]: Pointer to layout for input matrix A.\n    beta [in]: Pointer to scalar beta, either pointer to host or device address.\n    B [in]: Pointer to layout for matrix B, must be pointer to device address\n    Bdesc [in]: Pointer to layout for inputmatrix B.\n    C [in]: Pointer to matrix C, must be pointer to device address\n    Cdesc [out]: Pointer to layout for output matrix C.\n    stream [in]: The HIP stream where all the GPU work will be submitted.\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_NOT_INITIALIZED   if hipBLASLt handle has not been initialized\n    HIPBLAS_STATUS_INVALID_VALUE     if parameters are in conflict or in an impossible configuration; e.g.\n    when A is not NULL, but Adesc is NULL\n    HIPBLAS_STATUS_NOT_SUPPORTED     if current implementation on selected device doesn't support configured\n    operation\n    HIPBLAS_STATUS_ARCH_MISMATCH     if configured operation cannot be run using selected device\n    HIPBLAS_STATUS_EXECUTION_FAILED  if HIP reported execution error from the device\n    HIPBLAS_STATUS_SUCCESS           if the operation completed successfully",
-);
-
-/// The arguments of a call of `hipblasLtMatrixTransform`, converted in order.
-unsafe fn C_hipblasLtMatrixTransform(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
-        unsafe { F_hipblasLtMatrixTransform.args::<11>(py, args, nargs, kwnames)? };
-    Ok(hipblasLtMatrixTransform(py, rt::call::extract(x0, "lightHandle")?, rt::call::extract(x1, "transformDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "Adesc")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "Bdesc")?, rt::call::extract(x8, "C")?, rt::call::extract(x9, "Cdesc")?, rt::call::extract(x10, "stream")?)?.into_ptr())
-}
+    ["lightHandle", "transformDesc", "alpha", "A", "Adesc", "beta", "B", "Bdesc", "C", "Cdesc", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasLtMatrixTransform(py, rt::call::extract(x0, "lightHandle")?, rt::call::extract(x1, "transformDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "Adesc")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "Bdesc")?, rt::call::extract(x8, "C")?, rt::call::extract(x9, "Cdesc")?, rt::call::extract(x10, "stream")?));
 
 fn hipblasLtMatrixTransform(py: Python<'_>, lightHandle: rt::PtrArgMut, transformDesc: rt::PtrArg, alpha: rt::PtrArg, A: rt::PtrArg, Adesc: rt::PtrArg, beta: rt::PtrArg, B: rt::PtrArg, Bdesc: rt::PtrArg, C: rt::PtrArgMut, Cdesc: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixTransform");

@@ -48,29 +48,13 @@ pub(crate) struct R_hipsparseLtHandle_t {
     pub data: [u8; 11024],
 }
 const _: () = assert!(std::mem::size_of::<R_hipsparseLtHandle_t>() == 11024);
-/// `hipsparseLtInitialize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtInitialize: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtInitialize",
-    "hipsparseLtInitialize",
-    &[],
-    rt::fastcall_entry!(C_hipsparseLtInitialize),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_hipsparseLtInitialize, C_hipsparseLtInitialize, c"hipsparseLtInitialize", "hipsparseLtInitialize",
     c"hipsparseLtInitialize()\n--\n\nInitialize hipSPARSELt for the current HIP device\n\nhipsparseLtInitialize Initialize hipSPARSELt for the current HIP device, to avoid costly startup time at the first call on that device.\nOnly work when using HIP backend.",
-);
-
-/// The arguments of a call of `hipsparseLtInitialize`, converted in order.
-unsafe fn C_hipsparseLtInitialize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_hipsparseLtInitialize.args::<0>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtInitialize(py)?.into_ptr())
-}
+    [],
+    |py, []| hipsparseLtInitialize(py));
 
 fn hipsparseLtInitialize(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtInitialize");
@@ -83,29 +67,10 @@ fn hipsparseLtInitialize(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [])
 }
-/// `hipsparseLtGetVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtGetVersion: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtGetVersion",
-    "hipsparseLtGetVersion",
-    &["handle"],
-    rt::fastcall_entry!(C_hipsparseLtGetVersion),
+rt::function!(F_hipsparseLtGetVersion, C_hipsparseLtGetVersion, c"hipsparseLtGetVersion", "hipsparseLtGetVersion",
     c"hipsparseLtGetVersion(handle)\n--\n\nRetrive the version number of the hipSPARSELt library.\n\nhipsparseLtGetVersion return the version number of the hipSPARSELt library.\n\nArgs:\n    handle\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    version: int\n    HIPSPARSE_STATUS_SUCCESS\n    HIPSPARSE_STATUS_INVALID_VALUE handle is invalid.",
-);
-
-/// The arguments of a call of `hipsparseLtGetVersion`, converted in order.
-unsafe fn C_hipsparseLtGetVersion(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipsparseLtGetVersion.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtGetVersion(py, &x0)?.into_ptr())
-}
+    ["handle"],
+    |py, [x0]| hipsparseLtGetVersion(py, &x0));
 
 fn hipsparseLtGetVersion(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtGetVersion");
@@ -122,29 +87,10 @@ fn hipsparseLtGetVersion(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_version) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
 }
-/// `hipsparseLtGetProperty` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtGetProperty: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtGetProperty",
-    "hipsparseLtGetProperty",
-    &["propertyType"],
-    rt::fastcall_entry!(C_hipsparseLtGetProperty),
+rt::function!(F_hipsparseLtGetProperty, C_hipsparseLtGetProperty, c"hipsparseLtGetProperty", "hipsparseLtGetProperty",
     c"hipsparseLtGetProperty(propertyType)\n--\n\nRetrive the value of the requested property.\n\nhipsparseLtGetProperty return the value of the requested property.\n\nArgs:\n    propertyType\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    value: int\n    HIPSPARSE_STATUS_SUCCESS",
-);
-
-/// The arguments of a call of `hipsparseLtGetProperty`, converted in order.
-unsafe fn C_hipsparseLtGetProperty(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipsparseLtGetProperty.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtGetProperty(py, &x0)?.into_ptr())
-}
+    ["propertyType"],
+    |py, [x0]| hipsparseLtGetProperty(py, &x0));
 
 fn hipsparseLtGetProperty(py: Python<'_>, propertyType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtGetProperty");
@@ -160,29 +106,10 @@ fn hipsparseLtGetProperty(py: Python<'_>, propertyType: &Bound<'_, PyAny>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_propertyType, a_value) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_value)?])
 }
-/// `hipsparseLtGetGitRevision` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtGetGitRevision: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtGetGitRevision",
-    "hipsparseLtGetGitRevision",
-    &["handle", "rev"],
-    rt::fastcall_entry!(C_hipsparseLtGetGitRevision),
+rt::function!(F_hipsparseLtGetGitRevision, C_hipsparseLtGetGitRevision, c"hipsparseLtGetGitRevision", "hipsparseLtGetGitRevision",
     c"hipsparseLtGetGitRevision(handle, rev)\n--\n\nArgs:\n    handle\n    rev\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t",
-);
-
-/// The arguments of a call of `hipsparseLtGetGitRevision`, converted in order.
-unsafe fn C_hipsparseLtGetGitRevision(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hipsparseLtGetGitRevision.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtGetGitRevision(py, &x0, rt::call::extract(x1, "rev")?)?.into_ptr())
-}
+    ["handle", "rev"],
+    |py, [x0, x1]| hipsparseLtGetGitRevision(py, &x0, rt::call::extract(x1, "rev")?));
 
 fn hipsparseLtGetGitRevision(py: Python<'_>, handle: &Bound<'_, PyAny>, rev: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtGetGitRevision");
@@ -197,29 +124,10 @@ fn hipsparseLtGetGitRevision(py: Python<'_>, handle: &Bound<'_, PyAny>, rev: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rev) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtGetArchName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtGetArchName: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtGetArchName",
-    "hipsparseLtGetArchName",
-    &["archName"],
-    rt::fastcall_entry!(C_hipsparseLtGetArchName),
+rt::function!(F_hipsparseLtGetArchName, C_hipsparseLtGetArchName, c"hipsparseLtGetArchName", "hipsparseLtGetArchName",
     c"hipsparseLtGetArchName(archName)\n--\n\nArgs:\n    archName\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t",
-);
-
-/// The arguments of a call of `hipsparseLtGetArchName`, converted in order.
-unsafe fn C_hipsparseLtGetArchName(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipsparseLtGetArchName.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtGetArchName(py, rt::call::extract(x0, "archName")?)?.into_ptr())
-}
+    ["archName"],
+    |py, [x0]| hipsparseLtGetArchName(py, rt::call::extract(x0, "archName")?));
 
 fn hipsparseLtGetArchName(py: Python<'_>, archName: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtGetArchName");
@@ -233,29 +141,10 @@ fn hipsparseLtGetArchName(py: Python<'_>, archName: rt::CStrArrayArg) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_archName) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtInit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtInit: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtInit",
-    "hipsparseLtInit",
-    &["handle"],
-    rt::fastcall_entry!(C_hipsparseLtInit),
+rt::function!(F_hipsparseLtInit, C_hipsparseLtInit, c"hipsparseLtInit", "hipsparseLtInit",
     c"hipsparseLtInit(handle)\n--\n\nCreate a hipsparselt handle\n\nhipsparseLtInit creates the hipSPARSELt library context. It must be\ninitialized before any other hipSPARSELt API function is invoked and must be passed to\nall subsequent library function calls. The handle should be destroyed at the end\nusing hipsparseLtDestroy_handle().\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the initialization succeeded.\n    HIPSPARSE_STATUS_INVALID_VALUE handle is invalid.",
-);
-
-/// The arguments of a call of `hipsparseLtInit`, converted in order.
-unsafe fn C_hipsparseLtInit(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipsparseLtInit.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtInit(py, &x0)?.into_ptr())
-}
+    ["handle"],
+    |py, [x0]| hipsparseLtInit(py, &x0));
 
 fn hipsparseLtInit(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtInit");
@@ -270,29 +159,10 @@ fn hipsparseLtInit(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtDestroy: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtDestroy",
-    "hipsparseLtDestroy",
-    &["handle"],
-    rt::fastcall_entry!(C_hipsparseLtDestroy),
+rt::function!(F_hipsparseLtDestroy, C_hipsparseLtDestroy, c"hipsparseLtDestroy", "hipsparseLtDestroy",
     c"hipsparseLtDestroy(handle)\n--\n\nDestroy a hipsparselt handle\n\nhipsparseLtDestroy destroys the hipSPARSELt library context and releases all\nresources used by the hipSPARSELt library.\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_NOT_INITIALIZED handle is invalid.",
-);
-
-/// The arguments of a call of `hipsparseLtDestroy`, converted in order.
-unsafe fn C_hipsparseLtDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipsparseLtDestroy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtDestroy(py, &x0)?.into_ptr())
-}
+    ["handle"],
+    |py, [x0]| hipsparseLtDestroy(py, &x0));
 
 fn hipsparseLtDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtDestroy");
@@ -307,29 +177,10 @@ fn hipsparseLtDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtDenseDescriptorInit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtDenseDescriptorInit: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtDenseDescriptorInit",
-    "hipsparseLtDenseDescriptorInit",
-    &["handle", "matDescr", "rows", "cols", "ld", "alignment", "valueType", "order"],
-    rt::fastcall_entry!(C_hipsparseLtDenseDescriptorInit),
+rt::function!(F_hipsparseLtDenseDescriptorInit, C_hipsparseLtDenseDescriptorInit, c"hipsparseLtDenseDescriptorInit", "hipsparseLtDenseDescriptorInit",
     c"hipsparseLtDenseDescriptorInit(handle, matDescr, rows, cols, ld, alignment, valueType, order)\n--\n\nCreate a descriptor for dense matrix\n\nhipsparseLtDenseDescriptorInit creates a matrix descriptor It initializes\nIt should be destroyed at the end using \\ref hipsparseLtMatDescriptorDestroy().\n\nArgs:\n    handle\n    matDescr\n    rows\n    cols\n    ld\n    alignment\n    valueType\n    order\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, descr , rows , cols , ld  is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED rows , cols , ld , alignment , valueType or order is not supported.",
-);
-
-/// The arguments of a call of `hipsparseLtDenseDescriptorInit`, converted in order.
-unsafe fn C_hipsparseLtDenseDescriptorInit(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_hipsparseLtDenseDescriptorInit.args::<8>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtDenseDescriptorInit(py, &x0, &x1, rt::call::extract(x2, "rows")?, rt::call::extract(x3, "cols")?, rt::call::extract(x4, "ld")?, rt::call::extract(x5, "alignment")?, &x6, &x7)?.into_ptr())
-}
+    ["handle", "matDescr", "rows", "cols", "ld", "alignment", "valueType", "order"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseLtDenseDescriptorInit(py, &x0, &x1, rt::call::extract(x2, "rows")?, rt::call::extract(x3, "cols")?, rt::call::extract(x4, "ld")?, rt::call::extract(x5, "alignment")?, &x6, &x7));
 
 fn hipsparseLtDenseDescriptorInit(py: Python<'_>, handle: &Bound<'_, PyAny>, matDescr: &Bound<'_, PyAny>, rows: rt::CInt<i64>, cols: rt::CInt<i64>, ld: rt::CInt<i64>, alignment: rt::CInt<u32>, valueType: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtDenseDescriptorInit");
@@ -352,29 +203,10 @@ fn hipsparseLtDenseDescriptorInit(py: Python<'_>, handle: &Bound<'_, PyAny>, mat
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matDescr, a_rows, a_cols, a_ld, a_alignment, a_valueType, a_order) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtStructuredDescriptorInit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtStructuredDescriptorInit: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtStructuredDescriptorInit",
-    "hipsparseLtStructuredDescriptorInit",
-    &["handle", "matDescr", "rows", "cols", "ld", "alignment", "valueType", "order", "sparsity"],
-    rt::fastcall_entry!(C_hipsparseLtStructuredDescriptorInit),
+rt::function!(F_hipsparseLtStructuredDescriptorInit, C_hipsparseLtStructuredDescriptorInit, c"hipsparseLtStructuredDescriptorInit", "hipsparseLtStructuredDescriptorInit",
     c"hipsparseLtStructuredDescriptorInit(handle, matDescr, rows, cols, ld, alignment, valueType, order, sparsity)\n--\n\nCreate a descriptor for structured matrix\n\nhipsparseLtStructuredDescriptorInit creates a matrix descriptor It initializes\nIt should be destroyed at the end using \\ref hipsparseLtMatDescriptorDestroy().\n\nArgs:\n    handle\n    matDescr\n    rows\n    cols\n    ld\n    alignment\n    valueType\n    order\n    sparsity\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, descr , rows , cols , ld  is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED rows , cols , ld , alignment , valueType or order is not supported.",
-);
-
-/// The arguments of a call of `hipsparseLtStructuredDescriptorInit`, converted in order.
-unsafe fn C_hipsparseLtStructuredDescriptorInit(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_hipsparseLtStructuredDescriptorInit.args::<9>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtStructuredDescriptorInit(py, &x0, &x1, rt::call::extract(x2, "rows")?, rt::call::extract(x3, "cols")?, rt::call::extract(x4, "ld")?, rt::call::extract(x5, "alignment")?, &x6, &x7, &x8)?.into_ptr())
-}
+    ["handle", "matDescr", "rows", "cols", "ld", "alignment", "valueType", "order", "sparsity"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseLtStructuredDescriptorInit(py, &x0, &x1, rt::call::extract(x2, "rows")?, rt::call::extract(x3, "cols")?, rt::call::extract(x4, "ld")?, rt::call::extract(x5, "alignment")?, &x6, &x7, &x8));
 
 fn hipsparseLtStructuredDescriptorInit(py: Python<'_>, handle: &Bound<'_, PyAny>, matDescr: &Bound<'_, PyAny>, rows: rt::CInt<i64>, cols: rt::CInt<i64>, ld: rt::CInt<i64>, alignment: rt::CInt<u32>, valueType: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>, sparsity: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtStructuredDescriptorInit");
@@ -398,29 +230,10 @@ fn hipsparseLtStructuredDescriptorInit(py: Python<'_>, handle: &Bound<'_, PyAny>
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matDescr, a_rows, a_cols, a_ld, a_alignment, a_valueType, a_order, a_sparsity) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtMatDescriptorDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtMatDescriptorDestroy: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtMatDescriptorDestroy",
-    "hipsparseLtMatDescriptorDestroy",
-    &["matDescr"],
-    rt::fastcall_entry!(C_hipsparseLtMatDescriptorDestroy),
+rt::function!(F_hipsparseLtMatDescriptorDestroy, C_hipsparseLtMatDescriptorDestroy, c"hipsparseLtMatDescriptorDestroy", "hipsparseLtMatDescriptorDestroy",
     c"hipsparseLtMatDescriptorDestroy(matDescr)\n--\n\nDestroy a matrix descriptor\n\nhipsparseLtMatDescriptorDestroy destroys a matrix descriptor and releases all\nresources used by the descriptor\n\nArgs:\n    matDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE descr is invalid.",
-);
-
-/// The arguments of a call of `hipsparseLtMatDescriptorDestroy`, converted in order.
-unsafe fn C_hipsparseLtMatDescriptorDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipsparseLtMatDescriptorDestroy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtMatDescriptorDestroy(py, &x0)?.into_ptr())
-}
+    ["matDescr"],
+    |py, [x0]| hipsparseLtMatDescriptorDestroy(py, &x0));
 
 fn hipsparseLtMatDescriptorDestroy(py: Python<'_>, matDescr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatDescriptorDestroy");
@@ -435,29 +248,10 @@ fn hipsparseLtMatDescriptorDestroy(py: Python<'_>, matDescr: &Bound<'_, PyAny>) 
     let __r = py.allow_threads(move || unsafe { __f(a_matDescr) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtMatDescSetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtMatDescSetAttribute: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtMatDescSetAttribute",
-    "hipsparseLtMatDescSetAttribute",
-    &["handle", "matDescr", "matAttribute", "data", "dataSize"],
-    rt::fastcall_entry!(C_hipsparseLtMatDescSetAttribute),
+rt::function!(F_hipsparseLtMatDescSetAttribute, C_hipsparseLtMatDescSetAttribute, c"hipsparseLtMatDescSetAttribute", "hipsparseLtMatDescSetAttribute",
     c"hipsparseLtMatDescSetAttribute(handle, matDescr, matAttribute, data, dataSize)\n--\n\nSpecify the matrix attribute of a matrix descriptor\n\nhipsparseLtMatDescSetAttribute sets the value of the specified attribute belonging\nto matrix descr such as number of batches and their stride.\n\nArgs:\n    handle\n    matDescr\n    matAttribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr , data or dataSize is invalid.",
-);
-
-/// The arguments of a call of `hipsparseLtMatDescSetAttribute`, converted in order.
-unsafe fn C_hipsparseLtMatDescSetAttribute(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_hipsparseLtMatDescSetAttribute.args::<5>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtMatDescSetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?)?.into_ptr())
-}
+    ["handle", "matDescr", "matAttribute", "data", "dataSize"],
+    |py, [x0, x1, x2, x3, x4]| hipsparseLtMatDescSetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?));
 
 fn hipsparseLtMatDescSetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, matDescr: &Bound<'_, PyAny>, matAttribute: &Bound<'_, PyAny>, data: rt::PtrArg, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatDescSetAttribute");
@@ -477,29 +271,10 @@ fn hipsparseLtMatDescSetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, mat
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matDescr, a_matAttribute, a_data, a_dataSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtMatDescGetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtMatDescGetAttribute: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtMatDescGetAttribute",
-    "hipsparseLtMatDescGetAttribute",
-    &["handle", "matDescr", "matAttribute", "data", "dataSize"],
-    rt::fastcall_entry!(C_hipsparseLtMatDescGetAttribute),
+rt::function!(F_hipsparseLtMatDescGetAttribute, C_hipsparseLtMatDescGetAttribute, c"hipsparseLtMatDescGetAttribute", "hipsparseLtMatDescGetAttribute",
     c"hipsparseLtMatDescGetAttribute(handle, matDescr, matAttribute, data, dataSize)\n--\n\nGet the matrix type of a matrix descriptor\n\nhipsparseLtMatDescGetAttribute returns the matrix attribute of a matrix descriptor\n\nArgs:\n    handle\n    matDescr\n    matAttribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , descr , data or dataSize is invalid.",
-);
-
-/// The arguments of a call of `hipsparseLtMatDescGetAttribute`, converted in order.
-unsafe fn C_hipsparseLtMatDescGetAttribute(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_hipsparseLtMatDescGetAttribute.args::<5>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtMatDescGetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?)?.into_ptr())
-}
+    ["handle", "matDescr", "matAttribute", "data", "dataSize"],
+    |py, [x0, x1, x2, x3, x4]| hipsparseLtMatDescGetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?));
 
 fn hipsparseLtMatDescGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, matDescr: &Bound<'_, PyAny>, matAttribute: &Bound<'_, PyAny>, data: rt::PtrArgMut, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatDescGetAttribute");
@@ -519,29 +294,10 @@ fn hipsparseLtMatDescGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, mat
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matDescr, a_matAttribute, a_data, a_dataSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtMatmulDescriptorInit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtMatmulDescriptorInit: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtMatmulDescriptorInit",
-    "hipsparseLtMatmulDescriptorInit",
-    &["handle", "matmulDescr", "opA", "opB", "matA", "matB", "matC", "matD", "computeType"],
-    rt::fastcall_entry!(C_hipsparseLtMatmulDescriptorInit),
+rt::function!(F_hipsparseLtMatmulDescriptorInit, C_hipsparseLtMatmulDescriptorInit, c"hipsparseLtMatmulDescriptorInit", "hipsparseLtMatmulDescriptorInit",
     c"hipsparseLtMatmulDescriptorInit(handle, matmulDescr, opA, opB, matA, matB, matC, matD, computeType)\n--\n\nInitializes the matrix multiplication descriptor.\n\nhipsparseLtMatmulDescriptorInit creates a matrix multiplication descriptor.\n\nArgs:\n    handle\n    matmulDescr\n    opA\n    opB\n    matA\n    matB\n    matC\n    matD\n    computeType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr , opA , opB , matA , matB , matC , matD or computeType ,is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED opA , opB or computeType is invalid.",
-);
-
-/// The arguments of a call of `hipsparseLtMatmulDescriptorInit`, converted in order.
-unsafe fn C_hipsparseLtMatmulDescriptorInit(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_hipsparseLtMatmulDescriptorInit.args::<9>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtMatmulDescriptorInit(py, &x0, &x1, &x2, &x3, &x4, &x5, &x6, &x7, &x8)?.into_ptr())
-}
+    ["handle", "matmulDescr", "opA", "opB", "matA", "matB", "matC", "matD", "computeType"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseLtMatmulDescriptorInit(py, &x0, &x1, &x2, &x3, &x4, &x5, &x6, &x7, &x8));
 
 fn hipsparseLtMatmulDescriptorInit(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, matA: &Bound<'_, PyAny>, matB: &Bound<'_, PyAny>, matC: &Bound<'_, PyAny>, matD: &Bound<'_, PyAny>, computeType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulDescriptorInit");
@@ -569,29 +325,10 @@ fn hipsparseLtMatmulDescriptorInit(py: Python<'_>, handle: &Bound<'_, PyAny>, ma
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDescr, a_opA, a_opB, a_matA, a_matB, a_matC, a_matD, a_computeType) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtMatmulDescSetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtMatmulDescSetAttribute: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtMatmulDescSetAttribute",
-    "hipsparseLtMatmulDescSetAttribute",
-    &["handle", "matmulDescr", "matmulAttribute", "data", "dataSize"],
-    rt::fastcall_entry!(C_hipsparseLtMatmulDescSetAttribute),
+rt::function!(F_hipsparseLtMatmulDescSetAttribute, C_hipsparseLtMatmulDescSetAttribute, c"hipsparseLtMatmulDescSetAttribute", "hipsparseLtMatmulDescSetAttribute",
     c"hipsparseLtMatmulDescSetAttribute(handle, matmulDescr, matmulAttribute, data, dataSize)\n--\n\nSpecify the matrix attribute of a matrix descriptor\n\nhipsparseLtMatmulDescSetAttribute sets the value of the specified attribute belonging\nto matrix descr such as number of batches and their stride.\n\nArgs:\n    handle\n    matmulDescr\n    matmulAttribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matDescr , data or dataSize is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED hipsparseLtMatmulDescAttribute_t is not supported.",
-);
-
-/// The arguments of a call of `hipsparseLtMatmulDescSetAttribute`, converted in order.
-unsafe fn C_hipsparseLtMatmulDescSetAttribute(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_hipsparseLtMatmulDescSetAttribute.args::<5>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtMatmulDescSetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?)?.into_ptr())
-}
+    ["handle", "matmulDescr", "matmulAttribute", "data", "dataSize"],
+    |py, [x0, x1, x2, x3, x4]| hipsparseLtMatmulDescSetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?));
 
 fn hipsparseLtMatmulDescSetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, matmulAttribute: &Bound<'_, PyAny>, data: rt::PtrArg, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulDescSetAttribute");
@@ -611,29 +348,10 @@ fn hipsparseLtMatmulDescSetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDescr, a_matmulAttribute, a_data, a_dataSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtMatmulDescGetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtMatmulDescGetAttribute: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtMatmulDescGetAttribute",
-    "hipsparseLtMatmulDescGetAttribute",
-    &["handle", "matmulDescr", "matmulAttribute", "data", "dataSize"],
-    rt::fastcall_entry!(C_hipsparseLtMatmulDescGetAttribute),
+rt::function!(F_hipsparseLtMatmulDescGetAttribute, C_hipsparseLtMatmulDescGetAttribute, c"hipsparseLtMatmulDescGetAttribute", "hipsparseLtMatmulDescGetAttribute",
     c"hipsparseLtMatmulDescGetAttribute(handle, matmulDescr, matmulAttribute, data, dataSize)\n--\n\nGet the matrix type of a matrix descriptor\n\nhipsparseLtMatmulDescGetAttribute returns the matrix attribute of a matrix descriptor\n\nArgs:\n    handle\n    matmulDescr\n    matmulAttribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matDescr , data or dataSize is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED hipsparseLtMatmulDescAttribute_t is not supported.",
-);
-
-/// The arguments of a call of `hipsparseLtMatmulDescGetAttribute`, converted in order.
-unsafe fn C_hipsparseLtMatmulDescGetAttribute(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_hipsparseLtMatmulDescGetAttribute.args::<5>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtMatmulDescGetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?)?.into_ptr())
-}
+    ["handle", "matmulDescr", "matmulAttribute", "data", "dataSize"],
+    |py, [x0, x1, x2, x3, x4]| hipsparseLtMatmulDescGetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?));
 
 fn hipsparseLtMatmulDescGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, matmulAttribute: &Bound<'_, PyAny>, data: rt::PtrArgMut, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulDescGetAttribute");
@@ -653,29 +371,10 @@ fn hipsparseLtMatmulDescGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDescr, a_matmulAttribute, a_data, a_dataSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtMatmulAlgSelectionInit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtMatmulAlgSelectionInit: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtMatmulAlgSelectionInit",
-    "hipsparseLtMatmulAlgSelectionInit",
-    &["handle", "algSelection", "matmulDescr", "alg"],
-    rt::fastcall_entry!(C_hipsparseLtMatmulAlgSelectionInit),
+rt::function!(F_hipsparseLtMatmulAlgSelectionInit, C_hipsparseLtMatmulAlgSelectionInit, c"hipsparseLtMatmulAlgSelectionInit", "hipsparseLtMatmulAlgSelectionInit",
     c"hipsparseLtMatmulAlgSelectionInit(handle, algSelection, matmulDescr, alg)\n--\n\nInitializes the algorithm selection descriptor\n\nhipsparseLtMatmulAlgSelectionInit creates a algorithm selection descriptor.\n\nArgs:\n    handle\n    algSelection\n    matmulDescr\n    alg\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr or algSelection is invalid.",
-);
-
-/// The arguments of a call of `hipsparseLtMatmulAlgSelectionInit`, converted in order.
-unsafe fn C_hipsparseLtMatmulAlgSelectionInit(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipsparseLtMatmulAlgSelectionInit.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtMatmulAlgSelectionInit(py, &x0, &x1, &x2, &x3)?.into_ptr())
-}
+    ["handle", "algSelection", "matmulDescr", "alg"],
+    |py, [x0, x1, x2, x3]| hipsparseLtMatmulAlgSelectionInit(py, &x0, &x1, &x2, &x3));
 
 fn hipsparseLtMatmulAlgSelectionInit(py: Python<'_>, handle: &Bound<'_, PyAny>, algSelection: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulAlgSelectionInit");
@@ -695,29 +394,10 @@ fn hipsparseLtMatmulAlgSelectionInit(py: Python<'_>, handle: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algSelection, a_matmulDescr, a_alg) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtMatmulAlgSetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtMatmulAlgSetAttribute: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtMatmulAlgSetAttribute",
-    "hipsparseLtMatmulAlgSetAttribute",
-    &["handle", "algSelection", "attribute", "data", "dataSize"],
-    rt::fastcall_entry!(C_hipsparseLtMatmulAlgSetAttribute),
+rt::function!(F_hipsparseLtMatmulAlgSetAttribute, C_hipsparseLtMatmulAlgSetAttribute, c"hipsparseLtMatmulAlgSetAttribute", "hipsparseLtMatmulAlgSetAttribute",
     c"hipsparseLtMatmulAlgSetAttribute(handle, algSelection, attribute, data, dataSize)\n--\n\nSpecify the algorithm attribute of a algorithm selection descriptor\n\nhipsparseLtMatmulAlgSetAttribute sets the value of the specified attribute\nbelonging to algorithm selection descriptor.\n\nArgs:\n    handle\n    algSelection\n    attribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle ,  algSelection , attribute , data or dataSize is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED attribute is not supported.",
-);
-
-/// The arguments of a call of `hipsparseLtMatmulAlgSetAttribute`, converted in order.
-unsafe fn C_hipsparseLtMatmulAlgSetAttribute(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_hipsparseLtMatmulAlgSetAttribute.args::<5>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtMatmulAlgSetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?)?.into_ptr())
-}
+    ["handle", "algSelection", "attribute", "data", "dataSize"],
+    |py, [x0, x1, x2, x3, x4]| hipsparseLtMatmulAlgSetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?));
 
 fn hipsparseLtMatmulAlgSetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, algSelection: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, data: rt::PtrArg, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulAlgSetAttribute");
@@ -737,29 +417,10 @@ fn hipsparseLtMatmulAlgSetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, a
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algSelection, a_attribute, a_data, a_dataSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtMatmulAlgGetAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtMatmulAlgGetAttribute: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtMatmulAlgGetAttribute",
-    "hipsparseLtMatmulAlgGetAttribute",
-    &["handle", "algSelection", "attribute", "data", "dataSize"],
-    rt::fastcall_entry!(C_hipsparseLtMatmulAlgGetAttribute),
+rt::function!(F_hipsparseLtMatmulAlgGetAttribute, C_hipsparseLtMatmulAlgGetAttribute, c"hipsparseLtMatmulAlgGetAttribute", "hipsparseLtMatmulAlgGetAttribute",
     c"hipsparseLtMatmulAlgGetAttribute(handle, algSelection, attribute, data, dataSize)\n--\n\nGet the specific algorithm attribute from algorithm selection descriptor\n\nhipsparseLtMatmulAlgGetAttribute returns the value of the queried attribute belonging\nto algorithm selection descriptor.\n\nArgs:\n    handle\n    algSelection\n    attribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle ,  algSelection , attribute , data or dataSize is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED attribute is not supported.",
-);
-
-/// The arguments of a call of `hipsparseLtMatmulAlgGetAttribute`, converted in order.
-unsafe fn C_hipsparseLtMatmulAlgGetAttribute(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_hipsparseLtMatmulAlgGetAttribute.args::<5>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtMatmulAlgGetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?)?.into_ptr())
-}
+    ["handle", "algSelection", "attribute", "data", "dataSize"],
+    |py, [x0, x1, x2, x3, x4]| hipsparseLtMatmulAlgGetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?));
 
 fn hipsparseLtMatmulAlgGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, algSelection: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, data: rt::PtrArgMut, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulAlgGetAttribute");
@@ -779,29 +440,10 @@ fn hipsparseLtMatmulAlgGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, a
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algSelection, a_attribute, a_data, a_dataSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtMatmulGetWorkspace` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtMatmulGetWorkspace: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtMatmulGetWorkspace",
-    "hipsparseLtMatmulGetWorkspace",
-    &["handle", "plan"],
-    rt::fastcall_entry!(C_hipsparseLtMatmulGetWorkspace),
+rt::function!(F_hipsparseLtMatmulGetWorkspace, C_hipsparseLtMatmulGetWorkspace, c"hipsparseLtMatmulGetWorkspace", "hipsparseLtMatmulGetWorkspace",
     c"hipsparseLtMatmulGetWorkspace(handle, plan)\n--\n\nDetermines the required workspace size.\n\nhipsparseLtMatmulGetWorkspace determines the required workspace size\nassociated to the selected algorithm.\n\nArgs:\n    handle\n    plan\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    workspaceSize: int\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , algSelection or workspaceSize is invalid.",
-);
-
-/// The arguments of a call of `hipsparseLtMatmulGetWorkspace`, converted in order.
-unsafe fn C_hipsparseLtMatmulGetWorkspace(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hipsparseLtMatmulGetWorkspace.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtMatmulGetWorkspace(py, &x0, &x1)?.into_ptr())
-}
+    ["handle", "plan"],
+    |py, [x0, x1]| hipsparseLtMatmulGetWorkspace(py, &x0, &x1));
 
 fn hipsparseLtMatmulGetWorkspace(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulGetWorkspace");
@@ -820,29 +462,10 @@ fn hipsparseLtMatmulGetWorkspace(py: Python<'_>, handle: &Bound<'_, PyAny>, plan
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_plan, a_workspaceSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workspaceSize)?])
 }
-/// `hipsparseLtMatmulPlanInit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtMatmulPlanInit: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtMatmulPlanInit",
-    "hipsparseLtMatmulPlanInit",
-    &["handle", "plan", "matmulDescr", "algSelection"],
-    rt::fastcall_entry!(C_hipsparseLtMatmulPlanInit),
+rt::function!(F_hipsparseLtMatmulPlanInit, C_hipsparseLtMatmulPlanInit, c"hipsparseLtMatmulPlanInit", "hipsparseLtMatmulPlanInit",
     c"hipsparseLtMatmulPlanInit(handle, plan, matmulDescr, algSelection)\n--\n\nInitializes the matrix multiplication plan descriptor\n\nhipsparseLtMatmulPlanInit creates a matrix multiplication plan descriptor.\nIt should be destroyed at the end using \\ref hipsparseLtMatmulPlanDestroy.\n\nArgs:\n    handle\n    plan\n    matmulDescr\n    algSelection\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , plan , matmulDescr , algSelection or workspaceSize is invalid. \\ref HIPSPARSELT_MAT_NUM_BATCHES from matrix A to D are inconisistent",
-);
-
-/// The arguments of a call of `hipsparseLtMatmulPlanInit`, converted in order.
-unsafe fn C_hipsparseLtMatmulPlanInit(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipsparseLtMatmulPlanInit.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtMatmulPlanInit(py, &x0, &x1, &x2, &x3)?.into_ptr())
-}
+    ["handle", "plan", "matmulDescr", "algSelection"],
+    |py, [x0, x1, x2, x3]| hipsparseLtMatmulPlanInit(py, &x0, &x1, &x2, &x3));
 
 fn hipsparseLtMatmulPlanInit(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, algSelection: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulPlanInit");
@@ -863,29 +486,10 @@ fn hipsparseLtMatmulPlanInit(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &B
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_plan, a_matmulDescr, a_algSelection) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtMatmulPlanDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtMatmulPlanDestroy: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtMatmulPlanDestroy",
-    "hipsparseLtMatmulPlanDestroy",
-    &["plan"],
-    rt::fastcall_entry!(C_hipsparseLtMatmulPlanDestroy),
+rt::function!(F_hipsparseLtMatmulPlanDestroy, C_hipsparseLtMatmulPlanDestroy, c"hipsparseLtMatmulPlanDestroy", "hipsparseLtMatmulPlanDestroy",
     c"hipsparseLtMatmulPlanDestroy(plan)\n--\n\nDestroy a matrix multiplication plan descriptor\n\nhipsparseLtMatmulPlanDestroy releases the resources used by an instance\nof the matrix multiplication plan. This function is the last call with a specific plan\ninstance.\n\nArgs:\n    plan\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE plan is invalid.",
-);
-
-/// The arguments of a call of `hipsparseLtMatmulPlanDestroy`, converted in order.
-unsafe fn C_hipsparseLtMatmulPlanDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_hipsparseLtMatmulPlanDestroy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtMatmulPlanDestroy(py, &x0)?.into_ptr())
-}
+    ["plan"],
+    |py, [x0]| hipsparseLtMatmulPlanDestroy(py, &x0));
 
 fn hipsparseLtMatmulPlanDestroy(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulPlanDestroy");
@@ -900,29 +504,10 @@ fn hipsparseLtMatmulPlanDestroy(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_plan) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtMatmul` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtMatmul: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtMatmul",
-    "hipsparseLtMatmul",
-    &["handle", "plan", "alpha", "d_A", "d_B", "beta", "d_C", "d_D", "workspace", "numStreams"],
-    rt::fastcall_entry!(C_hipsparseLtMatmul),
+rt::function!(F_hipsparseLtMatmul, C_hipsparseLtMatmul, c"hipsparseLtMatmul", "hipsparseLtMatmul",
     c"hipsparseLtMatmul(handle, plan, alpha, d_A, d_B, beta, d_C, d_D, workspace, numStreams)\n--\n\nSparse matrix dense matrix multiplication\n\nhipsparseLtMatmul computes the matrix multiplication of matrices A and B to\nproduce the output matrix D, according to the following operation:\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only supports the case where D has the same shape of C.\n\nArgs:\n    handle\n    plan\n    alpha\n    d_A\n    d_B\n    beta\n    d_C\n    d_D\n    workspace\n    numStreams\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    streams: ihipStream_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_NOT_INITIALIZED handle or plan is invalid.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, plan alpha, d_A, d_B, beta, d_C , d_D , workspace streams or numStreams is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problme is not supported.",
-);
-
-/// The arguments of a call of `hipsparseLtMatmul`, converted in order.
-unsafe fn C_hipsparseLtMatmul(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
-        unsafe { F_hipsparseLtMatmul.args::<10>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtMatmul(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "d_A")?, rt::call::extract(x4, "d_B")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "d_C")?, rt::call::extract(x7, "d_D")?, rt::call::extract(x8, "workspace")?, rt::call::extract(x9, "numStreams")?)?.into_ptr())
-}
+    ["handle", "plan", "alpha", "d_A", "d_B", "beta", "d_C", "d_D", "workspace", "numStreams"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseLtMatmul(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "d_A")?, rt::call::extract(x4, "d_B")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "d_C")?, rt::call::extract(x7, "d_D")?, rt::call::extract(x8, "workspace")?, rt::call::extract(x9, "numStreams")?));
 
 fn hipsparseLtMatmul(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>, alpha: rt::PtrArg, d_A: rt::PtrArg, d_B: rt::PtrArg, beta: rt::PtrArg, d_C: rt::PtrArg, d_D: rt::PtrArgMut, workspace: rt::PtrArgMut, numStreams: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmul");
@@ -949,29 +534,10 @@ fn hipsparseLtMatmul(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_,
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_plan, a_alpha, a_d_A, a_d_B, a_beta, a_d_C, a_d_D, a_workspace, a_streams, a_numStreams) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, super::hip::TYPES.instance_at(py, 232, o_streams, None)?])
 }
-/// `hipsparseLtMatmulSearch` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtMatmulSearch: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtMatmulSearch",
-    "hipsparseLtMatmulSearch",
-    &["handle", "plan", "alpha", "d_A", "d_B", "beta", "d_C", "d_D", "workspace", "numStreams"],
-    rt::fastcall_entry!(C_hipsparseLtMatmulSearch),
+rt::function!(F_hipsparseLtMatmulSearch, C_hipsparseLtMatmulSearch, c"hipsparseLtMatmulSearch", "hipsparseLtMatmulSearch",
     c"hipsparseLtMatmulSearch(handle, plan, alpha, d_A, d_B, beta, d_C, d_D, workspace, numStreams)\n--\n\nSparse matrix dense matrix multiplication\n\nhipsparseLtMatmulSearch evaluates all available algorithms for the matrix multiplication\nand automatically updates the plan by selecting the fastest one.\nThe functionality is intended to be used for auto-tuning purposes when the same operation\nis repeated multiple times over different inputs.\n\nNote: \nThis function's behavior is the same of \\ref hipsparseLtMatmul\n\nNote: \nd_C and d_D must be two different memory buffers, otherwise the output will be incorrect.\n\nNote: \nThis function is NOT asynchronous with respect to streams[0] (blocking call)\n\nNote: \nThe number of iterations for the evaluation can be set by using\nhipsparseLtMatmulAlgSetAttribute() with HIPSPARSELT_MATMUL_SEARCH_ITERATIONS.\n\nNote: \nThe selected algorithm id can be retrieved by using\n\nArgs:\n    handle\n    plan\n    alpha\n    d_A\n    d_B\n    beta\n    d_C\n    d_D\n    workspace\n    numStreams\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    streams: ihipStream_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_NOT_INITIALIZED handle or plan is invalid.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, plan alpha, d_A, d_B, beta, d_C , d_D , workspace streams or numStreams is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problme is not supported.",
-);
-
-/// The arguments of a call of `hipsparseLtMatmulSearch`, converted in order.
-unsafe fn C_hipsparseLtMatmulSearch(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
-        unsafe { F_hipsparseLtMatmulSearch.args::<10>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtMatmulSearch(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "d_A")?, rt::call::extract(x4, "d_B")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "d_C")?, rt::call::extract(x7, "d_D")?, rt::call::extract(x8, "workspace")?, rt::call::extract(x9, "numStreams")?)?.into_ptr())
-}
+    ["handle", "plan", "alpha", "d_A", "d_B", "beta", "d_C", "d_D", "workspace", "numStreams"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseLtMatmulSearch(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "d_A")?, rt::call::extract(x4, "d_B")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "d_C")?, rt::call::extract(x7, "d_D")?, rt::call::extract(x8, "workspace")?, rt::call::extract(x9, "numStreams")?));
 
 fn hipsparseLtMatmulSearch(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>, alpha: rt::PtrArg, d_A: rt::PtrArg, d_B: rt::PtrArg, beta: rt::PtrArg, d_C: rt::PtrArg, d_D: rt::PtrArgMut, workspace: rt::PtrArgMut, numStreams: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulSearch");
@@ -998,29 +564,10 @@ fn hipsparseLtMatmulSearch(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_plan, a_alpha, a_d_A, a_d_B, a_beta, a_d_C, a_d_D, a_workspace, a_streams, a_numStreams) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, super::hip::TYPES.instance_at(py, 232, o_streams, None)?])
 }
-/// `hipsparseLtSpMMAPrune` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtSpMMAPrune: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtSpMMAPrune",
-    "hipsparseLtSpMMAPrune",
-    &["handle", "matmulDescr", "d_in", "d_out", "pruneAlg", "stream"],
-    rt::fastcall_entry!(C_hipsparseLtSpMMAPrune),
+rt::function!(F_hipsparseLtSpMMAPrune, C_hipsparseLtSpMMAPrune, c"hipsparseLtSpMMAPrune", "hipsparseLtSpMMAPrune",
     c"hipsparseLtSpMMAPrune(handle, matmulDescr, d_in, d_out, pruneAlg, stream)\n--\n\nPurnes a dense matrix.\n\nhipsparseLtSpMMAPrune prunes a dense matrix d_in according to the specified\nalgorithm pruneAlg, HIPSPARSELT_PRUNE_SPMMA_TILE or HIPSPARSELT_PRUNE_SPMMA_STRIP.\n\nNote: \nThe function requires no extra storage.\n\nNote: \nThis function supports asynchronous execution with respect to stream.\n\nArgs:\n    handle\n    matmulDescr\n    d_in\n    d_out\n    pruneAlg\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr , d_in or d_out is invalid.",
-);
-
-/// The arguments of a call of `hipsparseLtSpMMAPrune`, converted in order.
-unsafe fn C_hipsparseLtSpMMAPrune(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_hipsparseLtSpMMAPrune.args::<6>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtSpMMAPrune(py, &x0, &x1, rt::call::extract(x2, "d_in")?, rt::call::extract(x3, "d_out")?, &x4, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["handle", "matmulDescr", "d_in", "d_out", "pruneAlg", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| hipsparseLtSpMMAPrune(py, &x0, &x1, rt::call::extract(x2, "d_in")?, rt::call::extract(x3, "d_out")?, &x4, rt::call::extract(x5, "stream")?));
 
 fn hipsparseLtSpMMAPrune(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, d_in: rt::PtrArg, d_out: rt::PtrArgMut, pruneAlg: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMAPrune");
@@ -1041,29 +588,10 @@ fn hipsparseLtSpMMAPrune(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDescr, a_d_in, a_d_out, a_pruneAlg, a_stream) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtSpMMAPruneCheck` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtSpMMAPruneCheck: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtSpMMAPruneCheck",
-    "hipsparseLtSpMMAPruneCheck",
-    &["handle", "matmulDescr", "d_in", "stream"],
-    rt::fastcall_entry!(C_hipsparseLtSpMMAPruneCheck),
+rt::function!(F_hipsparseLtSpMMAPruneCheck, C_hipsparseLtSpMMAPruneCheck, c"hipsparseLtSpMMAPruneCheck", "hipsparseLtSpMMAPruneCheck",
     c"hipsparseLtSpMMAPruneCheck(handle, matmulDescr, d_in, stream)\n--\n\nchecks the correctness of the pruning structure for a given matrix.\n\nhipsparseLtSpMMAPruneCheck checks the correctness of the pruning structure for a given matrix.\nContents in the given matrix must be sparsity 2:4.\n\nArgs:\n    handle\n    matmulDescr\n    d_in\n    stream\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    d_valid: int\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr , d_in or d_valid is invalid.",
-);
-
-/// The arguments of a call of `hipsparseLtSpMMAPruneCheck`, converted in order.
-unsafe fn C_hipsparseLtSpMMAPruneCheck(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_hipsparseLtSpMMAPruneCheck.args::<4>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtSpMMAPruneCheck(py, &x0, &x1, rt::call::extract(x2, "d_in")?, rt::call::extract(x3, "stream")?)?.into_ptr())
-}
+    ["handle", "matmulDescr", "d_in", "stream"],
+    |py, [x0, x1, x2, x3]| hipsparseLtSpMMAPruneCheck(py, &x0, &x1, rt::call::extract(x2, "d_in")?, rt::call::extract(x3, "stream")?));
 
 fn hipsparseLtSpMMAPruneCheck(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, d_in: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMAPruneCheck");
@@ -1084,29 +612,10 @@ fn hipsparseLtSpMMAPruneCheck(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulD
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDescr, a_d_in, a_d_valid, a_stream) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_d_valid)?])
 }
-/// `hipsparseLtSpMMAPrune2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtSpMMAPrune2: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtSpMMAPrune2",
-    "hipsparseLtSpMMAPrune2",
-    &["handle", "sparseMatDescr", "isSparseA", "op", "d_in", "d_out", "pruneAlg", "stream"],
-    rt::fastcall_entry!(C_hipsparseLtSpMMAPrune2),
+rt::function!(F_hipsparseLtSpMMAPrune2, C_hipsparseLtSpMMAPrune2, c"hipsparseLtSpMMAPrune2", "hipsparseLtSpMMAPrune2",
     c"hipsparseLtSpMMAPrune2(handle, sparseMatDescr, isSparseA, op, d_in, d_out, pruneAlg, stream)\n--\n\nPurnes a dense matrix.\n\nhipsparseLtSpMMAPrune2 prunes a dense matrix d_in according to the specified\nalgorithm pruneAlg, HIPSPARSELT_PRUNE_SPMMA_TILE or HIPSPARSELT_PRUNE_SPMMA_STRIP.\n\nNote: \nThe function requires no extra storage.\n\nNote: \nThis function supports asynchronous execution with respect to stream.\n\nArgs:\n    handle\n    sparseMatDescr\n    isSparseA\n    op\n    d_in\n    d_out\n    pruneAlg\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , sparseMatDescr , op , d_in  or d_out is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
-);
-
-/// The arguments of a call of `hipsparseLtSpMMAPrune2`, converted in order.
-unsafe fn C_hipsparseLtSpMMAPrune2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_hipsparseLtSpMMAPrune2.args::<8>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtSpMMAPrune2(py, &x0, &x1, rt::call::extract(x2, "isSparseA")?, &x3, rt::call::extract(x4, "d_in")?, rt::call::extract(x5, "d_out")?, &x6, rt::call::extract(x7, "stream")?)?.into_ptr())
-}
+    ["handle", "sparseMatDescr", "isSparseA", "op", "d_in", "d_out", "pruneAlg", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseLtSpMMAPrune2(py, &x0, &x1, rt::call::extract(x2, "isSparseA")?, &x3, rt::call::extract(x4, "d_in")?, rt::call::extract(x5, "d_out")?, &x6, rt::call::extract(x7, "stream")?));
 
 fn hipsparseLtSpMMAPrune2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>, isSparseA: rt::CInt<i32>, op: &Bound<'_, PyAny>, d_in: rt::PtrArg, d_out: rt::PtrArgMut, pruneAlg: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMAPrune2");
@@ -1129,29 +638,10 @@ fn hipsparseLtSpMMAPrune2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDe
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_sparseMatDescr, a_isSparseA, a_op, a_d_in, a_d_out, a_pruneAlg, a_stream) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtSpMMAPruneCheck2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtSpMMAPruneCheck2: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtSpMMAPruneCheck2",
-    "hipsparseLtSpMMAPruneCheck2",
-    &["handle", "sparseMatDescr", "isSparseA", "op", "d_in", "stream"],
-    rt::fastcall_entry!(C_hipsparseLtSpMMAPruneCheck2),
+rt::function!(F_hipsparseLtSpMMAPruneCheck2, C_hipsparseLtSpMMAPruneCheck2, c"hipsparseLtSpMMAPruneCheck2", "hipsparseLtSpMMAPruneCheck2",
     c"hipsparseLtSpMMAPruneCheck2(handle, sparseMatDescr, isSparseA, op, d_in, stream)\n--\n\nchecks the correctness of the pruning structure for a given matrix.\n\nhipsparseLtSpMMAPruneCheck2 checks the correctness of the pruning structure for a given matrix.\nContents in the given matrix must be sparsity 2:4.\n\nArgs:\n    handle\n    sparseMatDescr\n    isSparseA\n    op\n    d_in\n    stream\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    d_valid: int\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , sparseMatDescr , op , d_in or d_valid is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
-);
-
-/// The arguments of a call of `hipsparseLtSpMMAPruneCheck2`, converted in order.
-unsafe fn C_hipsparseLtSpMMAPruneCheck2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_hipsparseLtSpMMAPruneCheck2.args::<6>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtSpMMAPruneCheck2(py, &x0, &x1, rt::call::extract(x2, "isSparseA")?, &x3, rt::call::extract(x4, "d_in")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["handle", "sparseMatDescr", "isSparseA", "op", "d_in", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| hipsparseLtSpMMAPruneCheck2(py, &x0, &x1, rt::call::extract(x2, "isSparseA")?, &x3, rt::call::extract(x4, "d_in")?, rt::call::extract(x5, "stream")?));
 
 fn hipsparseLtSpMMAPruneCheck2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>, isSparseA: rt::CInt<i32>, op: &Bound<'_, PyAny>, d_in: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMAPruneCheck2");
@@ -1174,29 +664,10 @@ fn hipsparseLtSpMMAPruneCheck2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparse
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_sparseMatDescr, a_isSparseA, a_op, a_d_in, a_d_valid, a_stream) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_d_valid)?])
 }
-/// `hipsparseLtSpMMACompressedSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtSpMMACompressedSize: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtSpMMACompressedSize",
-    "hipsparseLtSpMMACompressedSize",
-    &["handle", "plan"],
-    rt::fastcall_entry!(C_hipsparseLtSpMMACompressedSize),
+rt::function!(F_hipsparseLtSpMMACompressedSize, C_hipsparseLtSpMMACompressedSize, c"hipsparseLtSpMMACompressedSize", "hipsparseLtSpMMACompressedSize",
     c"hipsparseLtSpMMACompressedSize(handle, plan)\n--\n\nprovide the size of the compressed matrix.\n\nHIPSPARSE_STATUS_INVALID_VALUE provides the size of the compressed matrix\nto be allocated before calling \\ref hipsparseLtSpMMACompress() or \\ref hipsparseLtSpMMACompress2().\n\nArgs:\n    handle\n    plan\n\nReturns: a tuple of 3 item(s):\n    hipsparseStatus_t\n    compressedSize: int\n    compressBufferSize: int\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , plan , compressedSize or compressBufferSize is invalid.",
-);
-
-/// The arguments of a call of `hipsparseLtSpMMACompressedSize`, converted in order.
-unsafe fn C_hipsparseLtSpMMACompressedSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hipsparseLtSpMMACompressedSize.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtSpMMACompressedSize(py, &x0, &x1)?.into_ptr())
-}
+    ["handle", "plan"],
+    |py, [x0, x1]| hipsparseLtSpMMACompressedSize(py, &x0, &x1));
 
 fn hipsparseLtSpMMACompressedSize(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMACompressedSize");
@@ -1217,29 +688,10 @@ fn hipsparseLtSpMMACompressedSize(py: Python<'_>, handle: &Bound<'_, PyAny>, pla
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_plan, a_compressedSize, a_compressBufferSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_compressedSize)?, rt::obj(py, o_compressBufferSize)?])
 }
-/// `hipsparseLtSpMMACompress` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtSpMMACompress: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtSpMMACompress",
-    "hipsparseLtSpMMACompress",
-    &["handle", "plan", "d_dense", "d_compressed", "d_compressBuffer", "stream"],
-    rt::fastcall_entry!(C_hipsparseLtSpMMACompress),
+rt::function!(F_hipsparseLtSpMMACompress, C_hipsparseLtSpMMACompress, c"hipsparseLtSpMMACompress", "hipsparseLtSpMMACompress",
     c"hipsparseLtSpMMACompress(handle, plan, d_dense, d_compressed, d_compressBuffer, stream)\n--\n\ncompresses a dense matrix to structured matrix.\n\nhipsparseLtSpMMACompress compresses a dense matrix d_dense.\nThe compressed matrix is intended to be used as the first/second operand A/B\nin the \\ref hipsparseLtMatmul() function.\n\nArgs:\n    handle\n    plan\n    d_dense\n    d_compressed\n    d_compressBuffer\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , plan , d_dense or d_compressed is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
-);
-
-/// The arguments of a call of `hipsparseLtSpMMACompress`, converted in order.
-unsafe fn C_hipsparseLtSpMMACompress(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_hipsparseLtSpMMACompress.args::<6>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtSpMMACompress(py, &x0, &x1, rt::call::extract(x2, "d_dense")?, rt::call::extract(x3, "d_compressed")?, rt::call::extract(x4, "d_compressBuffer")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["handle", "plan", "d_dense", "d_compressed", "d_compressBuffer", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| hipsparseLtSpMMACompress(py, &x0, &x1, rt::call::extract(x2, "d_dense")?, rt::call::extract(x3, "d_compressed")?, rt::call::extract(x4, "d_compressBuffer")?, rt::call::extract(x5, "stream")?));
 
 fn hipsparseLtSpMMACompress(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>, d_dense: rt::PtrArg, d_compressed: rt::PtrArgMut, d_compressBuffer: rt::PtrArgMut, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMACompress");
@@ -1260,29 +712,10 @@ fn hipsparseLtSpMMACompress(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_plan, a_d_dense, a_d_compressed, a_d_compressBuffer, a_stream) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `hipsparseLtSpMMACompressedSize2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtSpMMACompressedSize2: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtSpMMACompressedSize2",
-    "hipsparseLtSpMMACompressedSize2",
-    &["handle", "sparseMatDescr"],
-    rt::fastcall_entry!(C_hipsparseLtSpMMACompressedSize2),
+rt::function!(F_hipsparseLtSpMMACompressedSize2, C_hipsparseLtSpMMACompressedSize2, c"hipsparseLtSpMMACompressedSize2", "hipsparseLtSpMMACompressedSize2",
     c"hipsparseLtSpMMACompressedSize2(handle, sparseMatDescr)\n--\n\nprovide the size of the compressed matrix.\n\nhipsparseLtSpMMACompressedSize2 provides the size of the compressed matrix\nto be allocated before calling \\ref hipsparseLtSpMMACompress or \\ref hipsparseLtSpMMACompress2\n\nArgs:\n    handle\n    sparseMatDescr\n\nReturns: a tuple of 3 item(s):\n    hipsparseStatus_t\n    compressedSize: int\n    compressBufferSize: int\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_NOT_INITIALIZED handle , sparseMatDescr , compressedSize or compressBufferSize is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
-);
-
-/// The arguments of a call of `hipsparseLtSpMMACompressedSize2`, converted in order.
-unsafe fn C_hipsparseLtSpMMACompressedSize2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_hipsparseLtSpMMACompressedSize2.args::<2>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtSpMMACompressedSize2(py, &x0, &x1)?.into_ptr())
-}
+    ["handle", "sparseMatDescr"],
+    |py, [x0, x1]| hipsparseLtSpMMACompressedSize2(py, &x0, &x1));
 
 fn hipsparseLtSpMMACompressedSize2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMACompressedSize2");
@@ -1303,29 +736,10 @@ fn hipsparseLtSpMMACompressedSize2(py: Python<'_>, handle: &Bound<'_, PyAny>, sp
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_sparseMatDescr, a_compressedSize, a_compressBufferSize) });
     rt::tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_compressedSize)?, rt::obj(py, o_compressBufferSize)?])
 }
-/// `hipsparseLtSpMMACompress2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_hipsparseLtSpMMACompress2: rt::call::Function = rt::call::Function::new(
-    c"hipsparseLtSpMMACompress2",
-    "hipsparseLtSpMMACompress2",
-    &["handle", "sparseMatDescr", "isSparseA", "op", "d_dense", "d_compressed", "d_compressBuffer", "stream"],
-    rt::fastcall_entry!(C_hipsparseLtSpMMACompress2),
+rt::function!(F_hipsparseLtSpMMACompress2, C_hipsparseLtSpMMACompress2, c"hipsparseLtSpMMACompress2", "hipsparseLtSpMMACompress2",
     c"hipsparseLtSpMMACompress2(handle, sparseMatDescr, isSparseA, op, d_dense, d_compressed, d_compressBuffer, stream)\n--\n\ncompresses a dense matrix to structured matrix.\n\nhipsparseLtSpMMACompress2 compresses a dense matrix d_dense.\nThe compressed matrix is intended to be used as the first/second operand A/B\nin the \\ref hipsparseLtMatmul() function.\n\nArgs:\n    handle\n    sparseMatDescr\n    isSparseA\n    op\n    d_dense\n    d_compressed\n    d_compressBuffer\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , sparseMatDescr , op , d_dense or d_compressed is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
-);
-
-/// The arguments of a call of `hipsparseLtSpMMACompress2`, converted in order.
-unsafe fn C_hipsparseLtSpMMACompress2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_hipsparseLtSpMMACompress2.args::<8>(py, args, nargs, kwnames)? };
-    Ok(hipsparseLtSpMMACompress2(py, &x0, &x1, rt::call::extract(x2, "isSparseA")?, &x3, rt::call::extract(x4, "d_dense")?, rt::call::extract(x5, "d_compressed")?, rt::call::extract(x6, "d_compressBuffer")?, rt::call::extract(x7, "stream")?)?.into_ptr())
-}
+    ["handle", "sparseMatDescr", "isSparseA", "op", "d_dense", "d_compressed", "d_compressBuffer", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseLtSpMMACompress2(py, &x0, &x1, rt::call::extract(x2, "isSparseA")?, &x3, rt::call::extract(x4, "d_dense")?, rt::call::extract(x5, "d_compressed")?, rt::call::extract(x6, "d_compressBuffer")?, rt::call::extract(x7, "stream")?));
 
 fn hipsparseLtSpMMACompress2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>, isSparseA: rt::CInt<i32>, op: &Bound<'_, PyAny>, d_dense: rt::PtrArg, d_compressed: rt::PtrArgMut, d_compressBuffer: rt::PtrArgMut, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMACompress2");

@@ -30,29 +30,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.bitreader", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMParseBitcode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMParseBitcode: rt::call::Function = rt::call::Function::new(
-    c"LLVMParseBitcode",
-    "LLVMParseBitcode",
-    &["MemBuf", "OutModule"],
-    rt::fastcall_entry!(C_LLVMParseBitcode),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMParseBitcode, C_LLVMParseBitcode, c"LLVMParseBitcode", "LLVMParseBitcode",
     c"LLVMParseBitcode(MemBuf, OutModule)\n--\n\nArgs:\n    MemBuf\n    OutModule\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
-);
-
-/// The arguments of a call of `LLVMParseBitcode`, converted in order.
-unsafe fn C_LLVMParseBitcode(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMParseBitcode.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMParseBitcode(py, rt::call::extract(x0, "MemBuf")?, &x1)?.into_ptr())
-}
+    ["MemBuf", "OutModule"],
+    |py, [x0, x1]| LLVMParseBitcode(py, rt::call::extract(x0, "MemBuf")?, &x1));
 
 fn LLVMParseBitcode(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcode");
@@ -70,29 +54,10 @@ fn LLVMParseBitcode(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutModule, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// `LLVMParseBitcode2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMParseBitcode2: rt::call::Function = rt::call::Function::new(
-    c"LLVMParseBitcode2",
-    "LLVMParseBitcode2",
-    &["MemBuf", "OutModule"],
-    rt::fastcall_entry!(C_LLVMParseBitcode2),
+rt::function!(F_LLVMParseBitcode2, C_LLVMParseBitcode2, c"LLVMParseBitcode2", "LLVMParseBitcode2",
     c"LLVMParseBitcode2(MemBuf, OutModule)\n--\n\nArgs:\n    MemBuf\n    OutModule\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMParseBitcode2`, converted in order.
-unsafe fn C_LLVMParseBitcode2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMParseBitcode2.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMParseBitcode2(py, rt::call::extract(x0, "MemBuf")?, &x1)?.into_ptr())
-}
+    ["MemBuf", "OutModule"],
+    |py, [x0, x1]| LLVMParseBitcode2(py, rt::call::extract(x0, "MemBuf")?, &x1));
 
 fn LLVMParseBitcode2(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcode2");
@@ -108,29 +73,10 @@ fn LLVMParseBitcode2(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, P
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutModule) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMParseBitcodeInContext` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMParseBitcodeInContext: rt::call::Function = rt::call::Function::new(
-    c"LLVMParseBitcodeInContext",
-    "LLVMParseBitcodeInContext",
-    &["ContextRef", "MemBuf", "OutModule"],
-    rt::fastcall_entry!(C_LLVMParseBitcodeInContext),
+rt::function!(F_LLVMParseBitcodeInContext, C_LLVMParseBitcodeInContext, c"LLVMParseBitcodeInContext", "LLVMParseBitcodeInContext",
     c"LLVMParseBitcodeInContext(ContextRef, MemBuf, OutModule)\n--\n\nArgs:\n    ContextRef\n    MemBuf\n    OutModule\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
-);
-
-/// The arguments of a call of `LLVMParseBitcodeInContext`, converted in order.
-unsafe fn C_LLVMParseBitcodeInContext(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMParseBitcodeInContext.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMParseBitcodeInContext(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2)?.into_ptr())
-}
+    ["ContextRef", "MemBuf", "OutModule"],
+    |py, [x0, x1, x2]| LLVMParseBitcodeInContext(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2));
 
 fn LLVMParseBitcodeInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcodeInContext");
@@ -149,29 +95,10 @@ fn LLVMParseBitcodeInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutModule, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// `LLVMParseBitcodeInContext2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMParseBitcodeInContext2: rt::call::Function = rt::call::Function::new(
-    c"LLVMParseBitcodeInContext2",
-    "LLVMParseBitcodeInContext2",
-    &["ContextRef", "MemBuf", "OutModule"],
-    rt::fastcall_entry!(C_LLVMParseBitcodeInContext2),
+rt::function!(F_LLVMParseBitcodeInContext2, C_LLVMParseBitcodeInContext2, c"LLVMParseBitcodeInContext2", "LLVMParseBitcodeInContext2",
     c"LLVMParseBitcodeInContext2(ContextRef, MemBuf, OutModule)\n--\n\nArgs:\n    ContextRef\n    MemBuf\n    OutModule\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMParseBitcodeInContext2`, converted in order.
-unsafe fn C_LLVMParseBitcodeInContext2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMParseBitcodeInContext2.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMParseBitcodeInContext2(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2)?.into_ptr())
-}
+    ["ContextRef", "MemBuf", "OutModule"],
+    |py, [x0, x1, x2]| LLVMParseBitcodeInContext2(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2));
 
 fn LLVMParseBitcodeInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcodeInContext2");
@@ -188,29 +115,10 @@ fn LLVMParseBitcodeInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutModule) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMGetBitcodeModuleInContext` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetBitcodeModuleInContext: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetBitcodeModuleInContext",
-    "LLVMGetBitcodeModuleInContext",
-    &["ContextRef", "MemBuf", "OutM"],
-    rt::fastcall_entry!(C_LLVMGetBitcodeModuleInContext),
+rt::function!(F_LLVMGetBitcodeModuleInContext, C_LLVMGetBitcodeModuleInContext, c"LLVMGetBitcodeModuleInContext", "LLVMGetBitcodeModuleInContext",
     c"LLVMGetBitcodeModuleInContext(ContextRef, MemBuf, OutM)\n--\n\nReads a module from the specified path, returning via the OutMP parameter\na module provider which performs lazy deserialization. Returns 0 on success.\nOptionally returns a human-readable error message via OutMessage.\nThis is deprecated. Use LLVMGetBitcodeModuleInContext2.\n\nArgs:\n    ContextRef\n    MemBuf\n    OutM\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
-);
-
-/// The arguments of a call of `LLVMGetBitcodeModuleInContext`, converted in order.
-unsafe fn C_LLVMGetBitcodeModuleInContext(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMGetBitcodeModuleInContext.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetBitcodeModuleInContext(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2)?.into_ptr())
-}
+    ["ContextRef", "MemBuf", "OutM"],
+    |py, [x0, x1, x2]| LLVMGetBitcodeModuleInContext(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2));
 
 fn LLVMGetBitcodeModuleInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModuleInContext");
@@ -229,29 +137,10 @@ fn LLVMGetBitcodeModuleInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf:
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutM, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// `LLVMGetBitcodeModuleInContext2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetBitcodeModuleInContext2: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetBitcodeModuleInContext2",
-    "LLVMGetBitcodeModuleInContext2",
-    &["ContextRef", "MemBuf", "OutM"],
-    rt::fastcall_entry!(C_LLVMGetBitcodeModuleInContext2),
+rt::function!(F_LLVMGetBitcodeModuleInContext2, C_LLVMGetBitcodeModuleInContext2, c"LLVMGetBitcodeModuleInContext2", "LLVMGetBitcodeModuleInContext2",
     c"LLVMGetBitcodeModuleInContext2(ContextRef, MemBuf, OutM)\n--\n\nReads a module from the given memory buffer, returning via the OutMP\nparameter a module provider which performs lazy deserialization.\n\nReturns 0 on success.\n\nTakes ownership of MemBuf if (and only if) the module was read\nsuccessfully.\n\nArgs:\n    ContextRef\n    MemBuf\n    OutM\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMGetBitcodeModuleInContext2`, converted in order.
-unsafe fn C_LLVMGetBitcodeModuleInContext2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMGetBitcodeModuleInContext2.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetBitcodeModuleInContext2(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2)?.into_ptr())
-}
+    ["ContextRef", "MemBuf", "OutM"],
+    |py, [x0, x1, x2]| LLVMGetBitcodeModuleInContext2(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2));
 
 fn LLVMGetBitcodeModuleInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModuleInContext2");
@@ -268,29 +157,10 @@ fn LLVMGetBitcodeModuleInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutM) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMGetBitcodeModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetBitcodeModule: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetBitcodeModule",
-    "LLVMGetBitcodeModule",
-    &["MemBuf", "OutM"],
-    rt::fastcall_entry!(C_LLVMGetBitcodeModule),
+rt::function!(F_LLVMGetBitcodeModule, C_LLVMGetBitcodeModule, c"LLVMGetBitcodeModule", "LLVMGetBitcodeModule",
     c"LLVMGetBitcodeModule(MemBuf, OutM)\n--\n\nArgs:\n    MemBuf\n    OutM\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
-);
-
-/// The arguments of a call of `LLVMGetBitcodeModule`, converted in order.
-unsafe fn C_LLVMGetBitcodeModule(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMGetBitcodeModule.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetBitcodeModule(py, rt::call::extract(x0, "MemBuf")?, &x1)?.into_ptr())
-}
+    ["MemBuf", "OutM"],
+    |py, [x0, x1]| LLVMGetBitcodeModule(py, rt::call::extract(x0, "MemBuf")?, &x1));
 
 fn LLVMGetBitcodeModule(py: Python<'_>, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModule");
@@ -308,29 +178,10 @@ fn LLVMGetBitcodeModule(py: Python<'_>, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyA
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutM, a_OutMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// `LLVMGetBitcodeModule2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetBitcodeModule2: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetBitcodeModule2",
-    "LLVMGetBitcodeModule2",
-    &["MemBuf", "OutM"],
-    rt::fastcall_entry!(C_LLVMGetBitcodeModule2),
+rt::function!(F_LLVMGetBitcodeModule2, C_LLVMGetBitcodeModule2, c"LLVMGetBitcodeModule2", "LLVMGetBitcodeModule2",
     c"LLVMGetBitcodeModule2(MemBuf, OutM)\n--\n\nArgs:\n    MemBuf\n    OutM\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMGetBitcodeModule2`, converted in order.
-unsafe fn C_LLVMGetBitcodeModule2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMGetBitcodeModule2.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetBitcodeModule2(py, rt::call::extract(x0, "MemBuf")?, &x1)?.into_ptr())
-}
+    ["MemBuf", "OutM"],
+    |py, [x0, x1]| LLVMGetBitcodeModule2(py, rt::call::extract(x0, "MemBuf")?, &x1));
 
 fn LLVMGetBitcodeModule2(py: Python<'_>, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModule2");

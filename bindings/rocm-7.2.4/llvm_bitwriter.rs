@@ -28,29 +28,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.bitwriter", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMWriteBitcodeToFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMWriteBitcodeToFile: rt::call::Function = rt::call::Function::new(
-    c"LLVMWriteBitcodeToFile",
-    "LLVMWriteBitcodeToFile",
-    &["M", "Path"],
-    rt::fastcall_entry!(C_LLVMWriteBitcodeToFile),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMWriteBitcodeToFile, C_LLVMWriteBitcodeToFile, c"LLVMWriteBitcodeToFile", "LLVMWriteBitcodeToFile",
     c"LLVMWriteBitcodeToFile(M, Path)\n--\n\nWrites a module to the specified path. Returns 0 on success.\n\nArgs:\n    M\n    Path\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMWriteBitcodeToFile`, converted in order.
-unsafe fn C_LLVMWriteBitcodeToFile(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMWriteBitcodeToFile.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMWriteBitcodeToFile(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Path")?)?.into_ptr())
-}
+    ["M", "Path"],
+    |py, [x0, x1]| LLVMWriteBitcodeToFile(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Path")?));
 
 fn LLVMWriteBitcodeToFile(py: Python<'_>, M: rt::PtrArg, Path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToFile");
@@ -65,29 +49,10 @@ fn LLVMWriteBitcodeToFile(py: Python<'_>, M: rt::PtrArg, Path: rt::CStrArg) -> P
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Path) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMWriteBitcodeToFD` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMWriteBitcodeToFD: rt::call::Function = rt::call::Function::new(
-    c"LLVMWriteBitcodeToFD",
-    "LLVMWriteBitcodeToFD",
-    &["M", "FD", "ShouldClose", "Unbuffered"],
-    rt::fastcall_entry!(C_LLVMWriteBitcodeToFD),
+rt::function!(F_LLVMWriteBitcodeToFD, C_LLVMWriteBitcodeToFD, c"LLVMWriteBitcodeToFD", "LLVMWriteBitcodeToFD",
     c"LLVMWriteBitcodeToFD(M, FD, ShouldClose, Unbuffered)\n--\n\nWrites a module to an open file descriptor. Returns 0 on success.\n\nArgs:\n    M\n    FD\n    ShouldClose\n    Unbuffered\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMWriteBitcodeToFD`, converted in order.
-unsafe fn C_LLVMWriteBitcodeToFD(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_LLVMWriteBitcodeToFD.args::<4>(py, args, nargs, kwnames)? };
-    Ok(LLVMWriteBitcodeToFD(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "FD")?, rt::call::extract(x2, "ShouldClose")?, rt::call::extract(x3, "Unbuffered")?)?.into_ptr())
-}
+    ["M", "FD", "ShouldClose", "Unbuffered"],
+    |py, [x0, x1, x2, x3]| LLVMWriteBitcodeToFD(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "FD")?, rt::call::extract(x2, "ShouldClose")?, rt::call::extract(x3, "Unbuffered")?));
 
 fn LLVMWriteBitcodeToFD(py: Python<'_>, M: rt::PtrArg, FD: rt::CInt<i32>, ShouldClose: rt::CInt<i32>, Unbuffered: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToFD");
@@ -104,29 +69,10 @@ fn LLVMWriteBitcodeToFD(py: Python<'_>, M: rt::PtrArg, FD: rt::CInt<i32>, Should
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_FD, a_ShouldClose, a_Unbuffered) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMWriteBitcodeToFileHandle` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMWriteBitcodeToFileHandle: rt::call::Function = rt::call::Function::new(
-    c"LLVMWriteBitcodeToFileHandle",
-    "LLVMWriteBitcodeToFileHandle",
-    &["M", "Handle"],
-    rt::fastcall_entry!(C_LLVMWriteBitcodeToFileHandle),
+rt::function!(F_LLVMWriteBitcodeToFileHandle, C_LLVMWriteBitcodeToFileHandle, c"LLVMWriteBitcodeToFileHandle", "LLVMWriteBitcodeToFileHandle",
     c"LLVMWriteBitcodeToFileHandle(M, Handle)\n--\n\nDeprecated for LLVMWriteBitcodeToFD. Writes a module to an open file\ndescriptor. Returns 0 on success. Closes the Handle.\n\nArgs:\n    M\n    Handle\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMWriteBitcodeToFileHandle`, converted in order.
-unsafe fn C_LLVMWriteBitcodeToFileHandle(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMWriteBitcodeToFileHandle.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMWriteBitcodeToFileHandle(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Handle")?)?.into_ptr())
-}
+    ["M", "Handle"],
+    |py, [x0, x1]| LLVMWriteBitcodeToFileHandle(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Handle")?));
 
 fn LLVMWriteBitcodeToFileHandle(py: Python<'_>, M: rt::PtrArg, Handle: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToFileHandle");
@@ -141,29 +87,10 @@ fn LLVMWriteBitcodeToFileHandle(py: Python<'_>, M: rt::PtrArg, Handle: rt::CInt<
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Handle) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMWriteBitcodeToMemoryBuffer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMWriteBitcodeToMemoryBuffer: rt::call::Function = rt::call::Function::new(
-    c"LLVMWriteBitcodeToMemoryBuffer",
-    "LLVMWriteBitcodeToMemoryBuffer",
-    &["M"],
-    rt::fastcall_entry!(C_LLVMWriteBitcodeToMemoryBuffer),
+rt::function!(F_LLVMWriteBitcodeToMemoryBuffer, C_LLVMWriteBitcodeToMemoryBuffer, c"LLVMWriteBitcodeToMemoryBuffer", "LLVMWriteBitcodeToMemoryBuffer",
     c"LLVMWriteBitcodeToMemoryBuffer(M)\n--\n\nWrites a module to a new memory buffer and returns it.\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMemoryBuffer",
-);
-
-/// The arguments of a call of `LLVMWriteBitcodeToMemoryBuffer`, converted in order.
-unsafe fn C_LLVMWriteBitcodeToMemoryBuffer(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMWriteBitcodeToMemoryBuffer.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMWriteBitcodeToMemoryBuffer(py, rt::call::extract(x0, "M")?)?.into_ptr())
-}
+    ["M"],
+    |py, [x0]| LLVMWriteBitcodeToMemoryBuffer(py, rt::call::extract(x0, "M")?));
 
 fn LLVMWriteBitcodeToMemoryBuffer(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToMemoryBuffer");

@@ -32,6 +32,9 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.disassemblertypes", &TYPE_DEFS, &TYPE_SLOTS);
 
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library
 /// loads and exports it. Nothing is called.

@@ -29,29 +29,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.errorhandling", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMInstallFatalErrorHandler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInstallFatalErrorHandler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInstallFatalErrorHandler",
-    "LLVMInstallFatalErrorHandler",
-    &["Handler"],
-    rt::fastcall_entry!(C_LLVMInstallFatalErrorHandler),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMInstallFatalErrorHandler, C_LLVMInstallFatalErrorHandler, c"LLVMInstallFatalErrorHandler", "LLVMInstallFatalErrorHandler",
     c"LLVMInstallFatalErrorHandler(Handler)\n--\n\nInstall a fatal error handler. By default, if LLVM detects a fatal error, it\nwill call exit(1). This may not be appropriate in many contexts. For example,\ndoing exit(1) will bypass many crash reporting/tracing system tools. This\nfunction allows you to install a callback that will be invoked prior to the\ncall to exit(1).\n\nArgs:\n    Handler",
-);
-
-/// The arguments of a call of `LLVMInstallFatalErrorHandler`, converted in order.
-unsafe fn C_LLVMInstallFatalErrorHandler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMInstallFatalErrorHandler.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMInstallFatalErrorHandler(py, rt::call::extract(x0, "Handler")?)?.into_ptr())
-}
+    ["Handler"],
+    |py, [x0]| LLVMInstallFatalErrorHandler(py, rt::call::extract(x0, "Handler")?));
 
 fn LLVMInstallFatalErrorHandler(py: Python<'_>, Handler: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstallFatalErrorHandler");
@@ -65,29 +49,10 @@ fn LLVMInstallFatalErrorHandler(py: Python<'_>, Handler: rt::PtrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_Handler) });
     Ok(py.None())
 }
-/// `LLVMResetFatalErrorHandler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMResetFatalErrorHandler: rt::call::Function = rt::call::Function::new(
-    c"LLVMResetFatalErrorHandler",
-    "LLVMResetFatalErrorHandler",
-    &[],
-    rt::fastcall_entry!(C_LLVMResetFatalErrorHandler),
+rt::function!(F_LLVMResetFatalErrorHandler, C_LLVMResetFatalErrorHandler, c"LLVMResetFatalErrorHandler", "LLVMResetFatalErrorHandler",
     c"LLVMResetFatalErrorHandler()\n--\n\nReset the fatal error handler. This resets LLVM's fatal error handling\nbehavior to the default.",
-);
-
-/// The arguments of a call of `LLVMResetFatalErrorHandler`, converted in order.
-unsafe fn C_LLVMResetFatalErrorHandler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMResetFatalErrorHandler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMResetFatalErrorHandler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMResetFatalErrorHandler(py));
 
 fn LLVMResetFatalErrorHandler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMResetFatalErrorHandler");
@@ -100,29 +65,10 @@ fn LLVMResetFatalErrorHandler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMEnablePrettyStackTrace` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMEnablePrettyStackTrace: rt::call::Function = rt::call::Function::new(
-    c"LLVMEnablePrettyStackTrace",
-    "LLVMEnablePrettyStackTrace",
-    &[],
-    rt::fastcall_entry!(C_LLVMEnablePrettyStackTrace),
+rt::function!(F_LLVMEnablePrettyStackTrace, C_LLVMEnablePrettyStackTrace, c"LLVMEnablePrettyStackTrace", "LLVMEnablePrettyStackTrace",
     c"LLVMEnablePrettyStackTrace()\n--\n\nEnable LLVM's built-in stack trace code. This intercepts the OS's crash\nsignals and prints which component of LLVM you were in at the time if the\ncrash.",
-);
-
-/// The arguments of a call of `LLVMEnablePrettyStackTrace`, converted in order.
-unsafe fn C_LLVMEnablePrettyStackTrace(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMEnablePrettyStackTrace.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMEnablePrettyStackTrace(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMEnablePrettyStackTrace(py));
 
 fn LLVMEnablePrettyStackTrace(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMEnablePrettyStackTrace");

@@ -38,29 +38,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.executionengine", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMLinkInMCJIT` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMLinkInMCJIT: rt::call::Function = rt::call::Function::new(
-    c"LLVMLinkInMCJIT",
-    "LLVMLinkInMCJIT",
-    &[],
-    rt::fastcall_entry!(C_LLVMLinkInMCJIT),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMLinkInMCJIT, C_LLVMLinkInMCJIT, c"LLVMLinkInMCJIT", "LLVMLinkInMCJIT",
     c"LLVMLinkInMCJIT()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMLinkInMCJIT`, converted in order.
-unsafe fn C_LLVMLinkInMCJIT(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMLinkInMCJIT.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMLinkInMCJIT(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMLinkInMCJIT(py));
 
 fn LLVMLinkInMCJIT(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLinkInMCJIT");
@@ -73,29 +57,10 @@ fn LLVMLinkInMCJIT(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMLinkInInterpreter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMLinkInInterpreter: rt::call::Function = rt::call::Function::new(
-    c"LLVMLinkInInterpreter",
-    "LLVMLinkInInterpreter",
-    &[],
-    rt::fastcall_entry!(C_LLVMLinkInInterpreter),
+rt::function!(F_LLVMLinkInInterpreter, C_LLVMLinkInInterpreter, c"LLVMLinkInInterpreter", "LLVMLinkInInterpreter",
     c"LLVMLinkInInterpreter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMLinkInInterpreter`, converted in order.
-unsafe fn C_LLVMLinkInInterpreter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMLinkInInterpreter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMLinkInInterpreter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMLinkInInterpreter(py));
 
 fn LLVMLinkInInterpreter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLinkInInterpreter");
@@ -108,29 +73,10 @@ fn LLVMLinkInInterpreter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMCreateGenericValueOfInt` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateGenericValueOfInt: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateGenericValueOfInt",
-    "LLVMCreateGenericValueOfInt",
-    &["Ty", "N", "IsSigned"],
-    rt::fastcall_entry!(C_LLVMCreateGenericValueOfInt),
+rt::function!(F_LLVMCreateGenericValueOfInt, C_LLVMCreateGenericValueOfInt, c"LLVMCreateGenericValueOfInt", "LLVMCreateGenericValueOfInt",
     c"LLVMCreateGenericValueOfInt(Ty, N, IsSigned)\n--\n\nArgs:\n    Ty\n    N\n    IsSigned\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueGenericValue",
-);
-
-/// The arguments of a call of `LLVMCreateGenericValueOfInt`, converted in order.
-unsafe fn C_LLVMCreateGenericValueOfInt(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMCreateGenericValueOfInt.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateGenericValueOfInt(py, rt::call::extract(x0, "Ty")?, rt::call::extract(x1, "N")?, rt::call::extract(x2, "IsSigned")?)?.into_ptr())
-}
+    ["Ty", "N", "IsSigned"],
+    |py, [x0, x1, x2]| LLVMCreateGenericValueOfInt(py, rt::call::extract(x0, "Ty")?, rt::call::extract(x1, "N")?, rt::call::extract(x2, "IsSigned")?));
 
 fn LLVMCreateGenericValueOfInt(py: Python<'_>, Ty: rt::PtrArg, N: rt::CInt<u64>, IsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGenericValueOfInt");
@@ -146,29 +92,10 @@ fn LLVMCreateGenericValueOfInt(py: Python<'_>, Ty: rt::PtrArg, N: rt::CInt<u64>,
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_N, a_IsSigned) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMCreateGenericValueOfPointer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateGenericValueOfPointer: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateGenericValueOfPointer",
-    "LLVMCreateGenericValueOfPointer",
-    &["P"],
-    rt::fastcall_entry!(C_LLVMCreateGenericValueOfPointer),
+rt::function!(F_LLVMCreateGenericValueOfPointer, C_LLVMCreateGenericValueOfPointer, c"LLVMCreateGenericValueOfPointer", "LLVMCreateGenericValueOfPointer",
     c"LLVMCreateGenericValueOfPointer(P)\n--\n\nArgs:\n    P\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueGenericValue",
-);
-
-/// The arguments of a call of `LLVMCreateGenericValueOfPointer`, converted in order.
-unsafe fn C_LLVMCreateGenericValueOfPointer(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMCreateGenericValueOfPointer.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateGenericValueOfPointer(py, rt::call::extract(x0, "P")?)?.into_ptr())
-}
+    ["P"],
+    |py, [x0]| LLVMCreateGenericValueOfPointer(py, rt::call::extract(x0, "P")?));
 
 fn LLVMCreateGenericValueOfPointer(py: Python<'_>, P: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGenericValueOfPointer");
@@ -182,29 +109,10 @@ fn LLVMCreateGenericValueOfPointer(py: Python<'_>, P: rt::PtrArgMut) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_P) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMCreateGenericValueOfFloat` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateGenericValueOfFloat: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateGenericValueOfFloat",
-    "LLVMCreateGenericValueOfFloat",
-    &["Ty", "N"],
-    rt::fastcall_entry!(C_LLVMCreateGenericValueOfFloat),
+rt::function!(F_LLVMCreateGenericValueOfFloat, C_LLVMCreateGenericValueOfFloat, c"LLVMCreateGenericValueOfFloat", "LLVMCreateGenericValueOfFloat",
     c"LLVMCreateGenericValueOfFloat(Ty, N)\n--\n\nArgs:\n    Ty\n    N\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueGenericValue",
-);
-
-/// The arguments of a call of `LLVMCreateGenericValueOfFloat`, converted in order.
-unsafe fn C_LLVMCreateGenericValueOfFloat(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMCreateGenericValueOfFloat.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateGenericValueOfFloat(py, rt::call::extract(x0, "Ty")?, rt::call::extract(x1, "N")?)?.into_ptr())
-}
+    ["Ty", "N"],
+    |py, [x0, x1]| LLVMCreateGenericValueOfFloat(py, rt::call::extract(x0, "Ty")?, rt::call::extract(x1, "N")?));
 
 fn LLVMCreateGenericValueOfFloat(py: Python<'_>, Ty: rt::PtrArg, N: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGenericValueOfFloat");
@@ -219,29 +127,10 @@ fn LLVMCreateGenericValueOfFloat(py: Python<'_>, Ty: rt::PtrArg, N: f64) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_N) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMGenericValueIntWidth` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGenericValueIntWidth: rt::call::Function = rt::call::Function::new(
-    c"LLVMGenericValueIntWidth",
-    "LLVMGenericValueIntWidth",
-    &["GenValRef"],
-    rt::fastcall_entry!(C_LLVMGenericValueIntWidth),
+rt::function!(F_LLVMGenericValueIntWidth, C_LLVMGenericValueIntWidth, c"LLVMGenericValueIntWidth", "LLVMGenericValueIntWidth",
     c"LLVMGenericValueIntWidth(GenValRef)\n--\n\nArgs:\n    GenValRef\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMGenericValueIntWidth`, converted in order.
-unsafe fn C_LLVMGenericValueIntWidth(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGenericValueIntWidth.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGenericValueIntWidth(py, rt::call::extract(x0, "GenValRef")?)?.into_ptr())
-}
+    ["GenValRef"],
+    |py, [x0]| LLVMGenericValueIntWidth(py, rt::call::extract(x0, "GenValRef")?));
 
 fn LLVMGenericValueIntWidth(py: Python<'_>, GenValRef: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueIntWidth");
@@ -255,29 +144,10 @@ fn LLVMGenericValueIntWidth(py: Python<'_>, GenValRef: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_GenValRef) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMGenericValueToInt` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGenericValueToInt: rt::call::Function = rt::call::Function::new(
-    c"LLVMGenericValueToInt",
-    "LLVMGenericValueToInt",
-    &["GenVal", "IsSigned"],
-    rt::fastcall_entry!(C_LLVMGenericValueToInt),
+rt::function!(F_LLVMGenericValueToInt, C_LLVMGenericValueToInt, c"LLVMGenericValueToInt", "LLVMGenericValueToInt",
     c"LLVMGenericValueToInt(GenVal, IsSigned)\n--\n\nArgs:\n    GenVal\n    IsSigned\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMGenericValueToInt`, converted in order.
-unsafe fn C_LLVMGenericValueToInt(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMGenericValueToInt.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMGenericValueToInt(py, rt::call::extract(x0, "GenVal")?, rt::call::extract(x1, "IsSigned")?)?.into_ptr())
-}
+    ["GenVal", "IsSigned"],
+    |py, [x0, x1]| LLVMGenericValueToInt(py, rt::call::extract(x0, "GenVal")?, rt::call::extract(x1, "IsSigned")?));
 
 fn LLVMGenericValueToInt(py: Python<'_>, GenVal: rt::PtrArg, IsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueToInt");
@@ -292,29 +162,10 @@ fn LLVMGenericValueToInt(py: Python<'_>, GenVal: rt::PtrArg, IsSigned: rt::CInt<
     let __r = py.allow_threads(move || unsafe { __f(a_GenVal, a_IsSigned) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMGenericValueToPointer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGenericValueToPointer: rt::call::Function = rt::call::Function::new(
-    c"LLVMGenericValueToPointer",
-    "LLVMGenericValueToPointer",
-    &["GenVal"],
-    rt::fastcall_entry!(C_LLVMGenericValueToPointer),
+rt::function!(F_LLVMGenericValueToPointer, C_LLVMGenericValueToPointer, c"LLVMGenericValueToPointer", "LLVMGenericValueToPointer",
     c"LLVMGenericValueToPointer(GenVal)\n--\n\nArgs:\n    GenVal\n\nReturns: a tuple of 1 item(s):\n    Pointer",
-);
-
-/// The arguments of a call of `LLVMGenericValueToPointer`, converted in order.
-unsafe fn C_LLVMGenericValueToPointer(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGenericValueToPointer.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGenericValueToPointer(py, rt::call::extract(x0, "GenVal")?)?.into_ptr())
-}
+    ["GenVal"],
+    |py, [x0]| LLVMGenericValueToPointer(py, rt::call::extract(x0, "GenVal")?));
 
 fn LLVMGenericValueToPointer(py: Python<'_>, GenVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueToPointer");
@@ -328,29 +179,10 @@ fn LLVMGenericValueToPointer(py: Python<'_>, GenVal: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_GenVal) });
     Ok(rt::pointer_result(py, __r)?)
 }
-/// `LLVMGenericValueToFloat` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGenericValueToFloat: rt::call::Function = rt::call::Function::new(
-    c"LLVMGenericValueToFloat",
-    "LLVMGenericValueToFloat",
-    &["TyRef", "GenVal"],
-    rt::fastcall_entry!(C_LLVMGenericValueToFloat),
+rt::function!(F_LLVMGenericValueToFloat, C_LLVMGenericValueToFloat, c"LLVMGenericValueToFloat", "LLVMGenericValueToFloat",
     c"LLVMGenericValueToFloat(TyRef, GenVal)\n--\n\nArgs:\n    TyRef\n    GenVal\n\nReturns: a tuple of 1 item(s):\n    float",
-);
-
-/// The arguments of a call of `LLVMGenericValueToFloat`, converted in order.
-unsafe fn C_LLVMGenericValueToFloat(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMGenericValueToFloat.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMGenericValueToFloat(py, rt::call::extract(x0, "TyRef")?, rt::call::extract(x1, "GenVal")?)?.into_ptr())
-}
+    ["TyRef", "GenVal"],
+    |py, [x0, x1]| LLVMGenericValueToFloat(py, rt::call::extract(x0, "TyRef")?, rt::call::extract(x1, "GenVal")?));
 
 fn LLVMGenericValueToFloat(py: Python<'_>, TyRef: rt::PtrArg, GenVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueToFloat");
@@ -365,29 +197,10 @@ fn LLVMGenericValueToFloat(py: Python<'_>, TyRef: rt::PtrArg, GenVal: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_TyRef, a_GenVal) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMDisposeGenericValue` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDisposeGenericValue: rt::call::Function = rt::call::Function::new(
-    c"LLVMDisposeGenericValue",
-    "LLVMDisposeGenericValue",
-    &["GenVal"],
-    rt::fastcall_entry!(C_LLVMDisposeGenericValue),
+rt::function!(F_LLVMDisposeGenericValue, C_LLVMDisposeGenericValue, c"LLVMDisposeGenericValue", "LLVMDisposeGenericValue",
     c"LLVMDisposeGenericValue(GenVal)\n--\n\nArgs:\n    GenVal",
-);
-
-/// The arguments of a call of `LLVMDisposeGenericValue`, converted in order.
-unsafe fn C_LLVMDisposeGenericValue(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDisposeGenericValue.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDisposeGenericValue(py, rt::call::extract(x0, "GenVal")?)?.into_ptr())
-}
+    ["GenVal"],
+    |py, [x0]| LLVMDisposeGenericValue(py, rt::call::extract(x0, "GenVal")?));
 
 fn LLVMDisposeGenericValue(py: Python<'_>, GenVal: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeGenericValue");
@@ -401,29 +214,10 @@ fn LLVMDisposeGenericValue(py: Python<'_>, GenVal: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_GenVal) });
     Ok(py.None())
 }
-/// `LLVMCreateExecutionEngineForModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateExecutionEngineForModule: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateExecutionEngineForModule",
-    "LLVMCreateExecutionEngineForModule",
-    &["OutEE", "M"],
-    rt::fastcall_entry!(C_LLVMCreateExecutionEngineForModule),
+rt::function!(F_LLVMCreateExecutionEngineForModule, C_LLVMCreateExecutionEngineForModule, c"LLVMCreateExecutionEngineForModule", "LLVMCreateExecutionEngineForModule",
     c"LLVMCreateExecutionEngineForModule(OutEE, M)\n--\n\nArgs:\n    OutEE\n    M\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
-);
-
-/// The arguments of a call of `LLVMCreateExecutionEngineForModule`, converted in order.
-unsafe fn C_LLVMCreateExecutionEngineForModule(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMCreateExecutionEngineForModule.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateExecutionEngineForModule(py, &x0, rt::call::extract(x1, "M")?)?.into_ptr())
-}
+    ["OutEE", "M"],
+    |py, [x0, x1]| LLVMCreateExecutionEngineForModule(py, &x0, rt::call::extract(x1, "M")?));
 
 fn LLVMCreateExecutionEngineForModule(py: Python<'_>, OutEE: &Bound<'_, PyAny>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateExecutionEngineForModule");
@@ -441,29 +235,10 @@ fn LLVMCreateExecutionEngineForModule(py: Python<'_>, OutEE: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_OutEE, a_M, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
-/// `LLVMCreateInterpreterForModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateInterpreterForModule: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateInterpreterForModule",
-    "LLVMCreateInterpreterForModule",
-    &["OutInterp", "M"],
-    rt::fastcall_entry!(C_LLVMCreateInterpreterForModule),
+rt::function!(F_LLVMCreateInterpreterForModule, C_LLVMCreateInterpreterForModule, c"LLVMCreateInterpreterForModule", "LLVMCreateInterpreterForModule",
     c"LLVMCreateInterpreterForModule(OutInterp, M)\n--\n\nArgs:\n    OutInterp\n    M\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
-);
-
-/// The arguments of a call of `LLVMCreateInterpreterForModule`, converted in order.
-unsafe fn C_LLVMCreateInterpreterForModule(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMCreateInterpreterForModule.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateInterpreterForModule(py, &x0, rt::call::extract(x1, "M")?)?.into_ptr())
-}
+    ["OutInterp", "M"],
+    |py, [x0, x1]| LLVMCreateInterpreterForModule(py, &x0, rt::call::extract(x1, "M")?));
 
 fn LLVMCreateInterpreterForModule(py: Python<'_>, OutInterp: &Bound<'_, PyAny>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateInterpreterForModule");
@@ -481,29 +256,10 @@ fn LLVMCreateInterpreterForModule(py: Python<'_>, OutInterp: &Bound<'_, PyAny>, 
     let __r = py.allow_threads(move || unsafe { __f(a_OutInterp, a_M, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
-/// `LLVMCreateJITCompilerForModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateJITCompilerForModule: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateJITCompilerForModule",
-    "LLVMCreateJITCompilerForModule",
-    &["OutJIT", "M", "OptLevel"],
-    rt::fastcall_entry!(C_LLVMCreateJITCompilerForModule),
+rt::function!(F_LLVMCreateJITCompilerForModule, C_LLVMCreateJITCompilerForModule, c"LLVMCreateJITCompilerForModule", "LLVMCreateJITCompilerForModule",
     c"LLVMCreateJITCompilerForModule(OutJIT, M, OptLevel)\n--\n\nArgs:\n    OutJIT\n    M\n    OptLevel\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
-);
-
-/// The arguments of a call of `LLVMCreateJITCompilerForModule`, converted in order.
-unsafe fn C_LLVMCreateJITCompilerForModule(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMCreateJITCompilerForModule.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateJITCompilerForModule(py, &x0, rt::call::extract(x1, "M")?, rt::call::extract(x2, "OptLevel")?)?.into_ptr())
-}
+    ["OutJIT", "M", "OptLevel"],
+    |py, [x0, x1, x2]| LLVMCreateJITCompilerForModule(py, &x0, rt::call::extract(x1, "M")?, rt::call::extract(x2, "OptLevel")?));
 
 fn LLVMCreateJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M: rt::PtrArg, OptLevel: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateJITCompilerForModule");
@@ -522,29 +278,10 @@ fn LLVMCreateJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M: 
     let __r = py.allow_threads(move || unsafe { __f(a_OutJIT, a_M, a_OptLevel, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
-/// `LLVMInitializeMCJITCompilerOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeMCJITCompilerOptions: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeMCJITCompilerOptions",
-    "LLVMInitializeMCJITCompilerOptions",
-    &["Options", "SizeOfOptions"],
-    rt::fastcall_entry!(C_LLVMInitializeMCJITCompilerOptions),
+rt::function!(F_LLVMInitializeMCJITCompilerOptions, C_LLVMInitializeMCJITCompilerOptions, c"LLVMInitializeMCJITCompilerOptions", "LLVMInitializeMCJITCompilerOptions",
     c"LLVMInitializeMCJITCompilerOptions(Options, SizeOfOptions)\n--\n\nArgs:\n    Options\n    SizeOfOptions",
-);
-
-/// The arguments of a call of `LLVMInitializeMCJITCompilerOptions`, converted in order.
-unsafe fn C_LLVMInitializeMCJITCompilerOptions(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMInitializeMCJITCompilerOptions.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeMCJITCompilerOptions(py, &x0, rt::call::extract(x1, "SizeOfOptions")?)?.into_ptr())
-}
+    ["Options", "SizeOfOptions"],
+    |py, [x0, x1]| LLVMInitializeMCJITCompilerOptions(py, &x0, rt::call::extract(x1, "SizeOfOptions")?));
 
 fn LLVMInitializeMCJITCompilerOptions(py: Python<'_>, Options: &Bound<'_, PyAny>, SizeOfOptions: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMCJITCompilerOptions");
@@ -560,29 +297,10 @@ fn LLVMInitializeMCJITCompilerOptions(py: Python<'_>, Options: &Bound<'_, PyAny>
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_SizeOfOptions) });
     Ok(py.None())
 }
-/// `LLVMCreateMCJITCompilerForModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateMCJITCompilerForModule: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateMCJITCompilerForModule",
-    "LLVMCreateMCJITCompilerForModule",
-    &["OutJIT", "M", "Options", "SizeOfOptions"],
-    rt::fastcall_entry!(C_LLVMCreateMCJITCompilerForModule),
+rt::function!(F_LLVMCreateMCJITCompilerForModule, C_LLVMCreateMCJITCompilerForModule, c"LLVMCreateMCJITCompilerForModule", "LLVMCreateMCJITCompilerForModule",
     c"LLVMCreateMCJITCompilerForModule(OutJIT, M, Options, SizeOfOptions)\n--\n\nCreate an MCJIT execution engine for a module, with the given options. It is\nthe responsibility of the caller to ensure that all fields in Options up to\nthe given SizeOfOptions are initialized. It is correct to pass a smaller\nvalue of SizeOfOptions that omits some fields. The canonical way of using\nthis is:\n\nLLVMMCJITCompilerOptions options;\nLLVMInitializeMCJITCompilerOptions(&options, sizeof(options));\n... fill in those options you care about\nLLVMCreateMCJITCompilerForModule(&jit, mod, &options, sizeof(options),\n&error);\n\nNote that this is also correct, though possibly suboptimal:\n\nLLVMCreateMCJITCompilerForModule(&jit, mod, 0, 0, &error);\n\nArgs:\n    OutJIT\n    M\n    Options\n    SizeOfOptions\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
-);
-
-/// The arguments of a call of `LLVMCreateMCJITCompilerForModule`, converted in order.
-unsafe fn C_LLVMCreateMCJITCompilerForModule(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_LLVMCreateMCJITCompilerForModule.args::<4>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateMCJITCompilerForModule(py, &x0, rt::call::extract(x1, "M")?, &x2, rt::call::extract(x3, "SizeOfOptions")?)?.into_ptr())
-}
+    ["OutJIT", "M", "Options", "SizeOfOptions"],
+    |py, [x0, x1, x2, x3]| LLVMCreateMCJITCompilerForModule(py, &x0, rt::call::extract(x1, "M")?, &x2, rt::call::extract(x3, "SizeOfOptions")?));
 
 fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M: rt::PtrArg, Options: &Bound<'_, PyAny>, SizeOfOptions: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMCJITCompilerForModule");
@@ -603,29 +321,10 @@ fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M
     let __r = py.allow_threads(move || unsafe { __f(a_OutJIT, a_M, a_Options, a_SizeOfOptions, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
-/// `LLVMDisposeExecutionEngine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDisposeExecutionEngine: rt::call::Function = rt::call::Function::new(
-    c"LLVMDisposeExecutionEngine",
-    "LLVMDisposeExecutionEngine",
-    &["EE"],
-    rt::fastcall_entry!(C_LLVMDisposeExecutionEngine),
+rt::function!(F_LLVMDisposeExecutionEngine, C_LLVMDisposeExecutionEngine, c"LLVMDisposeExecutionEngine", "LLVMDisposeExecutionEngine",
     c"LLVMDisposeExecutionEngine(EE)\n--\n\nArgs:\n    EE",
-);
-
-/// The arguments of a call of `LLVMDisposeExecutionEngine`, converted in order.
-unsafe fn C_LLVMDisposeExecutionEngine(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDisposeExecutionEngine.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDisposeExecutionEngine(py, rt::call::extract(x0, "EE")?)?.into_ptr())
-}
+    ["EE"],
+    |py, [x0]| LLVMDisposeExecutionEngine(py, rt::call::extract(x0, "EE")?));
 
 fn LLVMDisposeExecutionEngine(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeExecutionEngine");
@@ -639,29 +338,10 @@ fn LLVMDisposeExecutionEngine(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
     Ok(py.None())
 }
-/// `LLVMRunStaticConstructors` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRunStaticConstructors: rt::call::Function = rt::call::Function::new(
-    c"LLVMRunStaticConstructors",
-    "LLVMRunStaticConstructors",
-    &["EE"],
-    rt::fastcall_entry!(C_LLVMRunStaticConstructors),
+rt::function!(F_LLVMRunStaticConstructors, C_LLVMRunStaticConstructors, c"LLVMRunStaticConstructors", "LLVMRunStaticConstructors",
     c"LLVMRunStaticConstructors(EE)\n--\n\nArgs:\n    EE",
-);
-
-/// The arguments of a call of `LLVMRunStaticConstructors`, converted in order.
-unsafe fn C_LLVMRunStaticConstructors(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRunStaticConstructors.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRunStaticConstructors(py, rt::call::extract(x0, "EE")?)?.into_ptr())
-}
+    ["EE"],
+    |py, [x0]| LLVMRunStaticConstructors(py, rt::call::extract(x0, "EE")?));
 
 fn LLVMRunStaticConstructors(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunStaticConstructors");
@@ -675,29 +355,10 @@ fn LLVMRunStaticConstructors(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
     Ok(py.None())
 }
-/// `LLVMRunStaticDestructors` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRunStaticDestructors: rt::call::Function = rt::call::Function::new(
-    c"LLVMRunStaticDestructors",
-    "LLVMRunStaticDestructors",
-    &["EE"],
-    rt::fastcall_entry!(C_LLVMRunStaticDestructors),
+rt::function!(F_LLVMRunStaticDestructors, C_LLVMRunStaticDestructors, c"LLVMRunStaticDestructors", "LLVMRunStaticDestructors",
     c"LLVMRunStaticDestructors(EE)\n--\n\nArgs:\n    EE",
-);
-
-/// The arguments of a call of `LLVMRunStaticDestructors`, converted in order.
-unsafe fn C_LLVMRunStaticDestructors(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMRunStaticDestructors.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMRunStaticDestructors(py, rt::call::extract(x0, "EE")?)?.into_ptr())
-}
+    ["EE"],
+    |py, [x0]| LLVMRunStaticDestructors(py, rt::call::extract(x0, "EE")?));
 
 fn LLVMRunStaticDestructors(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunStaticDestructors");
@@ -711,29 +372,10 @@ fn LLVMRunStaticDestructors(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
     Ok(py.None())
 }
-/// `LLVMRunFunctionAsMain` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRunFunctionAsMain: rt::call::Function = rt::call::Function::new(
-    c"LLVMRunFunctionAsMain",
-    "LLVMRunFunctionAsMain",
-    &["EE", "F", "ArgC", "ArgV", "EnvP"],
-    rt::fastcall_entry!(C_LLVMRunFunctionAsMain),
+rt::function!(F_LLVMRunFunctionAsMain, C_LLVMRunFunctionAsMain, c"LLVMRunFunctionAsMain", "LLVMRunFunctionAsMain",
     c"LLVMRunFunctionAsMain(EE, F, ArgC, ArgV, EnvP)\n--\n\nArgs:\n    EE\n    F\n    ArgC\n    ArgV\n    EnvP\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMRunFunctionAsMain`, converted in order.
-unsafe fn C_LLVMRunFunctionAsMain(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_LLVMRunFunctionAsMain.args::<5>(py, args, nargs, kwnames)? };
-    Ok(LLVMRunFunctionAsMain(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "ArgC")?, rt::call::extract(x3, "ArgV")?, rt::call::extract(x4, "EnvP")?)?.into_ptr())
-}
+    ["EE", "F", "ArgC", "ArgV", "EnvP"],
+    |py, [x0, x1, x2, x3, x4]| LLVMRunFunctionAsMain(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "ArgC")?, rt::call::extract(x3, "ArgV")?, rt::call::extract(x4, "EnvP")?));
 
 fn LLVMRunFunctionAsMain(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, ArgC: rt::CInt<u32>, ArgV: rt::CStrArrayArg, EnvP: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunFunctionAsMain");
@@ -751,29 +393,10 @@ fn LLVMRunFunctionAsMain(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, ArgC: rt
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_F, a_ArgC, a_ArgV, a_EnvP) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMRunFunction` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRunFunction: rt::call::Function = rt::call::Function::new(
-    c"LLVMRunFunction",
-    "LLVMRunFunction",
-    &["EE", "F", "NumArgs", "Args"],
-    rt::fastcall_entry!(C_LLVMRunFunction),
+rt::function!(F_LLVMRunFunction, C_LLVMRunFunction, c"LLVMRunFunction", "LLVMRunFunction",
     c"LLVMRunFunction(EE, F, NumArgs, Args)\n--\n\nArgs:\n    EE\n    F\n    NumArgs\n    Args\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueGenericValue",
-);
-
-/// The arguments of a call of `LLVMRunFunction`, converted in order.
-unsafe fn C_LLVMRunFunction(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_LLVMRunFunction.args::<4>(py, args, nargs, kwnames)? };
-    Ok(LLVMRunFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "NumArgs")?, &x3)?.into_ptr())
-}
+    ["EE", "F", "NumArgs", "Args"],
+    |py, [x0, x1, x2, x3]| LLVMRunFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "NumArgs")?, &x3));
 
 fn LLVMRunFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, NumArgs: rt::CInt<u32>, Args: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunFunction");
@@ -791,29 +414,10 @@ fn LLVMRunFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, NumArgs: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_F, a_NumArgs, a_Args) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMFreeMachineCodeForFunction` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMFreeMachineCodeForFunction: rt::call::Function = rt::call::Function::new(
-    c"LLVMFreeMachineCodeForFunction",
-    "LLVMFreeMachineCodeForFunction",
-    &["EE", "F"],
-    rt::fastcall_entry!(C_LLVMFreeMachineCodeForFunction),
+rt::function!(F_LLVMFreeMachineCodeForFunction, C_LLVMFreeMachineCodeForFunction, c"LLVMFreeMachineCodeForFunction", "LLVMFreeMachineCodeForFunction",
     c"LLVMFreeMachineCodeForFunction(EE, F)\n--\n\nArgs:\n    EE\n    F",
-);
-
-/// The arguments of a call of `LLVMFreeMachineCodeForFunction`, converted in order.
-unsafe fn C_LLVMFreeMachineCodeForFunction(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMFreeMachineCodeForFunction.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMFreeMachineCodeForFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "F")?)?.into_ptr())
-}
+    ["EE", "F"],
+    |py, [x0, x1]| LLVMFreeMachineCodeForFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "F")?));
 
 fn LLVMFreeMachineCodeForFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFreeMachineCodeForFunction");
@@ -828,29 +432,10 @@ fn LLVMFreeMachineCodeForFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg)
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_F) });
     Ok(py.None())
 }
-/// `LLVMAddModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMAddModule: rt::call::Function = rt::call::Function::new(
-    c"LLVMAddModule",
-    "LLVMAddModule",
-    &["EE", "M"],
-    rt::fastcall_entry!(C_LLVMAddModule),
+rt::function!(F_LLVMAddModule, C_LLVMAddModule, c"LLVMAddModule", "LLVMAddModule",
     c"LLVMAddModule(EE, M)\n--\n\nArgs:\n    EE\n    M",
-);
-
-/// The arguments of a call of `LLVMAddModule`, converted in order.
-unsafe fn C_LLVMAddModule(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMAddModule.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMAddModule(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "M")?)?.into_ptr())
-}
+    ["EE", "M"],
+    |py, [x0, x1]| LLVMAddModule(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "M")?));
 
 fn LLVMAddModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddModule");
@@ -865,29 +450,10 @@ fn LLVMAddModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_M) });
     Ok(py.None())
 }
-/// `LLVMRemoveModule` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRemoveModule: rt::call::Function = rt::call::Function::new(
-    c"LLVMRemoveModule",
-    "LLVMRemoveModule",
-    &["EE", "M", "OutMod"],
-    rt::fastcall_entry!(C_LLVMRemoveModule),
+rt::function!(F_LLVMRemoveModule, C_LLVMRemoveModule, c"LLVMRemoveModule", "LLVMRemoveModule",
     c"LLVMRemoveModule(EE, M, OutMod)\n--\n\nArgs:\n    EE\n    M\n    OutMod\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
-);
-
-/// The arguments of a call of `LLVMRemoveModule`, converted in order.
-unsafe fn C_LLVMRemoveModule(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMRemoveModule.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMRemoveModule(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "M")?, &x2)?.into_ptr())
-}
+    ["EE", "M", "OutMod"],
+    |py, [x0, x1, x2]| LLVMRemoveModule(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "M")?, &x2));
 
 fn LLVMRemoveModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg, OutMod: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveModule");
@@ -906,29 +472,10 @@ fn LLVMRemoveModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg, OutMod: &Boun
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_M, a_OutMod, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
-/// `LLVMFindFunction` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMFindFunction: rt::call::Function = rt::call::Function::new(
-    c"LLVMFindFunction",
-    "LLVMFindFunction",
-    &["EE", "Name", "OutFn"],
-    rt::fastcall_entry!(C_LLVMFindFunction),
+rt::function!(F_LLVMFindFunction, C_LLVMFindFunction, c"LLVMFindFunction", "LLVMFindFunction",
     c"LLVMFindFunction(EE, Name, OutFn)\n--\n\nArgs:\n    EE\n    Name\n    OutFn\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMFindFunction`, converted in order.
-unsafe fn C_LLVMFindFunction(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMFindFunction.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMFindFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Name")?, &x2)?.into_ptr())
-}
+    ["EE", "Name", "OutFn"],
+    |py, [x0, x1, x2]| LLVMFindFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Name")?, &x2));
 
 fn LLVMFindFunction(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg, OutFn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFindFunction");
@@ -945,29 +492,10 @@ fn LLVMFindFunction(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg, OutFn: &B
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Name, a_OutFn) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMRecompileAndRelinkFunction` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMRecompileAndRelinkFunction: rt::call::Function = rt::call::Function::new(
-    c"LLVMRecompileAndRelinkFunction",
-    "LLVMRecompileAndRelinkFunction",
-    &["EE", "Fn"],
-    rt::fastcall_entry!(C_LLVMRecompileAndRelinkFunction),
+rt::function!(F_LLVMRecompileAndRelinkFunction, C_LLVMRecompileAndRelinkFunction, c"LLVMRecompileAndRelinkFunction", "LLVMRecompileAndRelinkFunction",
     c"LLVMRecompileAndRelinkFunction(EE, Fn)\n--\n\nArgs:\n    EE\n    Fn\n\nReturns: a tuple of 1 item(s):\n    Pointer",
-);
-
-/// The arguments of a call of `LLVMRecompileAndRelinkFunction`, converted in order.
-unsafe fn C_LLVMRecompileAndRelinkFunction(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMRecompileAndRelinkFunction.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMRecompileAndRelinkFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Fn")?)?.into_ptr())
-}
+    ["EE", "Fn"],
+    |py, [x0, x1]| LLVMRecompileAndRelinkFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Fn")?));
 
 fn LLVMRecompileAndRelinkFunction(py: Python<'_>, EE: rt::PtrArg, Fn: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRecompileAndRelinkFunction");
@@ -982,29 +510,10 @@ fn LLVMRecompileAndRelinkFunction(py: Python<'_>, EE: rt::PtrArg, Fn: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Fn) });
     Ok(rt::pointer_result(py, __r)?)
 }
-/// `LLVMGetExecutionEngineTargetData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetExecutionEngineTargetData: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetExecutionEngineTargetData",
-    "LLVMGetExecutionEngineTargetData",
-    &["EE"],
-    rt::fastcall_entry!(C_LLVMGetExecutionEngineTargetData),
+rt::function!(F_LLVMGetExecutionEngineTargetData, C_LLVMGetExecutionEngineTargetData, c"LLVMGetExecutionEngineTargetData", "LLVMGetExecutionEngineTargetData",
     c"LLVMGetExecutionEngineTargetData(EE)\n--\n\nArgs:\n    EE\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetData",
-);
-
-/// The arguments of a call of `LLVMGetExecutionEngineTargetData`, converted in order.
-unsafe fn C_LLVMGetExecutionEngineTargetData(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetExecutionEngineTargetData.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetExecutionEngineTargetData(py, rt::call::extract(x0, "EE")?)?.into_ptr())
-}
+    ["EE"],
+    |py, [x0]| LLVMGetExecutionEngineTargetData(py, rt::call::extract(x0, "EE")?));
 
 fn LLVMGetExecutionEngineTargetData(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetExecutionEngineTargetData");
@@ -1018,29 +527,10 @@ fn LLVMGetExecutionEngineTargetData(py: Python<'_>, EE: rt::PtrArg) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
     Ok(super::llvm_target::TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMGetExecutionEngineTargetMachine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetExecutionEngineTargetMachine: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetExecutionEngineTargetMachine",
-    "LLVMGetExecutionEngineTargetMachine",
-    &["EE"],
-    rt::fastcall_entry!(C_LLVMGetExecutionEngineTargetMachine),
+rt::function!(F_LLVMGetExecutionEngineTargetMachine, C_LLVMGetExecutionEngineTargetMachine, c"LLVMGetExecutionEngineTargetMachine", "LLVMGetExecutionEngineTargetMachine",
     c"LLVMGetExecutionEngineTargetMachine(EE)\n--\n\nArgs:\n    EE\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetMachine",
-);
-
-/// The arguments of a call of `LLVMGetExecutionEngineTargetMachine`, converted in order.
-unsafe fn C_LLVMGetExecutionEngineTargetMachine(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetExecutionEngineTargetMachine.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetExecutionEngineTargetMachine(py, rt::call::extract(x0, "EE")?)?.into_ptr())
-}
+    ["EE"],
+    |py, [x0]| LLVMGetExecutionEngineTargetMachine(py, rt::call::extract(x0, "EE")?));
 
 fn LLVMGetExecutionEngineTargetMachine(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetExecutionEngineTargetMachine");
@@ -1054,29 +544,10 @@ fn LLVMGetExecutionEngineTargetMachine(py: Python<'_>, EE: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
     Ok(super::llvm_targetmachine::TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMAddGlobalMapping` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMAddGlobalMapping: rt::call::Function = rt::call::Function::new(
-    c"LLVMAddGlobalMapping",
-    "LLVMAddGlobalMapping",
-    &["EE", "Global", "Addr"],
-    rt::fastcall_entry!(C_LLVMAddGlobalMapping),
+rt::function!(F_LLVMAddGlobalMapping, C_LLVMAddGlobalMapping, c"LLVMAddGlobalMapping", "LLVMAddGlobalMapping",
     c"LLVMAddGlobalMapping(EE, Global, Addr)\n--\n\nArgs:\n    EE\n    Global\n    Addr",
-);
-
-/// The arguments of a call of `LLVMAddGlobalMapping`, converted in order.
-unsafe fn C_LLVMAddGlobalMapping(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMAddGlobalMapping.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMAddGlobalMapping(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Global")?, rt::call::extract(x2, "Addr")?)?.into_ptr())
-}
+    ["EE", "Global", "Addr"],
+    |py, [x0, x1, x2]| LLVMAddGlobalMapping(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Global")?, rt::call::extract(x2, "Addr")?));
 
 fn LLVMAddGlobalMapping(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg, Addr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobalMapping");
@@ -1092,29 +563,10 @@ fn LLVMAddGlobalMapping(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg, Addr
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Global, a_Addr) });
     Ok(py.None())
 }
-/// `LLVMGetPointerToGlobal` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetPointerToGlobal: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetPointerToGlobal",
-    "LLVMGetPointerToGlobal",
-    &["EE", "Global"],
-    rt::fastcall_entry!(C_LLVMGetPointerToGlobal),
+rt::function!(F_LLVMGetPointerToGlobal, C_LLVMGetPointerToGlobal, c"LLVMGetPointerToGlobal", "LLVMGetPointerToGlobal",
     c"LLVMGetPointerToGlobal(EE, Global)\n--\n\nArgs:\n    EE\n    Global\n\nReturns: a tuple of 1 item(s):\n    Pointer",
-);
-
-/// The arguments of a call of `LLVMGetPointerToGlobal`, converted in order.
-unsafe fn C_LLVMGetPointerToGlobal(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMGetPointerToGlobal.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetPointerToGlobal(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Global")?)?.into_ptr())
-}
+    ["EE", "Global"],
+    |py, [x0, x1]| LLVMGetPointerToGlobal(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Global")?));
 
 fn LLVMGetPointerToGlobal(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPointerToGlobal");
@@ -1129,29 +581,10 @@ fn LLVMGetPointerToGlobal(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg) ->
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Global) });
     Ok(rt::pointer_result(py, __r)?)
 }
-/// `LLVMGetGlobalValueAddress` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetGlobalValueAddress: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetGlobalValueAddress",
-    "LLVMGetGlobalValueAddress",
-    &["EE", "Name"],
-    rt::fastcall_entry!(C_LLVMGetGlobalValueAddress),
+rt::function!(F_LLVMGetGlobalValueAddress, C_LLVMGetGlobalValueAddress, c"LLVMGetGlobalValueAddress", "LLVMGetGlobalValueAddress",
     c"LLVMGetGlobalValueAddress(EE, Name)\n--\n\nArgs:\n    EE\n    Name\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMGetGlobalValueAddress`, converted in order.
-unsafe fn C_LLVMGetGlobalValueAddress(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMGetGlobalValueAddress.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetGlobalValueAddress(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Name")?)?.into_ptr())
-}
+    ["EE", "Name"],
+    |py, [x0, x1]| LLVMGetGlobalValueAddress(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Name")?));
 
 fn LLVMGetGlobalValueAddress(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetGlobalValueAddress");
@@ -1166,29 +599,10 @@ fn LLVMGetGlobalValueAddress(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) 
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Name) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMGetFunctionAddress` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetFunctionAddress: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetFunctionAddress",
-    "LLVMGetFunctionAddress",
-    &["EE", "Name"],
-    rt::fastcall_entry!(C_LLVMGetFunctionAddress),
+rt::function!(F_LLVMGetFunctionAddress, C_LLVMGetFunctionAddress, c"LLVMGetFunctionAddress", "LLVMGetFunctionAddress",
     c"LLVMGetFunctionAddress(EE, Name)\n--\n\nArgs:\n    EE\n    Name\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMGetFunctionAddress`, converted in order.
-unsafe fn C_LLVMGetFunctionAddress(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMGetFunctionAddress.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetFunctionAddress(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Name")?)?.into_ptr())
-}
+    ["EE", "Name"],
+    |py, [x0, x1]| LLVMGetFunctionAddress(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Name")?));
 
 fn LLVMGetFunctionAddress(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFunctionAddress");
@@ -1203,29 +617,10 @@ fn LLVMGetFunctionAddress(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Name) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMExecutionEngineGetErrMsg` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMExecutionEngineGetErrMsg: rt::call::Function = rt::call::Function::new(
-    c"LLVMExecutionEngineGetErrMsg",
-    "LLVMExecutionEngineGetErrMsg",
-    &["EE"],
-    rt::fastcall_entry!(C_LLVMExecutionEngineGetErrMsg),
+rt::function!(F_LLVMExecutionEngineGetErrMsg, C_LLVMExecutionEngineGetErrMsg, c"LLVMExecutionEngineGetErrMsg", "LLVMExecutionEngineGetErrMsg",
     c"LLVMExecutionEngineGetErrMsg(EE)\n--\n\nReturns true on error, false on success. If true is returned then the error\nmessage is copied to OutStr and cleared in the ExecutionEngine instance.\n\nArgs:\n    EE\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
-);
-
-/// The arguments of a call of `LLVMExecutionEngineGetErrMsg`, converted in order.
-unsafe fn C_LLVMExecutionEngineGetErrMsg(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMExecutionEngineGetErrMsg.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMExecutionEngineGetErrMsg(py, rt::call::extract(x0, "EE")?)?.into_ptr())
-}
+    ["EE"],
+    |py, [x0]| LLVMExecutionEngineGetErrMsg(py, rt::call::extract(x0, "EE")?));
 
 fn LLVMExecutionEngineGetErrMsg(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMExecutionEngineGetErrMsg");
@@ -1241,29 +636,10 @@ fn LLVMExecutionEngineGetErrMsg(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_OutError) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
-/// `LLVMCreateSimpleMCJITMemoryManager` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateSimpleMCJITMemoryManager: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateSimpleMCJITMemoryManager",
-    "LLVMCreateSimpleMCJITMemoryManager",
-    &["Opaque", "AllocateCodeSection", "AllocateDataSection", "FinalizeMemory", "Destroy"],
-    rt::fastcall_entry!(C_LLVMCreateSimpleMCJITMemoryManager),
+rt::function!(F_LLVMCreateSimpleMCJITMemoryManager, C_LLVMCreateSimpleMCJITMemoryManager, c"LLVMCreateSimpleMCJITMemoryManager", "LLVMCreateSimpleMCJITMemoryManager",
     c"LLVMCreateSimpleMCJITMemoryManager(Opaque, AllocateCodeSection, AllocateDataSection, FinalizeMemory, Destroy)\n--\n\nCreate a simple custom MCJIT memory manager. This memory manager can\nintercept allocations in a module-oblivious way. This will return NULL\nif any of the passed functions are NULL.\n\nArgs:\n    Opaque: An opaque client object to pass back to the callbacks.\n    AllocateCodeSection: Allocate a block of memory for executable code.\n    AllocateDataSection: Allocate a block of memory for data.\n    FinalizeMemory: Set page permissions and flush cache. Return 0 on\n        success, 1 on error.\n    Destroy\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMCJITMemoryManager",
-);
-
-/// The arguments of a call of `LLVMCreateSimpleMCJITMemoryManager`, converted in order.
-unsafe fn C_LLVMCreateSimpleMCJITMemoryManager(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_LLVMCreateSimpleMCJITMemoryManager.args::<5>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateSimpleMCJITMemoryManager(py, rt::call::extract(x0, "Opaque")?, rt::call::extract(x1, "AllocateCodeSection")?, rt::call::extract(x2, "AllocateDataSection")?, rt::call::extract(x3, "FinalizeMemory")?, rt::call::extract(x4, "Destroy")?)?.into_ptr())
-}
+    ["Opaque", "AllocateCodeSection", "AllocateDataSection", "FinalizeMemory", "Destroy"],
+    |py, [x0, x1, x2, x3, x4]| LLVMCreateSimpleMCJITMemoryManager(py, rt::call::extract(x0, "Opaque")?, rt::call::extract(x1, "AllocateCodeSection")?, rt::call::extract(x2, "AllocateDataSection")?, rt::call::extract(x3, "FinalizeMemory")?, rt::call::extract(x4, "Destroy")?));
 
 fn LLVMCreateSimpleMCJITMemoryManager(py: Python<'_>, Opaque: rt::PtrArgMut, AllocateCodeSection: rt::PtrArg, AllocateDataSection: rt::PtrArg, FinalizeMemory: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateSimpleMCJITMemoryManager");
@@ -1281,29 +657,10 @@ fn LLVMCreateSimpleMCJITMemoryManager(py: Python<'_>, Opaque: rt::PtrArgMut, All
     let __r = py.allow_threads(move || unsafe { __f(a_Opaque, a_AllocateCodeSection, a_AllocateDataSection, a_FinalizeMemory, a_Destroy) });
     Ok(TYPES.instance_at(py, 3, __r, None)?)
 }
-/// `LLVMDisposeMCJITMemoryManager` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDisposeMCJITMemoryManager: rt::call::Function = rt::call::Function::new(
-    c"LLVMDisposeMCJITMemoryManager",
-    "LLVMDisposeMCJITMemoryManager",
-    &["MM"],
-    rt::fastcall_entry!(C_LLVMDisposeMCJITMemoryManager),
+rt::function!(F_LLVMDisposeMCJITMemoryManager, C_LLVMDisposeMCJITMemoryManager, c"LLVMDisposeMCJITMemoryManager", "LLVMDisposeMCJITMemoryManager",
     c"LLVMDisposeMCJITMemoryManager(MM)\n--\n\nArgs:\n    MM",
-);
-
-/// The arguments of a call of `LLVMDisposeMCJITMemoryManager`, converted in order.
-unsafe fn C_LLVMDisposeMCJITMemoryManager(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDisposeMCJITMemoryManager.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDisposeMCJITMemoryManager(py, rt::call::extract(x0, "MM")?)?.into_ptr())
-}
+    ["MM"],
+    |py, [x0]| LLVMDisposeMCJITMemoryManager(py, rt::call::extract(x0, "MM")?));
 
 fn LLVMDisposeMCJITMemoryManager(py: Python<'_>, MM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeMCJITMemoryManager");
@@ -1317,29 +674,10 @@ fn LLVMDisposeMCJITMemoryManager(py: Python<'_>, MM: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_MM) });
     Ok(py.None())
 }
-/// `LLVMCreateGDBRegistrationListener` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateGDBRegistrationListener: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateGDBRegistrationListener",
-    "LLVMCreateGDBRegistrationListener",
-    &[],
-    rt::fastcall_entry!(C_LLVMCreateGDBRegistrationListener),
+rt::function!(F_LLVMCreateGDBRegistrationListener, C_LLVMCreateGDBRegistrationListener, c"LLVMCreateGDBRegistrationListener", "LLVMCreateGDBRegistrationListener",
     c"LLVMCreateGDBRegistrationListener()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueJITEventListener",
-);
-
-/// The arguments of a call of `LLVMCreateGDBRegistrationListener`, converted in order.
-unsafe fn C_LLVMCreateGDBRegistrationListener(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMCreateGDBRegistrationListener.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateGDBRegistrationListener(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMCreateGDBRegistrationListener(py));
 
 fn LLVMCreateGDBRegistrationListener(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGDBRegistrationListener");
@@ -1352,29 +690,10 @@ fn LLVMCreateGDBRegistrationListener(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(super::llvm_types::TYPES.instance_at(py, 17, __r, None)?)
 }
-/// `LLVMCreateIntelJITEventListener` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateIntelJITEventListener: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateIntelJITEventListener",
-    "LLVMCreateIntelJITEventListener",
-    &[],
-    rt::fastcall_entry!(C_LLVMCreateIntelJITEventListener),
+rt::function!(F_LLVMCreateIntelJITEventListener, C_LLVMCreateIntelJITEventListener, c"LLVMCreateIntelJITEventListener", "LLVMCreateIntelJITEventListener",
     c"LLVMCreateIntelJITEventListener()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueJITEventListener",
-);
-
-/// The arguments of a call of `LLVMCreateIntelJITEventListener`, converted in order.
-unsafe fn C_LLVMCreateIntelJITEventListener(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMCreateIntelJITEventListener.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateIntelJITEventListener(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMCreateIntelJITEventListener(py));
 
 fn LLVMCreateIntelJITEventListener(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateIntelJITEventListener");
@@ -1387,29 +706,10 @@ fn LLVMCreateIntelJITEventListener(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(super::llvm_types::TYPES.instance_at(py, 17, __r, None)?)
 }
-/// `LLVMCreateOProfileJITEventListener` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateOProfileJITEventListener: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateOProfileJITEventListener",
-    "LLVMCreateOProfileJITEventListener",
-    &[],
-    rt::fastcall_entry!(C_LLVMCreateOProfileJITEventListener),
+rt::function!(F_LLVMCreateOProfileJITEventListener, C_LLVMCreateOProfileJITEventListener, c"LLVMCreateOProfileJITEventListener", "LLVMCreateOProfileJITEventListener",
     c"LLVMCreateOProfileJITEventListener()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueJITEventListener",
-);
-
-/// The arguments of a call of `LLVMCreateOProfileJITEventListener`, converted in order.
-unsafe fn C_LLVMCreateOProfileJITEventListener(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMCreateOProfileJITEventListener.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateOProfileJITEventListener(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMCreateOProfileJITEventListener(py));
 
 fn LLVMCreateOProfileJITEventListener(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateOProfileJITEventListener");
@@ -1422,29 +722,10 @@ fn LLVMCreateOProfileJITEventListener(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(super::llvm_types::TYPES.instance_at(py, 17, __r, None)?)
 }
-/// `LLVMCreatePerfJITEventListener` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreatePerfJITEventListener: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreatePerfJITEventListener",
-    "LLVMCreatePerfJITEventListener",
-    &[],
-    rt::fastcall_entry!(C_LLVMCreatePerfJITEventListener),
+rt::function!(F_LLVMCreatePerfJITEventListener, C_LLVMCreatePerfJITEventListener, c"LLVMCreatePerfJITEventListener", "LLVMCreatePerfJITEventListener",
     c"LLVMCreatePerfJITEventListener()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueJITEventListener",
-);
-
-/// The arguments of a call of `LLVMCreatePerfJITEventListener`, converted in order.
-unsafe fn C_LLVMCreatePerfJITEventListener(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMCreatePerfJITEventListener.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreatePerfJITEventListener(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMCreatePerfJITEventListener(py));
 
 fn LLVMCreatePerfJITEventListener(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreatePerfJITEventListener");

@@ -30,29 +30,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.irreader", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMParseIRInContext` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMParseIRInContext: rt::call::Function = rt::call::Function::new(
-    c"LLVMParseIRInContext",
-    "LLVMParseIRInContext",
-    &["ContextRef", "MemBuf", "OutM"],
-    rt::fastcall_entry!(C_LLVMParseIRInContext),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMParseIRInContext, C_LLVMParseIRInContext, c"LLVMParseIRInContext", "LLVMParseIRInContext",
     c"LLVMParseIRInContext(ContextRef, MemBuf, OutM)\n--\n\nRead LLVM IR from a memory buffer and convert it into an in-memory Module\nobject. Returns 0 on success.\nOptionally returns a human-readable description of any errors that\noccurred during parsing IR. OutMessage must be disposed with\nLLVMDisposeMessage.\n\nSee: llvm::ParseIR()\n\nArgs:\n    ContextRef\n    MemBuf\n    OutM\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
-);
-
-/// The arguments of a call of `LLVMParseIRInContext`, converted in order.
-unsafe fn C_LLVMParseIRInContext(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMParseIRInContext.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMParseIRInContext(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2)?.into_ptr())
-}
+    ["ContextRef", "MemBuf", "OutM"],
+    |py, [x0, x1, x2]| LLVMParseIRInContext(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2));
 
 fn LLVMParseIRInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseIRInContext");

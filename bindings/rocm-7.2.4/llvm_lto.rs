@@ -46,29 +46,13 @@ pub(crate) struct R_LTOObjectBuffer {
     pub Size: u64,
 }
 const _: () = assert!(std::mem::size_of::<R_LTOObjectBuffer>() == 16);
-/// `lto_get_version` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_get_version: rt::call::Function = rt::call::Function::new(
-    c"lto_get_version",
-    "lto_get_version",
-    &[],
-    rt::fastcall_entry!(C_lto_get_version),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_lto_get_version, C_lto_get_version, c"lto_get_version", "lto_get_version",
     c"lto_get_version()\n--\n\nReturns a printable string.\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `lto_get_version`, converted in order.
-unsafe fn C_lto_get_version(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_lto_get_version.args::<0>(py, args, nargs, kwnames)? };
-    Ok(lto_get_version(py)?.into_ptr())
-}
+    [],
+    |py, []| lto_get_version(py));
 
 fn lto_get_version(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_get_version");
@@ -81,29 +65,10 @@ fn lto_get_version(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `lto_get_error_message` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_get_error_message: rt::call::Function = rt::call::Function::new(
-    c"lto_get_error_message",
-    "lto_get_error_message",
-    &[],
-    rt::fastcall_entry!(C_lto_get_error_message),
+rt::function!(F_lto_get_error_message, C_lto_get_error_message, c"lto_get_error_message", "lto_get_error_message",
     c"lto_get_error_message()\n--\n\nReturns the last error string or NULL if last operation was successful.\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `lto_get_error_message`, converted in order.
-unsafe fn C_lto_get_error_message(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_lto_get_error_message.args::<0>(py, args, nargs, kwnames)? };
-    Ok(lto_get_error_message(py)?.into_ptr())
-}
+    [],
+    |py, []| lto_get_error_message(py));
 
 fn lto_get_error_message(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_get_error_message");
@@ -116,29 +81,10 @@ fn lto_get_error_message(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `lto_module_is_object_file` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_is_object_file: rt::call::Function = rt::call::Function::new(
-    c"lto_module_is_object_file",
-    "lto_module_is_object_file",
-    &["path"],
-    rt::fastcall_entry!(C_lto_module_is_object_file),
+rt::function!(F_lto_module_is_object_file, C_lto_module_is_object_file, c"lto_module_is_object_file", "lto_module_is_object_file",
     c"lto_module_is_object_file(path)\n--\n\nChecks if a file is a loadable object file.\n\nArgs:\n    path\n\nReturns: a tuple of 1 item(s):\n    bool",
-);
-
-/// The arguments of a call of `lto_module_is_object_file`, converted in order.
-unsafe fn C_lto_module_is_object_file(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_lto_module_is_object_file.args::<1>(py, args, nargs, kwnames)? };
-    Ok(lto_module_is_object_file(py, rt::call::extract(x0, "path")?)?.into_ptr())
-}
+    ["path"],
+    |py, [x0]| lto_module_is_object_file(py, rt::call::extract(x0, "path")?));
 
 fn lto_module_is_object_file(py: Python<'_>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_object_file");
@@ -152,29 +98,10 @@ fn lto_module_is_object_file(py: Python<'_>, path: rt::CStrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_path) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// `lto_module_is_object_file_for_target` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_is_object_file_for_target: rt::call::Function = rt::call::Function::new(
-    c"lto_module_is_object_file_for_target",
-    "lto_module_is_object_file_for_target",
-    &["path", "target_triple_prefix"],
-    rt::fastcall_entry!(C_lto_module_is_object_file_for_target),
+rt::function!(F_lto_module_is_object_file_for_target, C_lto_module_is_object_file_for_target, c"lto_module_is_object_file_for_target", "lto_module_is_object_file_for_target",
     c"lto_module_is_object_file_for_target(path, target_triple_prefix)\n--\n\nChecks if a file is a loadable object compiled for requested target.\n\nArgs:\n    path\n    target_triple_prefix\n\nReturns: a tuple of 1 item(s):\n    bool",
-);
-
-/// The arguments of a call of `lto_module_is_object_file_for_target`, converted in order.
-unsafe fn C_lto_module_is_object_file_for_target(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_module_is_object_file_for_target.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_module_is_object_file_for_target(py, rt::call::extract(x0, "path")?, rt::call::extract(x1, "target_triple_prefix")?)?.into_ptr())
-}
+    ["path", "target_triple_prefix"],
+    |py, [x0, x1]| lto_module_is_object_file_for_target(py, rt::call::extract(x0, "path")?, rt::call::extract(x1, "target_triple_prefix")?));
 
 fn lto_module_is_object_file_for_target(py: Python<'_>, path: rt::CStrArg, target_triple_prefix: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_object_file_for_target");
@@ -189,29 +116,10 @@ fn lto_module_is_object_file_for_target(py: Python<'_>, path: rt::CStrArg, targe
     let __r = py.allow_threads(move || unsafe { __f(a_path, a_target_triple_prefix) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// `lto_module_has_objc_category` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_has_objc_category: rt::call::Function = rt::call::Function::new(
-    c"lto_module_has_objc_category",
-    "lto_module_has_objc_category",
-    &["mem", "length"],
-    rt::fastcall_entry!(C_lto_module_has_objc_category),
+rt::function!(F_lto_module_has_objc_category, C_lto_module_has_objc_category, c"lto_module_has_objc_category", "lto_module_has_objc_category",
     c"lto_module_has_objc_category(mem, length)\n--\n\nReturn true if Buffer contains a bitcode file with ObjC code (category\nor class) in it.\n\nArgs:\n    mem\n    length\n\nReturns: a tuple of 1 item(s):\n    bool",
-);
-
-/// The arguments of a call of `lto_module_has_objc_category`, converted in order.
-unsafe fn C_lto_module_has_objc_category(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_module_has_objc_category.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_module_has_objc_category(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?)?.into_ptr())
-}
+    ["mem", "length"],
+    |py, [x0, x1]| lto_module_has_objc_category(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?));
 
 fn lto_module_has_objc_category(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_has_objc_category");
@@ -226,29 +134,10 @@ fn lto_module_has_objc_category(py: Python<'_>, mem: rt::PtrArg, length: rt::CIn
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// `lto_module_is_object_file_in_memory` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_is_object_file_in_memory: rt::call::Function = rt::call::Function::new(
-    c"lto_module_is_object_file_in_memory",
-    "lto_module_is_object_file_in_memory",
-    &["mem", "length"],
-    rt::fastcall_entry!(C_lto_module_is_object_file_in_memory),
+rt::function!(F_lto_module_is_object_file_in_memory, C_lto_module_is_object_file_in_memory, c"lto_module_is_object_file_in_memory", "lto_module_is_object_file_in_memory",
     c"lto_module_is_object_file_in_memory(mem, length)\n--\n\nChecks if a buffer is a loadable object file.\n\nArgs:\n    mem\n    length\n\nReturns: a tuple of 1 item(s):\n    bool",
-);
-
-/// The arguments of a call of `lto_module_is_object_file_in_memory`, converted in order.
-unsafe fn C_lto_module_is_object_file_in_memory(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_module_is_object_file_in_memory.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_module_is_object_file_in_memory(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?)?.into_ptr())
-}
+    ["mem", "length"],
+    |py, [x0, x1]| lto_module_is_object_file_in_memory(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?));
 
 fn lto_module_is_object_file_in_memory(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_object_file_in_memory");
@@ -263,29 +152,10 @@ fn lto_module_is_object_file_in_memory(py: Python<'_>, mem: rt::PtrArg, length: 
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// `lto_module_is_object_file_in_memory_for_target` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_is_object_file_in_memory_for_target: rt::call::Function = rt::call::Function::new(
-    c"lto_module_is_object_file_in_memory_for_target",
-    "lto_module_is_object_file_in_memory_for_target",
-    &["mem", "length", "target_triple_prefix"],
-    rt::fastcall_entry!(C_lto_module_is_object_file_in_memory_for_target),
+rt::function!(F_lto_module_is_object_file_in_memory_for_target, C_lto_module_is_object_file_in_memory_for_target, c"lto_module_is_object_file_in_memory_for_target", "lto_module_is_object_file_in_memory_for_target",
     c"lto_module_is_object_file_in_memory_for_target(mem, length, target_triple_prefix)\n--\n\nChecks if a buffer is a loadable object compiled for requested target.\n\nArgs:\n    mem\n    length\n    target_triple_prefix\n\nReturns: a tuple of 1 item(s):\n    bool",
-);
-
-/// The arguments of a call of `lto_module_is_object_file_in_memory_for_target`, converted in order.
-unsafe fn C_lto_module_is_object_file_in_memory_for_target(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_lto_module_is_object_file_in_memory_for_target.args::<3>(py, args, nargs, kwnames)? };
-    Ok(lto_module_is_object_file_in_memory_for_target(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "target_triple_prefix")?)?.into_ptr())
-}
+    ["mem", "length", "target_triple_prefix"],
+    |py, [x0, x1, x2]| lto_module_is_object_file_in_memory_for_target(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "target_triple_prefix")?));
 
 fn lto_module_is_object_file_in_memory_for_target(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, target_triple_prefix: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_object_file_in_memory_for_target");
@@ -301,29 +171,10 @@ fn lto_module_is_object_file_in_memory_for_target(py: Python<'_>, mem: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length, a_target_triple_prefix) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// `lto_module_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_create: rt::call::Function = rt::call::Function::new(
-    c"lto_module_create",
-    "lto_module_create",
-    &["path"],
-    rt::fastcall_entry!(C_lto_module_create),
+rt::function!(F_lto_module_create, C_lto_module_create, c"lto_module_create", "lto_module_create",
     c"lto_module_create(path)\n--\n\nLoads an object file from disk.\nReturns NULL on error (check lto_get_error_message() for details).\n\nArgs:\n    path\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOModule",
-);
-
-/// The arguments of a call of `lto_module_create`, converted in order.
-unsafe fn C_lto_module_create(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_lto_module_create.args::<1>(py, args, nargs, kwnames)? };
-    Ok(lto_module_create(py, rt::call::extract(x0, "path")?)?.into_ptr())
-}
+    ["path"],
+    |py, [x0]| lto_module_create(py, rt::call::extract(x0, "path")?));
 
 fn lto_module_create(py: Python<'_>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create");
@@ -337,29 +188,10 @@ fn lto_module_create(py: Python<'_>, path: rt::CStrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_path) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// `lto_module_create_from_memory` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_create_from_memory: rt::call::Function = rt::call::Function::new(
-    c"lto_module_create_from_memory",
-    "lto_module_create_from_memory",
-    &["mem", "length"],
-    rt::fastcall_entry!(C_lto_module_create_from_memory),
+rt::function!(F_lto_module_create_from_memory, C_lto_module_create_from_memory, c"lto_module_create_from_memory", "lto_module_create_from_memory",
     c"lto_module_create_from_memory(mem, length)\n--\n\nLoads an object file from memory.\nReturns NULL on error (check lto_get_error_message() for details).\n\nArgs:\n    mem\n    length\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOModule",
-);
-
-/// The arguments of a call of `lto_module_create_from_memory`, converted in order.
-unsafe fn C_lto_module_create_from_memory(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_module_create_from_memory.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_module_create_from_memory(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?)?.into_ptr())
-}
+    ["mem", "length"],
+    |py, [x0, x1]| lto_module_create_from_memory(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?));
 
 fn lto_module_create_from_memory(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_memory");
@@ -374,29 +206,10 @@ fn lto_module_create_from_memory(py: Python<'_>, mem: rt::PtrArg, length: rt::CI
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// `lto_module_create_from_memory_with_path` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_create_from_memory_with_path: rt::call::Function = rt::call::Function::new(
-    c"lto_module_create_from_memory_with_path",
-    "lto_module_create_from_memory_with_path",
-    &["mem", "length", "path"],
-    rt::fastcall_entry!(C_lto_module_create_from_memory_with_path),
+rt::function!(F_lto_module_create_from_memory_with_path, C_lto_module_create_from_memory_with_path, c"lto_module_create_from_memory_with_path", "lto_module_create_from_memory_with_path",
     c"lto_module_create_from_memory_with_path(mem, length, path)\n--\n\nLoads an object file from memory with an extra path argument.\nReturns NULL on error (check lto_get_error_message() for details).\n\nArgs:\n    mem\n    length\n    path\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOModule",
-);
-
-/// The arguments of a call of `lto_module_create_from_memory_with_path`, converted in order.
-unsafe fn C_lto_module_create_from_memory_with_path(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_lto_module_create_from_memory_with_path.args::<3>(py, args, nargs, kwnames)? };
-    Ok(lto_module_create_from_memory_with_path(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "path")?)?.into_ptr())
-}
+    ["mem", "length", "path"],
+    |py, [x0, x1, x2]| lto_module_create_from_memory_with_path(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "path")?));
 
 fn lto_module_create_from_memory_with_path(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_memory_with_path");
@@ -412,29 +225,10 @@ fn lto_module_create_from_memory_with_path(py: Python<'_>, mem: rt::PtrArg, leng
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length, a_path) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// `lto_module_create_in_local_context` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_create_in_local_context: rt::call::Function = rt::call::Function::new(
-    c"lto_module_create_in_local_context",
-    "lto_module_create_in_local_context",
-    &["mem", "length", "path"],
-    rt::fastcall_entry!(C_lto_module_create_in_local_context),
+rt::function!(F_lto_module_create_in_local_context, C_lto_module_create_in_local_context, c"lto_module_create_in_local_context", "lto_module_create_in_local_context",
     c"lto_module_create_in_local_context(mem, length, path)\n--\n\nLoads an object file in its own context.\n\nLoads an object file in its own LLVMContext.  This function call is\nthread-safe.  However, modules created this way should not be merged into an\nlto_code_gen_t using \\a lto_codegen_add_module().\n\nReturns NULL on error (check lto_get_error_message() for details).\n\nArgs:\n    mem\n    length\n    path\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOModule",
-);
-
-/// The arguments of a call of `lto_module_create_in_local_context`, converted in order.
-unsafe fn C_lto_module_create_in_local_context(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_lto_module_create_in_local_context.args::<3>(py, args, nargs, kwnames)? };
-    Ok(lto_module_create_in_local_context(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "path")?)?.into_ptr())
-}
+    ["mem", "length", "path"],
+    |py, [x0, x1, x2]| lto_module_create_in_local_context(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "path")?));
 
 fn lto_module_create_in_local_context(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_in_local_context");
@@ -450,29 +244,10 @@ fn lto_module_create_in_local_context(py: Python<'_>, mem: rt::PtrArg, length: r
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length, a_path) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// `lto_module_create_in_codegen_context` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_create_in_codegen_context: rt::call::Function = rt::call::Function::new(
-    c"lto_module_create_in_codegen_context",
-    "lto_module_create_in_codegen_context",
-    &["mem", "length", "path", "cg"],
-    rt::fastcall_entry!(C_lto_module_create_in_codegen_context),
+rt::function!(F_lto_module_create_in_codegen_context, C_lto_module_create_in_codegen_context, c"lto_module_create_in_codegen_context", "lto_module_create_in_codegen_context",
     c"lto_module_create_in_codegen_context(mem, length, path, cg)\n--\n\nLoads an object file in the codegen context.\n\nLoads an object file into the same context as \\c cg.  The module is safe to\nadd using \\a lto_codegen_add_module().\n\nReturns NULL on error (check lto_get_error_message() for details).\n\nArgs:\n    mem\n    length\n    path\n    cg\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOModule",
-);
-
-/// The arguments of a call of `lto_module_create_in_codegen_context`, converted in order.
-unsafe fn C_lto_module_create_in_codegen_context(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_lto_module_create_in_codegen_context.args::<4>(py, args, nargs, kwnames)? };
-    Ok(lto_module_create_in_codegen_context(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "path")?, rt::call::extract(x3, "cg")?)?.into_ptr())
-}
+    ["mem", "length", "path", "cg"],
+    |py, [x0, x1, x2, x3]| lto_module_create_in_codegen_context(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "path")?, rt::call::extract(x3, "cg")?));
 
 fn lto_module_create_in_codegen_context(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, path: rt::CStrArg, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_in_codegen_context");
@@ -489,29 +264,10 @@ fn lto_module_create_in_codegen_context(py: Python<'_>, mem: rt::PtrArg, length:
     let __r = py.allow_threads(move || unsafe { __f(a_mem, a_length, a_path, a_cg) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// `lto_module_create_from_fd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_create_from_fd: rt::call::Function = rt::call::Function::new(
-    c"lto_module_create_from_fd",
-    "lto_module_create_from_fd",
-    &["fd", "path", "file_size"],
-    rt::fastcall_entry!(C_lto_module_create_from_fd),
+rt::function!(F_lto_module_create_from_fd, C_lto_module_create_from_fd, c"lto_module_create_from_fd", "lto_module_create_from_fd",
     c"lto_module_create_from_fd(fd, path, file_size)\n--\n\nLoads an object file from disk. The seek point of fd is not preserved.\nReturns NULL on error (check lto_get_error_message() for details).\n\nArgs:\n    fd\n    path\n    file_size\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOModule",
-);
-
-/// The arguments of a call of `lto_module_create_from_fd`, converted in order.
-unsafe fn C_lto_module_create_from_fd(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_lto_module_create_from_fd.args::<3>(py, args, nargs, kwnames)? };
-    Ok(lto_module_create_from_fd(py, rt::call::extract(x0, "fd")?, rt::call::extract(x1, "path")?, rt::call::extract(x2, "file_size")?)?.into_ptr())
-}
+    ["fd", "path", "file_size"],
+    |py, [x0, x1, x2]| lto_module_create_from_fd(py, rt::call::extract(x0, "fd")?, rt::call::extract(x1, "path")?, rt::call::extract(x2, "file_size")?));
 
 fn lto_module_create_from_fd(py: Python<'_>, fd: rt::CInt<i32>, path: rt::CStrArg, file_size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_fd");
@@ -527,29 +283,10 @@ fn lto_module_create_from_fd(py: Python<'_>, fd: rt::CInt<i32>, path: rt::CStrAr
     let __r = py.allow_threads(move || unsafe { __f(a_fd, a_path, a_file_size) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// `lto_module_create_from_fd_at_offset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_create_from_fd_at_offset: rt::call::Function = rt::call::Function::new(
-    c"lto_module_create_from_fd_at_offset",
-    "lto_module_create_from_fd_at_offset",
-    &["fd", "path", "file_size", "map_size", "offset"],
-    rt::fastcall_entry!(C_lto_module_create_from_fd_at_offset),
+rt::function!(F_lto_module_create_from_fd_at_offset, C_lto_module_create_from_fd_at_offset, c"lto_module_create_from_fd_at_offset", "lto_module_create_from_fd_at_offset",
     c"lto_module_create_from_fd_at_offset(fd, path, file_size, map_size, offset)\n--\n\nLoads an object file from disk. The seek point of fd is not preserved.\nReturns NULL on error (check lto_get_error_message() for details).\n\nArgs:\n    fd\n    path\n    file_size\n    map_size\n    offset\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOModule",
-);
-
-/// The arguments of a call of `lto_module_create_from_fd_at_offset`, converted in order.
-unsafe fn C_lto_module_create_from_fd_at_offset(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_lto_module_create_from_fd_at_offset.args::<5>(py, args, nargs, kwnames)? };
-    Ok(lto_module_create_from_fd_at_offset(py, rt::call::extract(x0, "fd")?, rt::call::extract(x1, "path")?, rt::call::extract(x2, "file_size")?, rt::call::extract(x3, "map_size")?, rt::call::extract(x4, "offset")?)?.into_ptr())
-}
+    ["fd", "path", "file_size", "map_size", "offset"],
+    |py, [x0, x1, x2, x3, x4]| lto_module_create_from_fd_at_offset(py, rt::call::extract(x0, "fd")?, rt::call::extract(x1, "path")?, rt::call::extract(x2, "file_size")?, rt::call::extract(x3, "map_size")?, rt::call::extract(x4, "offset")?));
 
 fn lto_module_create_from_fd_at_offset(py: Python<'_>, fd: rt::CInt<i32>, path: rt::CStrArg, file_size: rt::CInt<u64>, map_size: rt::CInt<u64>, offset: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_fd_at_offset");
@@ -567,29 +304,10 @@ fn lto_module_create_from_fd_at_offset(py: Python<'_>, fd: rt::CInt<i32>, path: 
     let __r = py.allow_threads(move || unsafe { __f(a_fd, a_path, a_file_size, a_map_size, a_offset) });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// `lto_module_dispose` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_dispose: rt::call::Function = rt::call::Function::new(
-    c"lto_module_dispose",
-    "lto_module_dispose",
-    &["mod"],
-    rt::fastcall_entry!(C_lto_module_dispose),
+rt::function!(F_lto_module_dispose, C_lto_module_dispose, c"lto_module_dispose", "lto_module_dispose",
     c"lto_module_dispose(mod)\n--\n\nFrees all memory internally allocated by the module.\nUpon return the lto_module_t is no longer valid.\n\nArgs:\n    mod",
-);
-
-/// The arguments of a call of `lto_module_dispose`, converted in order.
-unsafe fn C_lto_module_dispose(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_lto_module_dispose.args::<1>(py, args, nargs, kwnames)? };
-    Ok(lto_module_dispose(py, rt::call::extract(x0, "mod")?)?.into_ptr())
-}
+    ["mod"],
+    |py, [x0]| lto_module_dispose(py, rt::call::extract(x0, "mod")?));
 
 fn lto_module_dispose(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_dispose");
@@ -603,29 +321,10 @@ fn lto_module_dispose(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(py.None())
 }
-/// `lto_module_get_target_triple` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_get_target_triple: rt::call::Function = rt::call::Function::new(
-    c"lto_module_get_target_triple",
-    "lto_module_get_target_triple",
-    &["mod"],
-    rt::fastcall_entry!(C_lto_module_get_target_triple),
+rt::function!(F_lto_module_get_target_triple, C_lto_module_get_target_triple, c"lto_module_get_target_triple", "lto_module_get_target_triple",
     c"lto_module_get_target_triple(mod)\n--\n\nReturns triple string which the object module was compiled under.\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `lto_module_get_target_triple`, converted in order.
-unsafe fn C_lto_module_get_target_triple(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_lto_module_get_target_triple.args::<1>(py, args, nargs, kwnames)? };
-    Ok(lto_module_get_target_triple(py, rt::call::extract(x0, "mod")?)?.into_ptr())
-}
+    ["mod"],
+    |py, [x0]| lto_module_get_target_triple(py, rt::call::extract(x0, "mod")?));
 
 fn lto_module_get_target_triple(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_target_triple");
@@ -639,29 +338,10 @@ fn lto_module_get_target_triple(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `lto_module_set_target_triple` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_set_target_triple: rt::call::Function = rt::call::Function::new(
-    c"lto_module_set_target_triple",
-    "lto_module_set_target_triple",
-    &["mod", "triple"],
-    rt::fastcall_entry!(C_lto_module_set_target_triple),
+rt::function!(F_lto_module_set_target_triple, C_lto_module_set_target_triple, c"lto_module_set_target_triple", "lto_module_set_target_triple",
     c"lto_module_set_target_triple(mod, triple)\n--\n\nSets triple string with which the object will be codegened.\n\nArgs:\n    mod\n    triple",
-);
-
-/// The arguments of a call of `lto_module_set_target_triple`, converted in order.
-unsafe fn C_lto_module_set_target_triple(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_module_set_target_triple.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_module_set_target_triple(py, rt::call::extract(x0, "mod")?, rt::call::extract(x1, "triple")?)?.into_ptr())
-}
+    ["mod", "triple"],
+    |py, [x0, x1]| lto_module_set_target_triple(py, rt::call::extract(x0, "mod")?, rt::call::extract(x1, "triple")?));
 
 fn lto_module_set_target_triple(py: Python<'_>, r#mod: rt::PtrArg, triple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_set_target_triple");
@@ -676,29 +356,10 @@ fn lto_module_set_target_triple(py: Python<'_>, r#mod: rt::PtrArg, triple: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_mod, a_triple) });
     Ok(py.None())
 }
-/// `lto_module_get_num_symbols` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_get_num_symbols: rt::call::Function = rt::call::Function::new(
-    c"lto_module_get_num_symbols",
-    "lto_module_get_num_symbols",
-    &["mod"],
-    rt::fastcall_entry!(C_lto_module_get_num_symbols),
+rt::function!(F_lto_module_get_num_symbols, C_lto_module_get_num_symbols, c"lto_module_get_num_symbols", "lto_module_get_num_symbols",
     c"lto_module_get_num_symbols(mod)\n--\n\nReturns the number of symbols in the object module.\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `lto_module_get_num_symbols`, converted in order.
-unsafe fn C_lto_module_get_num_symbols(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_lto_module_get_num_symbols.args::<1>(py, args, nargs, kwnames)? };
-    Ok(lto_module_get_num_symbols(py, rt::call::extract(x0, "mod")?)?.into_ptr())
-}
+    ["mod"],
+    |py, [x0]| lto_module_get_num_symbols(py, rt::call::extract(x0, "mod")?));
 
 fn lto_module_get_num_symbols(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_num_symbols");
@@ -712,29 +373,10 @@ fn lto_module_get_num_symbols(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(rt::obj(py, __r)?)
 }
-/// `lto_module_get_symbol_name` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_get_symbol_name: rt::call::Function = rt::call::Function::new(
-    c"lto_module_get_symbol_name",
-    "lto_module_get_symbol_name",
-    &["mod", "index"],
-    rt::fastcall_entry!(C_lto_module_get_symbol_name),
+rt::function!(F_lto_module_get_symbol_name, C_lto_module_get_symbol_name, c"lto_module_get_symbol_name", "lto_module_get_symbol_name",
     c"lto_module_get_symbol_name(mod, index)\n--\n\nReturns the name of the ith symbol in the object module.\n\nArgs:\n    mod\n    index\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `lto_module_get_symbol_name`, converted in order.
-unsafe fn C_lto_module_get_symbol_name(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_module_get_symbol_name.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_module_get_symbol_name(py, rt::call::extract(x0, "mod")?, rt::call::extract(x1, "index")?)?.into_ptr())
-}
+    ["mod", "index"],
+    |py, [x0, x1]| lto_module_get_symbol_name(py, rt::call::extract(x0, "mod")?, rt::call::extract(x1, "index")?));
 
 fn lto_module_get_symbol_name(py: Python<'_>, r#mod: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_symbol_name");
@@ -749,29 +391,10 @@ fn lto_module_get_symbol_name(py: Python<'_>, r#mod: rt::PtrArg, index: rt::CInt
     let __r = py.allow_threads(move || unsafe { __f(a_mod, a_index) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `lto_module_get_symbol_attribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_get_symbol_attribute: rt::call::Function = rt::call::Function::new(
-    c"lto_module_get_symbol_attribute",
-    "lto_module_get_symbol_attribute",
-    &["mod", "index"],
-    rt::fastcall_entry!(C_lto_module_get_symbol_attribute),
+rt::function!(F_lto_module_get_symbol_attribute, C_lto_module_get_symbol_attribute, c"lto_module_get_symbol_attribute", "lto_module_get_symbol_attribute",
     c"lto_module_get_symbol_attribute(mod, index)\n--\n\nReturns the attributes of the ith symbol in the object module.\n\nArgs:\n    mod\n    index\n\nReturns: a tuple of 1 item(s):\n    lto_symbol_attributes",
-);
-
-/// The arguments of a call of `lto_module_get_symbol_attribute`, converted in order.
-unsafe fn C_lto_module_get_symbol_attribute(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_module_get_symbol_attribute.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_module_get_symbol_attribute(py, rt::call::extract(x0, "mod")?, rt::call::extract(x1, "index")?)?.into_ptr())
-}
+    ["mod", "index"],
+    |py, [x0, x1]| lto_module_get_symbol_attribute(py, rt::call::extract(x0, "mod")?, rt::call::extract(x1, "index")?));
 
 fn lto_module_get_symbol_attribute(py: Python<'_>, r#mod: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_symbol_attribute");
@@ -786,29 +409,10 @@ fn lto_module_get_symbol_attribute(py: Python<'_>, r#mod: rt::PtrArg, index: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_mod, a_index) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
 }
-/// `lto_module_get_linkeropts` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_get_linkeropts: rt::call::Function = rt::call::Function::new(
-    c"lto_module_get_linkeropts",
-    "lto_module_get_linkeropts",
-    &["mod"],
-    rt::fastcall_entry!(C_lto_module_get_linkeropts),
+rt::function!(F_lto_module_get_linkeropts, C_lto_module_get_linkeropts, c"lto_module_get_linkeropts", "lto_module_get_linkeropts",
     c"lto_module_get_linkeropts(mod)\n--\n\nReturns the module's linker options.\n\nThe linker options may consist of multiple flags. It is the linker's\nresponsibility to split the flags using a platform-specific mechanism.\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `lto_module_get_linkeropts`, converted in order.
-unsafe fn C_lto_module_get_linkeropts(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_lto_module_get_linkeropts.args::<1>(py, args, nargs, kwnames)? };
-    Ok(lto_module_get_linkeropts(py, rt::call::extract(x0, "mod")?)?.into_ptr())
-}
+    ["mod"],
+    |py, [x0]| lto_module_get_linkeropts(py, rt::call::extract(x0, "mod")?));
 
 fn lto_module_get_linkeropts(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_linkeropts");
@@ -822,29 +426,10 @@ fn lto_module_get_linkeropts(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `lto_module_get_macho_cputype` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_get_macho_cputype: rt::call::Function = rt::call::Function::new(
-    c"lto_module_get_macho_cputype",
-    "lto_module_get_macho_cputype",
-    &["mod"],
-    rt::fastcall_entry!(C_lto_module_get_macho_cputype),
+rt::function!(F_lto_module_get_macho_cputype, C_lto_module_get_macho_cputype, c"lto_module_get_macho_cputype", "lto_module_get_macho_cputype",
     c"lto_module_get_macho_cputype(mod)\n--\n\nIf targeting mach-o on darwin, this function gets the CPU type and subtype\nthat will end up being encoded in the mach-o header. These are the values\nthat can be found in mach/machine.h.\n\nout_cputype and out_cpusubtype must be non-NULL.\n\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    mod\n\nReturns: a tuple of 3 item(s):\n    bool\n    out_cputype: int\n    out_cpusubtype: int",
-);
-
-/// The arguments of a call of `lto_module_get_macho_cputype`, converted in order.
-unsafe fn C_lto_module_get_macho_cputype(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_lto_module_get_macho_cputype.args::<1>(py, args, nargs, kwnames)? };
-    Ok(lto_module_get_macho_cputype(py, rt::call::extract(x0, "mod")?)?.into_ptr())
-}
+    ["mod"],
+    |py, [x0]| lto_module_get_macho_cputype(py, rt::call::extract(x0, "mod")?));
 
 fn lto_module_get_macho_cputype(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_macho_cputype");
@@ -862,29 +447,10 @@ fn lto_module_get_macho_cputype(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_mod, a_out_cputype, a_out_cpusubtype) });
     rt::tuple(py, [rt::obj(py, (__r as u8) != 0)?, rt::obj(py, o_out_cputype)?, rt::obj(py, o_out_cpusubtype)?])
 }
-/// `lto_module_has_ctor_dtor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_has_ctor_dtor: rt::call::Function = rt::call::Function::new(
-    c"lto_module_has_ctor_dtor",
-    "lto_module_has_ctor_dtor",
-    &["mod"],
-    rt::fastcall_entry!(C_lto_module_has_ctor_dtor),
+rt::function!(F_lto_module_has_ctor_dtor, C_lto_module_has_ctor_dtor, c"lto_module_has_ctor_dtor", "lto_module_has_ctor_dtor",
     c"lto_module_has_ctor_dtor(mod)\n--\n\nThis function can be used by the linker to check if a given module has\nany constructor or destructor functions.\n\nReturns true if the module has either the @llvm.global_ctors or the\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    bool",
-);
-
-/// The arguments of a call of `lto_module_has_ctor_dtor`, converted in order.
-unsafe fn C_lto_module_has_ctor_dtor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_lto_module_has_ctor_dtor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(lto_module_has_ctor_dtor(py, rt::call::extract(x0, "mod")?)?.into_ptr())
-}
+    ["mod"],
+    |py, [x0]| lto_module_has_ctor_dtor(py, rt::call::extract(x0, "mod")?));
 
 fn lto_module_has_ctor_dtor(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_has_ctor_dtor");
@@ -898,29 +464,10 @@ fn lto_module_has_ctor_dtor(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// `lto_codegen_set_diagnostic_handler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_set_diagnostic_handler: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_set_diagnostic_handler",
-    "lto_codegen_set_diagnostic_handler",
-    &["arg0", "arg1", "arg2"],
-    rt::fastcall_entry!(C_lto_codegen_set_diagnostic_handler),
+rt::function!(F_lto_codegen_set_diagnostic_handler, C_lto_codegen_set_diagnostic_handler, c"lto_codegen_set_diagnostic_handler", "lto_codegen_set_diagnostic_handler",
     c"lto_codegen_set_diagnostic_handler(arg0, arg1, arg2)\n--\n\nSet a diagnostic handler and the related context (void *).\nThis is more general than lto_get_error_message, as the diagnostic handler\ncan be called at anytime within lto.\n\nArgs:\n    arg0\n    arg1\n    arg2",
-);
-
-/// The arguments of a call of `lto_codegen_set_diagnostic_handler`, converted in order.
-unsafe fn C_lto_codegen_set_diagnostic_handler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_lto_codegen_set_diagnostic_handler.args::<3>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_set_diagnostic_handler(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "arg1")?, rt::call::extract(x2, "arg2")?)?.into_ptr())
-}
+    ["arg0", "arg1", "arg2"],
+    |py, [x0, x1, x2]| lto_codegen_set_diagnostic_handler(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "arg1")?, rt::call::extract(x2, "arg2")?));
 
 fn lto_codegen_set_diagnostic_handler(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, arg2: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_diagnostic_handler");
@@ -936,29 +483,10 @@ fn lto_codegen_set_diagnostic_handler(py: Python<'_>, arg0: rt::PtrArg, arg1: rt
     let __r = py.allow_threads(move || unsafe { __f(a_arg0, a_arg1, a_arg2) });
     Ok(py.None())
 }
-/// `lto_codegen_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_create: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_create",
-    "lto_codegen_create",
-    &[],
-    rt::fastcall_entry!(C_lto_codegen_create),
+rt::function!(F_lto_codegen_create, C_lto_codegen_create, c"lto_codegen_create", "lto_codegen_create",
     c"lto_codegen_create()\n--\n\nInstantiates a code generator.\nReturns NULL on error (check lto_get_error_message() for details).\n\nAll modules added using \\a lto_codegen_add_module() must have been created\nin the same context as the codegen.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOCodeGenerator",
-);
-
-/// The arguments of a call of `lto_codegen_create`, converted in order.
-unsafe fn C_lto_codegen_create(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_lto_codegen_create.args::<0>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_create(py)?.into_ptr())
-}
+    [],
+    |py, []| lto_codegen_create(py));
 
 fn lto_codegen_create(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_create");
@@ -971,29 +499,10 @@ fn lto_codegen_create(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `lto_codegen_create_in_local_context` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_create_in_local_context: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_create_in_local_context",
-    "lto_codegen_create_in_local_context",
-    &[],
-    rt::fastcall_entry!(C_lto_codegen_create_in_local_context),
+rt::function!(F_lto_codegen_create_in_local_context, C_lto_codegen_create_in_local_context, c"lto_codegen_create_in_local_context", "lto_codegen_create_in_local_context",
     c"lto_codegen_create_in_local_context()\n--\n\nInstantiate a code generator in its own context.\n\nInstantiates a code generator in its own context.  Modules added via \\a\nlto_codegen_add_module() must have all been created in the same context,\nusing \\a lto_module_create_in_codegen_context().\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOCodeGenerator",
-);
-
-/// The arguments of a call of `lto_codegen_create_in_local_context`, converted in order.
-unsafe fn C_lto_codegen_create_in_local_context(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_lto_codegen_create_in_local_context.args::<0>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_create_in_local_context(py)?.into_ptr())
-}
+    [],
+    |py, []| lto_codegen_create_in_local_context(py));
 
 fn lto_codegen_create_in_local_context(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_create_in_local_context");
@@ -1006,29 +515,10 @@ fn lto_codegen_create_in_local_context(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `lto_codegen_dispose` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_dispose: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_dispose",
-    "lto_codegen_dispose",
-    &["arg0"],
-    rt::fastcall_entry!(C_lto_codegen_dispose),
+rt::function!(F_lto_codegen_dispose, C_lto_codegen_dispose, c"lto_codegen_dispose", "lto_codegen_dispose",
     c"lto_codegen_dispose(arg0)\n--\n\nFrees all code generator and all memory it internally allocated.\nUpon return the lto_code_gen_t is no longer valid.\n\nArgs:\n    arg0",
-);
-
-/// The arguments of a call of `lto_codegen_dispose`, converted in order.
-unsafe fn C_lto_codegen_dispose(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_lto_codegen_dispose.args::<1>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_dispose(py, rt::call::extract(x0, "arg0")?)?.into_ptr())
-}
+    ["arg0"],
+    |py, [x0]| lto_codegen_dispose(py, rt::call::extract(x0, "arg0")?));
 
 fn lto_codegen_dispose(py: Python<'_>, arg0: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_dispose");
@@ -1042,29 +532,10 @@ fn lto_codegen_dispose(py: Python<'_>, arg0: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_arg0) });
     Ok(py.None())
 }
-/// `lto_codegen_add_module` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_add_module: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_add_module",
-    "lto_codegen_add_module",
-    &["cg", "mod"],
-    rt::fastcall_entry!(C_lto_codegen_add_module),
+rt::function!(F_lto_codegen_add_module, C_lto_codegen_add_module, c"lto_codegen_add_module", "lto_codegen_add_module",
     c"lto_codegen_add_module(cg, mod)\n--\n\nAdd an object module to the set of modules for which code will be generated.\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    mod\n\nReturns: a tuple of 1 item(s):\n    bool",
-);
-
-/// The arguments of a call of `lto_codegen_add_module`, converted in order.
-unsafe fn C_lto_codegen_add_module(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_codegen_add_module.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_add_module(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "mod")?)?.into_ptr())
-}
+    ["cg", "mod"],
+    |py, [x0, x1]| lto_codegen_add_module(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "mod")?));
 
 fn lto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_add_module");
@@ -1079,29 +550,10 @@ fn lto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, r#mod: rt::PtrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_mod) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// `lto_codegen_set_module` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_set_module: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_set_module",
-    "lto_codegen_set_module",
-    &["cg", "mod"],
-    rt::fastcall_entry!(C_lto_codegen_set_module),
+rt::function!(F_lto_codegen_set_module, C_lto_codegen_set_module, c"lto_codegen_set_module", "lto_codegen_set_module",
     c"lto_codegen_set_module(cg, mod)\n--\n\nSets the object module for code generation. This will transfer the ownership\nof the module to the code generator.\n\nArgs:\n    cg\n    mod",
-);
-
-/// The arguments of a call of `lto_codegen_set_module`, converted in order.
-unsafe fn C_lto_codegen_set_module(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_codegen_set_module.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_set_module(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "mod")?)?.into_ptr())
-}
+    ["cg", "mod"],
+    |py, [x0, x1]| lto_codegen_set_module(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "mod")?));
 
 fn lto_codegen_set_module(py: Python<'_>, cg: rt::PtrArg, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_module");
@@ -1116,29 +568,10 @@ fn lto_codegen_set_module(py: Python<'_>, cg: rt::PtrArg, r#mod: rt::PtrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_mod) });
     Ok(py.None())
 }
-/// `lto_codegen_set_debug_model` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_set_debug_model: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_set_debug_model",
-    "lto_codegen_set_debug_model",
-    &["cg", "arg1"],
-    rt::fastcall_entry!(C_lto_codegen_set_debug_model),
+rt::function!(F_lto_codegen_set_debug_model, C_lto_codegen_set_debug_model, c"lto_codegen_set_debug_model", "lto_codegen_set_debug_model",
     c"lto_codegen_set_debug_model(cg, arg1)\n--\n\nSets if debug info should be generated.\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    arg1\n\nReturns: a tuple of 1 item(s):\n    bool",
-);
-
-/// The arguments of a call of `lto_codegen_set_debug_model`, converted in order.
-unsafe fn C_lto_codegen_set_debug_model(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_codegen_set_debug_model.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_set_debug_model(py, rt::call::extract(x0, "cg")?, &x1)?.into_ptr())
-}
+    ["cg", "arg1"],
+    |py, [x0, x1]| lto_codegen_set_debug_model(py, rt::call::extract(x0, "cg")?, &x1));
 
 fn lto_codegen_set_debug_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_debug_model");
@@ -1153,29 +586,10 @@ fn lto_codegen_set_debug_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, 
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_arg1) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// `lto_codegen_set_pic_model` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_set_pic_model: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_set_pic_model",
-    "lto_codegen_set_pic_model",
-    &["cg", "arg1"],
-    rt::fastcall_entry!(C_lto_codegen_set_pic_model),
+rt::function!(F_lto_codegen_set_pic_model, C_lto_codegen_set_pic_model, c"lto_codegen_set_pic_model", "lto_codegen_set_pic_model",
     c"lto_codegen_set_pic_model(cg, arg1)\n--\n\nSets which PIC code model to generated.\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    arg1\n\nReturns: a tuple of 1 item(s):\n    bool",
-);
-
-/// The arguments of a call of `lto_codegen_set_pic_model`, converted in order.
-unsafe fn C_lto_codegen_set_pic_model(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_codegen_set_pic_model.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_set_pic_model(py, rt::call::extract(x0, "cg")?, &x1)?.into_ptr())
-}
+    ["cg", "arg1"],
+    |py, [x0, x1]| lto_codegen_set_pic_model(py, rt::call::extract(x0, "cg")?, &x1));
 
 fn lto_codegen_set_pic_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_pic_model");
@@ -1190,29 +604,10 @@ fn lto_codegen_set_pic_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_arg1) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// `lto_codegen_set_cpu` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_set_cpu: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_set_cpu",
-    "lto_codegen_set_cpu",
-    &["cg", "cpu"],
-    rt::fastcall_entry!(C_lto_codegen_set_cpu),
+rt::function!(F_lto_codegen_set_cpu, C_lto_codegen_set_cpu, c"lto_codegen_set_cpu", "lto_codegen_set_cpu",
     c"lto_codegen_set_cpu(cg, cpu)\n--\n\nSets the cpu to generate code for.\n\nArgs:\n    cg\n    cpu",
-);
-
-/// The arguments of a call of `lto_codegen_set_cpu`, converted in order.
-unsafe fn C_lto_codegen_set_cpu(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_codegen_set_cpu.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_set_cpu(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "cpu")?)?.into_ptr())
-}
+    ["cg", "cpu"],
+    |py, [x0, x1]| lto_codegen_set_cpu(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "cpu")?));
 
 fn lto_codegen_set_cpu(py: Python<'_>, cg: rt::PtrArg, cpu: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_cpu");
@@ -1227,29 +622,10 @@ fn lto_codegen_set_cpu(py: Python<'_>, cg: rt::PtrArg, cpu: rt::CStrArg) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_cpu) });
     Ok(py.None())
 }
-/// `lto_codegen_set_assembler_path` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_set_assembler_path: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_set_assembler_path",
-    "lto_codegen_set_assembler_path",
-    &["cg", "path"],
-    rt::fastcall_entry!(C_lto_codegen_set_assembler_path),
+rt::function!(F_lto_codegen_set_assembler_path, C_lto_codegen_set_assembler_path, c"lto_codegen_set_assembler_path", "lto_codegen_set_assembler_path",
     c"lto_codegen_set_assembler_path(cg, path)\n--\n\nSets the location of the assembler tool to run. If not set, libLTO\nwill use gcc to invoke the assembler.\n\nArgs:\n    cg\n    path",
-);
-
-/// The arguments of a call of `lto_codegen_set_assembler_path`, converted in order.
-unsafe fn C_lto_codegen_set_assembler_path(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_codegen_set_assembler_path.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_set_assembler_path(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "path")?)?.into_ptr())
-}
+    ["cg", "path"],
+    |py, [x0, x1]| lto_codegen_set_assembler_path(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "path")?));
 
 fn lto_codegen_set_assembler_path(py: Python<'_>, cg: rt::PtrArg, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_assembler_path");
@@ -1264,29 +640,10 @@ fn lto_codegen_set_assembler_path(py: Python<'_>, cg: rt::PtrArg, path: rt::CStr
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_path) });
     Ok(py.None())
 }
-/// `lto_codegen_set_assembler_args` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_set_assembler_args: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_set_assembler_args",
-    "lto_codegen_set_assembler_args",
-    &["cg", "args", "nargs"],
-    rt::fastcall_entry!(C_lto_codegen_set_assembler_args),
+rt::function!(F_lto_codegen_set_assembler_args, C_lto_codegen_set_assembler_args, c"lto_codegen_set_assembler_args", "lto_codegen_set_assembler_args",
     c"lto_codegen_set_assembler_args(cg, args, nargs)\n--\n\nSets extra arguments that libLTO should pass to the assembler.\n\nArgs:\n    cg\n    args\n    nargs",
-);
-
-/// The arguments of a call of `lto_codegen_set_assembler_args`, converted in order.
-unsafe fn C_lto_codegen_set_assembler_args(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_lto_codegen_set_assembler_args.args::<3>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_set_assembler_args(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "args")?, rt::call::extract(x2, "nargs")?)?.into_ptr())
-}
+    ["cg", "args", "nargs"],
+    |py, [x0, x1, x2]| lto_codegen_set_assembler_args(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "args")?, rt::call::extract(x2, "nargs")?));
 
 fn lto_codegen_set_assembler_args(py: Python<'_>, cg: rt::PtrArg, args: rt::CStrArrayArg, nargs: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_assembler_args");
@@ -1302,29 +659,10 @@ fn lto_codegen_set_assembler_args(py: Python<'_>, cg: rt::PtrArg, args: rt::CStr
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_args, a_nargs) });
     Ok(py.None())
 }
-/// `lto_codegen_add_must_preserve_symbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_add_must_preserve_symbol: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_add_must_preserve_symbol",
-    "lto_codegen_add_must_preserve_symbol",
-    &["cg", "symbol"],
-    rt::fastcall_entry!(C_lto_codegen_add_must_preserve_symbol),
+rt::function!(F_lto_codegen_add_must_preserve_symbol, C_lto_codegen_add_must_preserve_symbol, c"lto_codegen_add_must_preserve_symbol", "lto_codegen_add_must_preserve_symbol",
     c"lto_codegen_add_must_preserve_symbol(cg, symbol)\n--\n\nAdds to a list of all global symbols that must exist in the final generated\ncode. If a function is not listed there, it might be inlined into every usage\nand optimized away.\n\nArgs:\n    cg\n    symbol",
-);
-
-/// The arguments of a call of `lto_codegen_add_must_preserve_symbol`, converted in order.
-unsafe fn C_lto_codegen_add_must_preserve_symbol(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_codegen_add_must_preserve_symbol.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_add_must_preserve_symbol(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "symbol")?)?.into_ptr())
-}
+    ["cg", "symbol"],
+    |py, [x0, x1]| lto_codegen_add_must_preserve_symbol(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "symbol")?));
 
 fn lto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, symbol: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_add_must_preserve_symbol");
@@ -1339,29 +677,10 @@ fn lto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, symbol: 
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_symbol) });
     Ok(py.None())
 }
-/// `lto_codegen_write_merged_modules` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_write_merged_modules: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_write_merged_modules",
-    "lto_codegen_write_merged_modules",
-    &["cg", "path"],
-    rt::fastcall_entry!(C_lto_codegen_write_merged_modules),
+rt::function!(F_lto_codegen_write_merged_modules, C_lto_codegen_write_merged_modules, c"lto_codegen_write_merged_modules", "lto_codegen_write_merged_modules",
     c"lto_codegen_write_merged_modules(cg, path)\n--\n\nWrites a new object file at the specified path that contains the\nmerged contents of all modules added so far.\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    path\n\nReturns: a tuple of 1 item(s):\n    bool",
-);
-
-/// The arguments of a call of `lto_codegen_write_merged_modules`, converted in order.
-unsafe fn C_lto_codegen_write_merged_modules(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_codegen_write_merged_modules.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_write_merged_modules(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "path")?)?.into_ptr())
-}
+    ["cg", "path"],
+    |py, [x0, x1]| lto_codegen_write_merged_modules(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "path")?));
 
 fn lto_codegen_write_merged_modules(py: Python<'_>, cg: rt::PtrArg, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_write_merged_modules");
@@ -1376,29 +695,10 @@ fn lto_codegen_write_merged_modules(py: Python<'_>, cg: rt::PtrArg, path: rt::CS
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_path) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// `lto_codegen_compile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_compile: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_compile",
-    "lto_codegen_compile",
-    &["cg"],
-    rt::fastcall_entry!(C_lto_codegen_compile),
+rt::function!(F_lto_codegen_compile, C_lto_codegen_compile, c"lto_codegen_compile", "lto_codegen_compile",
     c"lto_codegen_compile(cg)\n--\n\nGenerates code for all added modules into one native object file.\nThis calls lto_codegen_optimize then lto_codegen_compile_optimized.\n\nOn success returns a pointer to a generated mach-o/ELF buffer and\nlength set to the buffer size.  The buffer is owned by the\nlto_code_gen_t and will be freed when lto_codegen_dispose()\nis called, or lto_codegen_compile() is called again.\nOn failure, returns NULL (check lto_get_error_message() for details).\n\nArgs:\n    cg\n\nReturns: a tuple of 2 item(s):\n    Pointer\n    length: int",
-);
-
-/// The arguments of a call of `lto_codegen_compile`, converted in order.
-unsafe fn C_lto_codegen_compile(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_lto_codegen_compile.args::<1>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_compile(py, rt::call::extract(x0, "cg")?)?.into_ptr())
-}
+    ["cg"],
+    |py, [x0]| lto_codegen_compile(py, rt::call::extract(x0, "cg")?));
 
 fn lto_codegen_compile(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_compile");
@@ -1414,29 +714,10 @@ fn lto_codegen_compile(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_length) });
     rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_length)?])
 }
-/// `lto_codegen_compile_to_file` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_compile_to_file: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_compile_to_file",
-    "lto_codegen_compile_to_file",
-    &["cg", "name"],
-    rt::fastcall_entry!(C_lto_codegen_compile_to_file),
+rt::function!(F_lto_codegen_compile_to_file, C_lto_codegen_compile_to_file, c"lto_codegen_compile_to_file", "lto_codegen_compile_to_file",
     c"lto_codegen_compile_to_file(cg, name)\n--\n\nGenerates code for all added modules into one native object file.\nThis calls lto_codegen_optimize then lto_codegen_compile_optimized (instead\nof returning a generated mach-o/ELF buffer, it writes to a file).\n\nThe name of the file is written to name. Returns true on error.\n\nArgs:\n    cg\n    name\n\nReturns: a tuple of 1 item(s):\n    bool",
-);
-
-/// The arguments of a call of `lto_codegen_compile_to_file`, converted in order.
-unsafe fn C_lto_codegen_compile_to_file(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_codegen_compile_to_file.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_compile_to_file(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "name")?)?.into_ptr())
-}
+    ["cg", "name"],
+    |py, [x0, x1]| lto_codegen_compile_to_file(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "name")?));
 
 fn lto_codegen_compile_to_file(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_compile_to_file");
@@ -1451,29 +732,10 @@ fn lto_codegen_compile_to_file(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArr
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_name) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// `lto_codegen_optimize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_optimize: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_optimize",
-    "lto_codegen_optimize",
-    &["cg"],
-    rt::fastcall_entry!(C_lto_codegen_optimize),
+rt::function!(F_lto_codegen_optimize, C_lto_codegen_optimize, c"lto_codegen_optimize", "lto_codegen_optimize",
     c"lto_codegen_optimize(cg)\n--\n\nRuns optimization for the merged module. Returns true on error.\n\nArgs:\n    cg\n\nReturns: a tuple of 1 item(s):\n    bool",
-);
-
-/// The arguments of a call of `lto_codegen_optimize`, converted in order.
-unsafe fn C_lto_codegen_optimize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_lto_codegen_optimize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_optimize(py, rt::call::extract(x0, "cg")?)?.into_ptr())
-}
+    ["cg"],
+    |py, [x0]| lto_codegen_optimize(py, rt::call::extract(x0, "cg")?));
 
 fn lto_codegen_optimize(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_optimize");
@@ -1487,29 +749,10 @@ fn lto_codegen_optimize(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_cg) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// `lto_codegen_compile_optimized` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_compile_optimized: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_compile_optimized",
-    "lto_codegen_compile_optimized",
-    &["cg"],
-    rt::fastcall_entry!(C_lto_codegen_compile_optimized),
+rt::function!(F_lto_codegen_compile_optimized, C_lto_codegen_compile_optimized, c"lto_codegen_compile_optimized", "lto_codegen_compile_optimized",
     c"lto_codegen_compile_optimized(cg)\n--\n\nGenerates code for the optimized merged module into one native object file.\nIt will not run any IR optimizations on the merged module.\n\nOn success returns a pointer to a generated mach-o/ELF buffer and length set\nto the buffer size.  The buffer is owned by the lto_code_gen_t and will be\nfreed when lto_codegen_dispose() is called, or\nlto_codegen_compile_optimized() is called again. On failure, returns NULL\n(check lto_get_error_message() for details).\n\nArgs:\n    cg\n\nReturns: a tuple of 2 item(s):\n    Pointer\n    length: int",
-);
-
-/// The arguments of a call of `lto_codegen_compile_optimized`, converted in order.
-unsafe fn C_lto_codegen_compile_optimized(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_lto_codegen_compile_optimized.args::<1>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_compile_optimized(py, rt::call::extract(x0, "cg")?)?.into_ptr())
-}
+    ["cg"],
+    |py, [x0]| lto_codegen_compile_optimized(py, rt::call::extract(x0, "cg")?));
 
 fn lto_codegen_compile_optimized(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_compile_optimized");
@@ -1525,29 +768,10 @@ fn lto_codegen_compile_optimized(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_length) });
     rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_length)?])
 }
-/// `lto_api_version` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_api_version: rt::call::Function = rt::call::Function::new(
-    c"lto_api_version",
-    "lto_api_version",
-    &[],
-    rt::fastcall_entry!(C_lto_api_version),
+rt::function!(F_lto_api_version, C_lto_api_version, c"lto_api_version", "lto_api_version",
     c"lto_api_version()\n--\n\nReturns the runtime API version.\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `lto_api_version`, converted in order.
-unsafe fn C_lto_api_version(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_lto_api_version.args::<0>(py, args, nargs, kwnames)? };
-    Ok(lto_api_version(py)?.into_ptr())
-}
+    [],
+    |py, []| lto_api_version(py));
 
 fn lto_api_version(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_api_version");
@@ -1560,29 +784,10 @@ fn lto_api_version(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(rt::obj(py, __r)?)
 }
-/// `lto_set_debug_options` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_set_debug_options: rt::call::Function = rt::call::Function::new(
-    c"lto_set_debug_options",
-    "lto_set_debug_options",
-    &["options", "number"],
-    rt::fastcall_entry!(C_lto_set_debug_options),
+rt::function!(F_lto_set_debug_options, C_lto_set_debug_options, c"lto_set_debug_options", "lto_set_debug_options",
     c"lto_set_debug_options(options, number)\n--\n\nParses options immediately, making them available as early as possible. For\nexample during executing codegen::InitTargetOptionsFromCodeGenFlags. Since\nparsing shud only happen once, only one of lto_codegen_debug_options or\nlto_set_debug_options should be called.\n\nThis function takes one or more options separated by spaces.\nWarning: passing file paths through this function may confuse the argument\nparser if the paths contain spaces.\n\nArgs:\n    options\n    number",
-);
-
-/// The arguments of a call of `lto_set_debug_options`, converted in order.
-unsafe fn C_lto_set_debug_options(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_set_debug_options.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_set_debug_options(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "number")?)?.into_ptr())
-}
+    ["options", "number"],
+    |py, [x0, x1]| lto_set_debug_options(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "number")?));
 
 fn lto_set_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_set_debug_options");
@@ -1597,29 +802,10 @@ fn lto_set_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_number) });
     Ok(py.None())
 }
-/// `lto_codegen_debug_options` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_debug_options: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_debug_options",
-    "lto_codegen_debug_options",
-    &["cg", "arg1"],
-    rt::fastcall_entry!(C_lto_codegen_debug_options),
+rt::function!(F_lto_codegen_debug_options, C_lto_codegen_debug_options, c"lto_codegen_debug_options", "lto_codegen_debug_options",
     c"lto_codegen_debug_options(cg, arg1)\n--\n\nSets options to help debug codegen bugs. Since parsing shud only happen once,\nonly one of lto_codegen_debug_options or lto_set_debug_options\nshould be called.\n\nThis function takes one or more options separated by spaces.\nWarning: passing file paths through this function may confuse the argument\nparser if the paths contain spaces.\n\nArgs:\n    cg\n    arg1",
-);
-
-/// The arguments of a call of `lto_codegen_debug_options`, converted in order.
-unsafe fn C_lto_codegen_debug_options(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_codegen_debug_options.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_debug_options(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "arg1")?)?.into_ptr())
-}
+    ["cg", "arg1"],
+    |py, [x0, x1]| lto_codegen_debug_options(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "arg1")?));
 
 fn lto_codegen_debug_options(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_debug_options");
@@ -1634,29 +820,10 @@ fn lto_codegen_debug_options(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CStrArg) 
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_arg1) });
     Ok(py.None())
 }
-/// `lto_codegen_debug_options_array` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_debug_options_array: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_debug_options_array",
-    "lto_codegen_debug_options_array",
-    &["cg", "arg1", "number"],
-    rt::fastcall_entry!(C_lto_codegen_debug_options_array),
+rt::function!(F_lto_codegen_debug_options_array, C_lto_codegen_debug_options_array, c"lto_codegen_debug_options_array", "lto_codegen_debug_options_array",
     c"lto_codegen_debug_options_array(cg, arg1, number)\n--\n\nSame as the previous function, but takes every option separately through an\narray.\n\nArgs:\n    cg\n    arg1\n    number",
-);
-
-/// The arguments of a call of `lto_codegen_debug_options_array`, converted in order.
-unsafe fn C_lto_codegen_debug_options_array(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_lto_codegen_debug_options_array.args::<3>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_debug_options_array(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "arg1")?, rt::call::extract(x2, "number")?)?.into_ptr())
-}
+    ["cg", "arg1", "number"],
+    |py, [x0, x1, x2]| lto_codegen_debug_options_array(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "arg1")?, rt::call::extract(x2, "number")?));
 
 fn lto_codegen_debug_options_array(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CStrArrayArg, number: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_debug_options_array");
@@ -1672,29 +839,10 @@ fn lto_codegen_debug_options_array(py: Python<'_>, cg: rt::PtrArg, arg1: rt::CSt
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_arg1, a_number) });
     Ok(py.None())
 }
-/// `lto_initialize_disassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_initialize_disassembler: rt::call::Function = rt::call::Function::new(
-    c"lto_initialize_disassembler",
-    "lto_initialize_disassembler",
-    &[],
-    rt::fastcall_entry!(C_lto_initialize_disassembler),
+rt::function!(F_lto_initialize_disassembler, C_lto_initialize_disassembler, c"lto_initialize_disassembler", "lto_initialize_disassembler",
     c"lto_initialize_disassembler()\n--\n\nInitializes LLVM disassemblers.\nFIXME: This doesn't really belong here.",
-);
-
-/// The arguments of a call of `lto_initialize_disassembler`, converted in order.
-unsafe fn C_lto_initialize_disassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_lto_initialize_disassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(lto_initialize_disassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| lto_initialize_disassembler(py));
 
 fn lto_initialize_disassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_initialize_disassembler");
@@ -1707,29 +855,10 @@ fn lto_initialize_disassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `lto_codegen_set_should_internalize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_set_should_internalize: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_set_should_internalize",
-    "lto_codegen_set_should_internalize",
-    &["cg", "ShouldInternalize"],
-    rt::fastcall_entry!(C_lto_codegen_set_should_internalize),
+rt::function!(F_lto_codegen_set_should_internalize, C_lto_codegen_set_should_internalize, c"lto_codegen_set_should_internalize", "lto_codegen_set_should_internalize",
     c"lto_codegen_set_should_internalize(cg, ShouldInternalize)\n--\n\nSets if we should run internalize pass during optimization and code\ngeneration.\n\nArgs:\n    cg\n    ShouldInternalize",
-);
-
-/// The arguments of a call of `lto_codegen_set_should_internalize`, converted in order.
-unsafe fn C_lto_codegen_set_should_internalize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_codegen_set_should_internalize.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_set_should_internalize(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "ShouldInternalize")?)?.into_ptr())
-}
+    ["cg", "ShouldInternalize"],
+    |py, [x0, x1]| lto_codegen_set_should_internalize(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "ShouldInternalize")?));
 
 fn lto_codegen_set_should_internalize(py: Python<'_>, cg: rt::PtrArg, ShouldInternalize: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_should_internalize");
@@ -1744,29 +873,10 @@ fn lto_codegen_set_should_internalize(py: Python<'_>, cg: rt::PtrArg, ShouldInte
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_ShouldInternalize) });
     Ok(py.None())
 }
-/// `lto_codegen_set_should_embed_uselists` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_codegen_set_should_embed_uselists: rt::call::Function = rt::call::Function::new(
-    c"lto_codegen_set_should_embed_uselists",
-    "lto_codegen_set_should_embed_uselists",
-    &["cg", "ShouldEmbedUselists"],
-    rt::fastcall_entry!(C_lto_codegen_set_should_embed_uselists),
+rt::function!(F_lto_codegen_set_should_embed_uselists, C_lto_codegen_set_should_embed_uselists, c"lto_codegen_set_should_embed_uselists", "lto_codegen_set_should_embed_uselists",
     c"lto_codegen_set_should_embed_uselists(cg, ShouldEmbedUselists)\n--\n\nSet whether to embed uselists in bitcode.\n\nSets whether \\a lto_codegen_write_merged_modules() should embed uselists in\noutput bitcode.  This should be turned on for all -save-temps output.\n\nArgs:\n    cg\n    ShouldEmbedUselists",
-);
-
-/// The arguments of a call of `lto_codegen_set_should_embed_uselists`, converted in order.
-unsafe fn C_lto_codegen_set_should_embed_uselists(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_codegen_set_should_embed_uselists.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_codegen_set_should_embed_uselists(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "ShouldEmbedUselists")?)?.into_ptr())
-}
+    ["cg", "ShouldEmbedUselists"],
+    |py, [x0, x1]| lto_codegen_set_should_embed_uselists(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "ShouldEmbedUselists")?));
 
 fn lto_codegen_set_should_embed_uselists(py: Python<'_>, cg: rt::PtrArg, ShouldEmbedUselists: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_should_embed_uselists");
@@ -1781,29 +891,10 @@ fn lto_codegen_set_should_embed_uselists(py: Python<'_>, cg: rt::PtrArg, ShouldE
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_ShouldEmbedUselists) });
     Ok(py.None())
 }
-/// `lto_input_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_input_create: rt::call::Function = rt::call::Function::new(
-    c"lto_input_create",
-    "lto_input_create",
-    &["buffer", "buffer_size", "path"],
-    rt::fastcall_entry!(C_lto_input_create),
+rt::function!(F_lto_input_create, C_lto_input_create, c"lto_input_create", "lto_input_create",
     c"lto_input_create(buffer, buffer_size, path)\n--\n\nCreates an LTO input file from a buffer. The path\nargument is used for diagnotics as this function\notherwise does not know which file the given buffer\nis associated with.\n\nArgs:\n    buffer\n    buffer_size\n    path\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueLTOInput",
-);
-
-/// The arguments of a call of `lto_input_create`, converted in order.
-unsafe fn C_lto_input_create(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_lto_input_create.args::<3>(py, args, nargs, kwnames)? };
-    Ok(lto_input_create(py, rt::call::extract(x0, "buffer")?, rt::call::extract(x1, "buffer_size")?, rt::call::extract(x2, "path")?)?.into_ptr())
-}
+    ["buffer", "buffer_size", "path"],
+    |py, [x0, x1, x2]| lto_input_create(py, rt::call::extract(x0, "buffer")?, rt::call::extract(x1, "buffer_size")?, rt::call::extract(x2, "path")?));
 
 fn lto_input_create(py: Python<'_>, buffer: rt::PtrArg, buffer_size: rt::CInt<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_create");
@@ -1819,29 +910,10 @@ fn lto_input_create(py: Python<'_>, buffer: rt::PtrArg, buffer_size: rt::CInt<u6
     let __r = py.allow_threads(move || unsafe { __f(a_buffer, a_buffer_size, a_path) });
     Ok(TYPES.instance_at(py, 9, __r, None)?)
 }
-/// `lto_input_dispose` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_input_dispose: rt::call::Function = rt::call::Function::new(
-    c"lto_input_dispose",
-    "lto_input_dispose",
-    &["input"],
-    rt::fastcall_entry!(C_lto_input_dispose),
+rt::function!(F_lto_input_dispose, C_lto_input_dispose, c"lto_input_dispose", "lto_input_dispose",
     c"lto_input_dispose(input)\n--\n\nFrees all memory internally allocated by the LTO input file.\nUpon return the lto_module_t is no longer valid.\n\nArgs:\n    input",
-);
-
-/// The arguments of a call of `lto_input_dispose`, converted in order.
-unsafe fn C_lto_input_dispose(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_lto_input_dispose.args::<1>(py, args, nargs, kwnames)? };
-    Ok(lto_input_dispose(py, rt::call::extract(x0, "input")?)?.into_ptr())
-}
+    ["input"],
+    |py, [x0]| lto_input_dispose(py, rt::call::extract(x0, "input")?));
 
 fn lto_input_dispose(py: Python<'_>, input: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_dispose");
@@ -1855,29 +927,10 @@ fn lto_input_dispose(py: Python<'_>, input: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_input) });
     Ok(py.None())
 }
-/// `lto_input_get_num_dependent_libraries` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_input_get_num_dependent_libraries: rt::call::Function = rt::call::Function::new(
-    c"lto_input_get_num_dependent_libraries",
-    "lto_input_get_num_dependent_libraries",
-    &["input"],
-    rt::fastcall_entry!(C_lto_input_get_num_dependent_libraries),
+rt::function!(F_lto_input_get_num_dependent_libraries, C_lto_input_get_num_dependent_libraries, c"lto_input_get_num_dependent_libraries", "lto_input_get_num_dependent_libraries",
     c"lto_input_get_num_dependent_libraries(input)\n--\n\nReturns the number of dependent library specifiers\nfor the given LTO input file.\n\nArgs:\n    input\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `lto_input_get_num_dependent_libraries`, converted in order.
-unsafe fn C_lto_input_get_num_dependent_libraries(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_lto_input_get_num_dependent_libraries.args::<1>(py, args, nargs, kwnames)? };
-    Ok(lto_input_get_num_dependent_libraries(py, rt::call::extract(x0, "input")?)?.into_ptr())
-}
+    ["input"],
+    |py, [x0]| lto_input_get_num_dependent_libraries(py, rt::call::extract(x0, "input")?));
 
 fn lto_input_get_num_dependent_libraries(py: Python<'_>, input: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_get_num_dependent_libraries");
@@ -1891,29 +944,10 @@ fn lto_input_get_num_dependent_libraries(py: Python<'_>, input: rt::PtrArg) -> P
     let __r = py.allow_threads(move || unsafe { __f(a_input) });
     Ok(rt::obj(py, __r)?)
 }
-/// `lto_input_get_dependent_library` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_input_get_dependent_library: rt::call::Function = rt::call::Function::new(
-    c"lto_input_get_dependent_library",
-    "lto_input_get_dependent_library",
-    &["input", "index"],
-    rt::fastcall_entry!(C_lto_input_get_dependent_library),
+rt::function!(F_lto_input_get_dependent_library, C_lto_input_get_dependent_library, c"lto_input_get_dependent_library", "lto_input_get_dependent_library",
     c"lto_input_get_dependent_library(input, index)\n--\n\nReturns the ith dependent library specifier\nfor the given LTO input file. The returned\nstring is not null-terminated.\n\nArgs:\n    input\n    index\n\nReturns: a tuple of 2 item(s):\n    bytes\n    size: int",
-);
-
-/// The arguments of a call of `lto_input_get_dependent_library`, converted in order.
-unsafe fn C_lto_input_get_dependent_library(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_lto_input_get_dependent_library.args::<2>(py, args, nargs, kwnames)? };
-    Ok(lto_input_get_dependent_library(py, rt::call::extract(x0, "input")?, rt::call::extract(x1, "index")?)?.into_ptr())
-}
+    ["input", "index"],
+    |py, [x0, x1]| lto_input_get_dependent_library(py, rt::call::extract(x0, "input")?, rt::call::extract(x1, "index")?));
 
 fn lto_input_get_dependent_library(py: Python<'_>, input: rt::PtrArg, index: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_get_dependent_library");
@@ -1930,29 +964,10 @@ fn lto_input_get_dependent_library(py: Python<'_>, input: rt::PtrArg, index: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_input, a_index, a_size) });
     rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_size)?])
 }
-/// `lto_runtime_lib_symbols_list` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_runtime_lib_symbols_list: rt::call::Function = rt::call::Function::new(
-    c"lto_runtime_lib_symbols_list",
-    "lto_runtime_lib_symbols_list",
-    &[],
-    rt::fastcall_entry!(C_lto_runtime_lib_symbols_list),
+rt::function!(F_lto_runtime_lib_symbols_list, C_lto_runtime_lib_symbols_list, c"lto_runtime_lib_symbols_list", "lto_runtime_lib_symbols_list",
     c"lto_runtime_lib_symbols_list()\n--\n\nReturns the list of libcall symbols that can be generated by LTO\nthat might not be visible from the symbol table of bitcode files.\n\nReturns: a tuple of 2 item(s):\n    Pointer\n    size: int",
-);
-
-/// The arguments of a call of `lto_runtime_lib_symbols_list`, converted in order.
-unsafe fn C_lto_runtime_lib_symbols_list(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_lto_runtime_lib_symbols_list.args::<0>(py, args, nargs, kwnames)? };
-    Ok(lto_runtime_lib_symbols_list(py)?.into_ptr())
-}
+    [],
+    |py, []| lto_runtime_lib_symbols_list(py));
 
 fn lto_runtime_lib_symbols_list(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_runtime_lib_symbols_list");
@@ -1967,29 +982,10 @@ fn lto_runtime_lib_symbols_list(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_size) });
     rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_size)?])
 }
-/// `thinlto_create_codegen` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_create_codegen: rt::call::Function = rt::call::Function::new(
-    c"thinlto_create_codegen",
-    "thinlto_create_codegen",
-    &[],
-    rt::fastcall_entry!(C_thinlto_create_codegen),
+rt::function!(F_thinlto_create_codegen, C_thinlto_create_codegen, c"thinlto_create_codegen", "thinlto_create_codegen",
     c"thinlto_create_codegen()\n--\n\nInstantiates a ThinLTO code generator.\nReturns NULL on error (check lto_get_error_message() for details).\n\nThe ThinLTOCodeGenerator is not intended to be reuse for multiple\ncompilation: the model is that the client adds modules to the generator and\nask to perform the ThinLTO optimizations / codegen, and finally destroys the\ncodegenerator.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueThinLTOCodeGenerator",
-);
-
-/// The arguments of a call of `thinlto_create_codegen`, converted in order.
-unsafe fn C_thinlto_create_codegen(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_thinlto_create_codegen.args::<0>(py, args, nargs, kwnames)? };
-    Ok(thinlto_create_codegen(py)?.into_ptr())
-}
+    [],
+    |py, []| thinlto_create_codegen(py));
 
 fn thinlto_create_codegen(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_create_codegen");
@@ -2002,29 +998,10 @@ fn thinlto_create_codegen(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(TYPES.instance_at(py, 7, __r, None)?)
 }
-/// `thinlto_codegen_dispose` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_codegen_dispose: rt::call::Function = rt::call::Function::new(
-    c"thinlto_codegen_dispose",
-    "thinlto_codegen_dispose",
-    &["cg"],
-    rt::fastcall_entry!(C_thinlto_codegen_dispose),
+rt::function!(F_thinlto_codegen_dispose, C_thinlto_codegen_dispose, c"thinlto_codegen_dispose", "thinlto_codegen_dispose",
     c"thinlto_codegen_dispose(cg)\n--\n\nFrees the generator and all memory it internally allocated.\nUpon return the thinlto_code_gen_t is no longer valid.\n\nArgs:\n    cg",
-);
-
-/// The arguments of a call of `thinlto_codegen_dispose`, converted in order.
-unsafe fn C_thinlto_codegen_dispose(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_thinlto_codegen_dispose.args::<1>(py, args, nargs, kwnames)? };
-    Ok(thinlto_codegen_dispose(py, rt::call::extract(x0, "cg")?)?.into_ptr())
-}
+    ["cg"],
+    |py, [x0]| thinlto_codegen_dispose(py, rt::call::extract(x0, "cg")?));
 
 fn thinlto_codegen_dispose(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_dispose");
@@ -2038,29 +1015,10 @@ fn thinlto_codegen_dispose(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_cg) });
     Ok(py.None())
 }
-/// `thinlto_codegen_add_module` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_codegen_add_module: rt::call::Function = rt::call::Function::new(
-    c"thinlto_codegen_add_module",
-    "thinlto_codegen_add_module",
-    &["cg", "identifier", "data", "length"],
-    rt::fastcall_entry!(C_thinlto_codegen_add_module),
+rt::function!(F_thinlto_codegen_add_module, C_thinlto_codegen_add_module, c"thinlto_codegen_add_module", "thinlto_codegen_add_module",
     c"thinlto_codegen_add_module(cg, identifier, data, length)\n--\n\nAdd a module to a ThinLTO code generator. Identifier has to be unique among\nall the modules in a code generator. The data buffer stays owned by the\nclient, and is expected to be available for the entire lifetime of the\nthinlto_code_gen_t it is added to.\n\nOn failure, returns NULL (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    identifier\n    data\n    length",
-);
-
-/// The arguments of a call of `thinlto_codegen_add_module`, converted in order.
-unsafe fn C_thinlto_codegen_add_module(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_thinlto_codegen_add_module.args::<4>(py, args, nargs, kwnames)? };
-    Ok(thinlto_codegen_add_module(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "identifier")?, rt::call::extract(x2, "data")?, rt::call::extract(x3, "length")?)?.into_ptr())
-}
+    ["cg", "identifier", "data", "length"],
+    |py, [x0, x1, x2, x3]| thinlto_codegen_add_module(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "identifier")?, rt::call::extract(x2, "data")?, rt::call::extract(x3, "length")?));
 
 fn thinlto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, identifier: rt::CStrArg, data: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_module");
@@ -2077,29 +1035,10 @@ fn thinlto_codegen_add_module(py: Python<'_>, cg: rt::PtrArg, identifier: rt::CS
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_identifier, a_data, a_length) });
     Ok(py.None())
 }
-/// `thinlto_codegen_process` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_codegen_process: rt::call::Function = rt::call::Function::new(
-    c"thinlto_codegen_process",
-    "thinlto_codegen_process",
-    &["cg"],
-    rt::fastcall_entry!(C_thinlto_codegen_process),
+rt::function!(F_thinlto_codegen_process, C_thinlto_codegen_process, c"thinlto_codegen_process", "thinlto_codegen_process",
     c"thinlto_codegen_process(cg)\n--\n\nOptimize and codegen all the modules added to the codegenerator using\nThinLTO. Resulting objects are accessible using thinlto_module_get_object().\n\nArgs:\n    cg",
-);
-
-/// The arguments of a call of `thinlto_codegen_process`, converted in order.
-unsafe fn C_thinlto_codegen_process(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_thinlto_codegen_process.args::<1>(py, args, nargs, kwnames)? };
-    Ok(thinlto_codegen_process(py, rt::call::extract(x0, "cg")?)?.into_ptr())
-}
+    ["cg"],
+    |py, [x0]| thinlto_codegen_process(py, rt::call::extract(x0, "cg")?));
 
 fn thinlto_codegen_process(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_process");
@@ -2113,29 +1052,10 @@ fn thinlto_codegen_process(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_cg) });
     Ok(py.None())
 }
-/// `thinlto_module_get_num_objects` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_module_get_num_objects: rt::call::Function = rt::call::Function::new(
-    c"thinlto_module_get_num_objects",
-    "thinlto_module_get_num_objects",
-    &["cg"],
-    rt::fastcall_entry!(C_thinlto_module_get_num_objects),
+rt::function!(F_thinlto_module_get_num_objects, C_thinlto_module_get_num_objects, c"thinlto_module_get_num_objects", "thinlto_module_get_num_objects",
     c"thinlto_module_get_num_objects(cg)\n--\n\nReturns the number of object files produced by the ThinLTO CodeGenerator.\n\nIt usually matches the number of input files, but this is not a guarantee of\nthe API and may change in future implementation, so the client should not\nassume it.\n\nArgs:\n    cg\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `thinlto_module_get_num_objects`, converted in order.
-unsafe fn C_thinlto_module_get_num_objects(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_thinlto_module_get_num_objects.args::<1>(py, args, nargs, kwnames)? };
-    Ok(thinlto_module_get_num_objects(py, rt::call::extract(x0, "cg")?)?.into_ptr())
-}
+    ["cg"],
+    |py, [x0]| thinlto_module_get_num_objects(py, rt::call::extract(x0, "cg")?));
 
 fn thinlto_module_get_num_objects(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_num_objects");
@@ -2149,29 +1069,10 @@ fn thinlto_module_get_num_objects(py: Python<'_>, cg: rt::PtrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_cg) });
     Ok(rt::obj(py, __r)?)
 }
-/// `thinlto_module_get_object` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_module_get_object: rt::call::Function = rt::call::Function::new(
-    c"thinlto_module_get_object",
-    "thinlto_module_get_object",
-    &["cg", "index"],
-    rt::fastcall_entry!(C_thinlto_module_get_object),
+rt::function!(F_thinlto_module_get_object, C_thinlto_module_get_object, c"thinlto_module_get_object", "thinlto_module_get_object",
     c"thinlto_module_get_object(cg, index)\n--\n\nReturns a reference to the ith object file produced by the ThinLTO\nCodeGenerator.\n\nClient should use thinlto_module_get_num_objects() to get the number of\navailable objects.\n\nArgs:\n    cg\n    index\n\nReturns: a tuple of 1 item(s):\n    LTOObjectBuffer",
-);
-
-/// The arguments of a call of `thinlto_module_get_object`, converted in order.
-unsafe fn C_thinlto_module_get_object(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_thinlto_module_get_object.args::<2>(py, args, nargs, kwnames)? };
-    Ok(thinlto_module_get_object(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "index")?)?.into_ptr())
-}
+    ["cg", "index"],
+    |py, [x0, x1]| thinlto_module_get_object(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "index")?));
 
 fn thinlto_module_get_object(py: Python<'_>, cg: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_object");
@@ -2186,29 +1087,10 @@ fn thinlto_module_get_object(py: Python<'_>, cg: rt::PtrArg, index: rt::CInt<u32
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_index) });
     Ok(TYPES.record_copy(py, 4, &__r as *const _ as usize)?)
 }
-/// `thinlto_module_get_num_object_files` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_module_get_num_object_files: rt::call::Function = rt::call::Function::new(
-    c"thinlto_module_get_num_object_files",
-    "thinlto_module_get_num_object_files",
-    &["cg"],
-    rt::fastcall_entry!(C_thinlto_module_get_num_object_files),
+rt::function!(F_thinlto_module_get_num_object_files, C_thinlto_module_get_num_object_files, c"thinlto_module_get_num_object_files", "thinlto_module_get_num_object_files",
     c"thinlto_module_get_num_object_files(cg)\n--\n\nReturns the number of object files produced by the ThinLTO CodeGenerator.\n\nIt usually matches the number of input files, but this is not a guarantee of\nthe API and may change in future implementation, so the client should not\nassume it.\n\nArgs:\n    cg\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `thinlto_module_get_num_object_files`, converted in order.
-unsafe fn C_thinlto_module_get_num_object_files(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_thinlto_module_get_num_object_files.args::<1>(py, args, nargs, kwnames)? };
-    Ok(thinlto_module_get_num_object_files(py, rt::call::extract(x0, "cg")?)?.into_ptr())
-}
+    ["cg"],
+    |py, [x0]| thinlto_module_get_num_object_files(py, rt::call::extract(x0, "cg")?));
 
 fn thinlto_module_get_num_object_files(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_num_object_files");
@@ -2222,29 +1104,10 @@ fn thinlto_module_get_num_object_files(py: Python<'_>, cg: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_cg) });
     Ok(rt::obj(py, __r)?)
 }
-/// `thinlto_module_get_object_file` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_module_get_object_file: rt::call::Function = rt::call::Function::new(
-    c"thinlto_module_get_object_file",
-    "thinlto_module_get_object_file",
-    &["cg", "index"],
-    rt::fastcall_entry!(C_thinlto_module_get_object_file),
+rt::function!(F_thinlto_module_get_object_file, C_thinlto_module_get_object_file, c"thinlto_module_get_object_file", "thinlto_module_get_object_file",
     c"thinlto_module_get_object_file(cg, index)\n--\n\nReturns the path to the ith object file produced by the ThinLTO\nCodeGenerator.\n\nClient should use thinlto_module_get_num_object_files() to get the number\nof available objects.\n\nArgs:\n    cg\n    index\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `thinlto_module_get_object_file`, converted in order.
-unsafe fn C_thinlto_module_get_object_file(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_thinlto_module_get_object_file.args::<2>(py, args, nargs, kwnames)? };
-    Ok(thinlto_module_get_object_file(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "index")?)?.into_ptr())
-}
+    ["cg", "index"],
+    |py, [x0, x1]| thinlto_module_get_object_file(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "index")?));
 
 fn thinlto_module_get_object_file(py: Python<'_>, cg: rt::PtrArg, index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_object_file");
@@ -2259,29 +1122,10 @@ fn thinlto_module_get_object_file(py: Python<'_>, cg: rt::PtrArg, index: rt::CIn
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_index) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `thinlto_codegen_set_pic_model` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_codegen_set_pic_model: rt::call::Function = rt::call::Function::new(
-    c"thinlto_codegen_set_pic_model",
-    "thinlto_codegen_set_pic_model",
-    &["cg", "arg1"],
-    rt::fastcall_entry!(C_thinlto_codegen_set_pic_model),
+rt::function!(F_thinlto_codegen_set_pic_model, C_thinlto_codegen_set_pic_model, c"thinlto_codegen_set_pic_model", "thinlto_codegen_set_pic_model",
     c"thinlto_codegen_set_pic_model(cg, arg1)\n--\n\nSets which PIC code model to generate.\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    arg1\n\nReturns: a tuple of 1 item(s):\n    bool",
-);
-
-/// The arguments of a call of `thinlto_codegen_set_pic_model`, converted in order.
-unsafe fn C_thinlto_codegen_set_pic_model(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_thinlto_codegen_set_pic_model.args::<2>(py, args, nargs, kwnames)? };
-    Ok(thinlto_codegen_set_pic_model(py, rt::call::extract(x0, "cg")?, &x1)?.into_ptr())
-}
+    ["cg", "arg1"],
+    |py, [x0, x1]| thinlto_codegen_set_pic_model(py, rt::call::extract(x0, "cg")?, &x1));
 
 fn thinlto_codegen_set_pic_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_pic_model");
@@ -2296,29 +1140,10 @@ fn thinlto_codegen_set_pic_model(py: Python<'_>, cg: rt::PtrArg, arg1: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_arg1) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// `thinlto_codegen_set_savetemps_dir` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_codegen_set_savetemps_dir: rt::call::Function = rt::call::Function::new(
-    c"thinlto_codegen_set_savetemps_dir",
-    "thinlto_codegen_set_savetemps_dir",
-    &["cg", "save_temps_dir"],
-    rt::fastcall_entry!(C_thinlto_codegen_set_savetemps_dir),
+rt::function!(F_thinlto_codegen_set_savetemps_dir, C_thinlto_codegen_set_savetemps_dir, c"thinlto_codegen_set_savetemps_dir", "thinlto_codegen_set_savetemps_dir",
     c"thinlto_codegen_set_savetemps_dir(cg, save_temps_dir)\n--\n\nSets the path to a directory to use as a storage for temporary bitcode files.\nThe intention is to make the bitcode files available for debugging at various\nstage of the pipeline.\n\nArgs:\n    cg\n    save_temps_dir",
-);
-
-/// The arguments of a call of `thinlto_codegen_set_savetemps_dir`, converted in order.
-unsafe fn C_thinlto_codegen_set_savetemps_dir(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_thinlto_codegen_set_savetemps_dir.args::<2>(py, args, nargs, kwnames)? };
-    Ok(thinlto_codegen_set_savetemps_dir(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "save_temps_dir")?)?.into_ptr())
-}
+    ["cg", "save_temps_dir"],
+    |py, [x0, x1]| thinlto_codegen_set_savetemps_dir(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "save_temps_dir")?));
 
 fn thinlto_codegen_set_savetemps_dir(py: Python<'_>, cg: rt::PtrArg, save_temps_dir: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_savetemps_dir");
@@ -2333,29 +1158,10 @@ fn thinlto_codegen_set_savetemps_dir(py: Python<'_>, cg: rt::PtrArg, save_temps_
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_save_temps_dir) });
     Ok(py.None())
 }
-/// `thinlto_set_generated_objects_dir` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_set_generated_objects_dir: rt::call::Function = rt::call::Function::new(
-    c"thinlto_set_generated_objects_dir",
-    "thinlto_set_generated_objects_dir",
-    &["cg", "save_temps_dir"],
-    rt::fastcall_entry!(C_thinlto_set_generated_objects_dir),
+rt::function!(F_thinlto_set_generated_objects_dir, C_thinlto_set_generated_objects_dir, c"thinlto_set_generated_objects_dir", "thinlto_set_generated_objects_dir",
     c"thinlto_set_generated_objects_dir(cg, save_temps_dir)\n--\n\nSet the path to a directory where to save generated object files. This\npath can be used by a linker to request on-disk files instead of in-memory\nbuffers. When set, results are available through\nthinlto_module_get_object_file() instead of thinlto_module_get_object().\n\nArgs:\n    cg\n    save_temps_dir",
-);
-
-/// The arguments of a call of `thinlto_set_generated_objects_dir`, converted in order.
-unsafe fn C_thinlto_set_generated_objects_dir(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_thinlto_set_generated_objects_dir.args::<2>(py, args, nargs, kwnames)? };
-    Ok(thinlto_set_generated_objects_dir(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "save_temps_dir")?)?.into_ptr())
-}
+    ["cg", "save_temps_dir"],
+    |py, [x0, x1]| thinlto_set_generated_objects_dir(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "save_temps_dir")?));
 
 fn thinlto_set_generated_objects_dir(py: Python<'_>, cg: rt::PtrArg, save_temps_dir: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_set_generated_objects_dir");
@@ -2370,29 +1176,10 @@ fn thinlto_set_generated_objects_dir(py: Python<'_>, cg: rt::PtrArg, save_temps_
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_save_temps_dir) });
     Ok(py.None())
 }
-/// `thinlto_codegen_set_cpu` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_codegen_set_cpu: rt::call::Function = rt::call::Function::new(
-    c"thinlto_codegen_set_cpu",
-    "thinlto_codegen_set_cpu",
-    &["cg", "cpu"],
-    rt::fastcall_entry!(C_thinlto_codegen_set_cpu),
+rt::function!(F_thinlto_codegen_set_cpu, C_thinlto_codegen_set_cpu, c"thinlto_codegen_set_cpu", "thinlto_codegen_set_cpu",
     c"thinlto_codegen_set_cpu(cg, cpu)\n--\n\nSets the cpu to generate code for.\n\nArgs:\n    cg\n    cpu",
-);
-
-/// The arguments of a call of `thinlto_codegen_set_cpu`, converted in order.
-unsafe fn C_thinlto_codegen_set_cpu(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_thinlto_codegen_set_cpu.args::<2>(py, args, nargs, kwnames)? };
-    Ok(thinlto_codegen_set_cpu(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "cpu")?)?.into_ptr())
-}
+    ["cg", "cpu"],
+    |py, [x0, x1]| thinlto_codegen_set_cpu(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "cpu")?));
 
 fn thinlto_codegen_set_cpu(py: Python<'_>, cg: rt::PtrArg, cpu: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cpu");
@@ -2407,29 +1194,10 @@ fn thinlto_codegen_set_cpu(py: Python<'_>, cg: rt::PtrArg, cpu: rt::CStrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_cpu) });
     Ok(py.None())
 }
-/// `thinlto_codegen_disable_codegen` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_codegen_disable_codegen: rt::call::Function = rt::call::Function::new(
-    c"thinlto_codegen_disable_codegen",
-    "thinlto_codegen_disable_codegen",
-    &["cg", "disable"],
-    rt::fastcall_entry!(C_thinlto_codegen_disable_codegen),
+rt::function!(F_thinlto_codegen_disable_codegen, C_thinlto_codegen_disable_codegen, c"thinlto_codegen_disable_codegen", "thinlto_codegen_disable_codegen",
     c"thinlto_codegen_disable_codegen(cg, disable)\n--\n\nDisable CodeGen, only run the stages till codegen and stop. The output will\nbe bitcode.\n\nArgs:\n    cg\n    disable",
-);
-
-/// The arguments of a call of `thinlto_codegen_disable_codegen`, converted in order.
-unsafe fn C_thinlto_codegen_disable_codegen(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_thinlto_codegen_disable_codegen.args::<2>(py, args, nargs, kwnames)? };
-    Ok(thinlto_codegen_disable_codegen(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "disable")?)?.into_ptr())
-}
+    ["cg", "disable"],
+    |py, [x0, x1]| thinlto_codegen_disable_codegen(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "disable")?));
 
 fn thinlto_codegen_disable_codegen(py: Python<'_>, cg: rt::PtrArg, disable: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_disable_codegen");
@@ -2444,29 +1212,10 @@ fn thinlto_codegen_disable_codegen(py: Python<'_>, cg: rt::PtrArg, disable: bool
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_disable) });
     Ok(py.None())
 }
-/// `thinlto_codegen_set_codegen_only` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_codegen_set_codegen_only: rt::call::Function = rt::call::Function::new(
-    c"thinlto_codegen_set_codegen_only",
-    "thinlto_codegen_set_codegen_only",
-    &["cg", "codegen_only"],
-    rt::fastcall_entry!(C_thinlto_codegen_set_codegen_only),
+rt::function!(F_thinlto_codegen_set_codegen_only, C_thinlto_codegen_set_codegen_only, c"thinlto_codegen_set_codegen_only", "thinlto_codegen_set_codegen_only",
     c"thinlto_codegen_set_codegen_only(cg, codegen_only)\n--\n\nPerform CodeGen only: disable all other stages.\n\nArgs:\n    cg\n    codegen_only",
-);
-
-/// The arguments of a call of `thinlto_codegen_set_codegen_only`, converted in order.
-unsafe fn C_thinlto_codegen_set_codegen_only(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_thinlto_codegen_set_codegen_only.args::<2>(py, args, nargs, kwnames)? };
-    Ok(thinlto_codegen_set_codegen_only(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "codegen_only")?)?.into_ptr())
-}
+    ["cg", "codegen_only"],
+    |py, [x0, x1]| thinlto_codegen_set_codegen_only(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "codegen_only")?));
 
 fn thinlto_codegen_set_codegen_only(py: Python<'_>, cg: rt::PtrArg, codegen_only: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_codegen_only");
@@ -2481,29 +1230,10 @@ fn thinlto_codegen_set_codegen_only(py: Python<'_>, cg: rt::PtrArg, codegen_only
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_codegen_only) });
     Ok(py.None())
 }
-/// `thinlto_debug_options` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_debug_options: rt::call::Function = rt::call::Function::new(
-    c"thinlto_debug_options",
-    "thinlto_debug_options",
-    &["options", "number"],
-    rt::fastcall_entry!(C_thinlto_debug_options),
+rt::function!(F_thinlto_debug_options, C_thinlto_debug_options, c"thinlto_debug_options", "thinlto_debug_options",
     c"thinlto_debug_options(options, number)\n--\n\nParse -mllvm style debug options.\n\nArgs:\n    options\n    number",
-);
-
-/// The arguments of a call of `thinlto_debug_options`, converted in order.
-unsafe fn C_thinlto_debug_options(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_thinlto_debug_options.args::<2>(py, args, nargs, kwnames)? };
-    Ok(thinlto_debug_options(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "number")?)?.into_ptr())
-}
+    ["options", "number"],
+    |py, [x0, x1]| thinlto_debug_options(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "number")?));
 
 fn thinlto_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_debug_options");
@@ -2518,29 +1248,10 @@ fn thinlto_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_number) });
     Ok(py.None())
 }
-/// `lto_module_is_thinlto` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_lto_module_is_thinlto: rt::call::Function = rt::call::Function::new(
-    c"lto_module_is_thinlto",
-    "lto_module_is_thinlto",
-    &["mod"],
-    rt::fastcall_entry!(C_lto_module_is_thinlto),
+rt::function!(F_lto_module_is_thinlto, C_lto_module_is_thinlto, c"lto_module_is_thinlto", "lto_module_is_thinlto",
     c"lto_module_is_thinlto(mod)\n--\n\nTest if a module has support for ThinLTO linking.\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    bool",
-);
-
-/// The arguments of a call of `lto_module_is_thinlto`, converted in order.
-unsafe fn C_lto_module_is_thinlto(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_lto_module_is_thinlto.args::<1>(py, args, nargs, kwnames)? };
-    Ok(lto_module_is_thinlto(py, rt::call::extract(x0, "mod")?)?.into_ptr())
-}
+    ["mod"],
+    |py, [x0]| lto_module_is_thinlto(py, rt::call::extract(x0, "mod")?));
 
 fn lto_module_is_thinlto(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_thinlto");
@@ -2554,29 +1265,10 @@ fn lto_module_is_thinlto(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
-/// `thinlto_codegen_add_must_preserve_symbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_codegen_add_must_preserve_symbol: rt::call::Function = rt::call::Function::new(
-    c"thinlto_codegen_add_must_preserve_symbol",
-    "thinlto_codegen_add_must_preserve_symbol",
-    &["cg", "name", "length"],
-    rt::fastcall_entry!(C_thinlto_codegen_add_must_preserve_symbol),
+rt::function!(F_thinlto_codegen_add_must_preserve_symbol, C_thinlto_codegen_add_must_preserve_symbol, c"thinlto_codegen_add_must_preserve_symbol", "thinlto_codegen_add_must_preserve_symbol",
     c"thinlto_codegen_add_must_preserve_symbol(cg, name, length)\n--\n\nAdds a symbol to the list of global symbols that must exist in the final\ngenerated code. If a function is not listed there, it might be inlined into\nevery usage and optimized away. For every single module, the functions\nreferenced from code outside of the ThinLTO modules need to be added here.\n\nArgs:\n    cg\n    name\n    length",
-);
-
-/// The arguments of a call of `thinlto_codegen_add_must_preserve_symbol`, converted in order.
-unsafe fn C_thinlto_codegen_add_must_preserve_symbol(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_thinlto_codegen_add_must_preserve_symbol.args::<3>(py, args, nargs, kwnames)? };
-    Ok(thinlto_codegen_add_must_preserve_symbol(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "length")?)?.into_ptr())
-}
+    ["cg", "name", "length"],
+    |py, [x0, x1, x2]| thinlto_codegen_add_must_preserve_symbol(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "length")?));
 
 fn thinlto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_must_preserve_symbol");
@@ -2592,29 +1284,10 @@ fn thinlto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: rt::PtrArg, name
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_name, a_length) });
     Ok(py.None())
 }
-/// `thinlto_codegen_add_cross_referenced_symbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_codegen_add_cross_referenced_symbol: rt::call::Function = rt::call::Function::new(
-    c"thinlto_codegen_add_cross_referenced_symbol",
-    "thinlto_codegen_add_cross_referenced_symbol",
-    &["cg", "name", "length"],
-    rt::fastcall_entry!(C_thinlto_codegen_add_cross_referenced_symbol),
+rt::function!(F_thinlto_codegen_add_cross_referenced_symbol, C_thinlto_codegen_add_cross_referenced_symbol, c"thinlto_codegen_add_cross_referenced_symbol", "thinlto_codegen_add_cross_referenced_symbol",
     c"thinlto_codegen_add_cross_referenced_symbol(cg, name, length)\n--\n\nAdds a symbol to the list of global symbols that are cross-referenced between\nThinLTO files. If the ThinLTO CodeGenerator can ensure that every\nreferences from a ThinLTO module to this symbol is optimized away, then\nthe symbol can be discarded.\n\nArgs:\n    cg\n    name\n    length",
-);
-
-/// The arguments of a call of `thinlto_codegen_add_cross_referenced_symbol`, converted in order.
-unsafe fn C_thinlto_codegen_add_cross_referenced_symbol(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_thinlto_codegen_add_cross_referenced_symbol.args::<3>(py, args, nargs, kwnames)? };
-    Ok(thinlto_codegen_add_cross_referenced_symbol(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "length")?)?.into_ptr())
-}
+    ["cg", "name", "length"],
+    |py, [x0, x1, x2]| thinlto_codegen_add_cross_referenced_symbol(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "length")?));
 
 fn thinlto_codegen_add_cross_referenced_symbol(py: Python<'_>, cg: rt::PtrArg, name: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_cross_referenced_symbol");
@@ -2630,29 +1303,10 @@ fn thinlto_codegen_add_cross_referenced_symbol(py: Python<'_>, cg: rt::PtrArg, n
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_name, a_length) });
     Ok(py.None())
 }
-/// `thinlto_codegen_set_cache_dir` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_codegen_set_cache_dir: rt::call::Function = rt::call::Function::new(
-    c"thinlto_codegen_set_cache_dir",
-    "thinlto_codegen_set_cache_dir",
-    &["cg", "cache_dir"],
-    rt::fastcall_entry!(C_thinlto_codegen_set_cache_dir),
+rt::function!(F_thinlto_codegen_set_cache_dir, C_thinlto_codegen_set_cache_dir, c"thinlto_codegen_set_cache_dir", "thinlto_codegen_set_cache_dir",
     c"thinlto_codegen_set_cache_dir(cg, cache_dir)\n--\n\nSets the path to a directory to use as a cache storage for incremental build.\nSetting this activates caching.\n\nArgs:\n    cg\n    cache_dir",
-);
-
-/// The arguments of a call of `thinlto_codegen_set_cache_dir`, converted in order.
-unsafe fn C_thinlto_codegen_set_cache_dir(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_thinlto_codegen_set_cache_dir.args::<2>(py, args, nargs, kwnames)? };
-    Ok(thinlto_codegen_set_cache_dir(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "cache_dir")?)?.into_ptr())
-}
+    ["cg", "cache_dir"],
+    |py, [x0, x1]| thinlto_codegen_set_cache_dir(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "cache_dir")?));
 
 fn thinlto_codegen_set_cache_dir(py: Python<'_>, cg: rt::PtrArg, cache_dir: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_dir");
@@ -2667,29 +1321,10 @@ fn thinlto_codegen_set_cache_dir(py: Python<'_>, cg: rt::PtrArg, cache_dir: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_cache_dir) });
     Ok(py.None())
 }
-/// `thinlto_codegen_set_cache_pruning_interval` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_codegen_set_cache_pruning_interval: rt::call::Function = rt::call::Function::new(
-    c"thinlto_codegen_set_cache_pruning_interval",
-    "thinlto_codegen_set_cache_pruning_interval",
-    &["cg", "interval"],
-    rt::fastcall_entry!(C_thinlto_codegen_set_cache_pruning_interval),
+rt::function!(F_thinlto_codegen_set_cache_pruning_interval, C_thinlto_codegen_set_cache_pruning_interval, c"thinlto_codegen_set_cache_pruning_interval", "thinlto_codegen_set_cache_pruning_interval",
     c"thinlto_codegen_set_cache_pruning_interval(cg, interval)\n--\n\nSets the cache pruning interval (in seconds). A negative value disables the\npruning. An unspecified default value will be applied, and a value of 0 will\nforce prunning to occur.\n\nArgs:\n    cg\n    interval",
-);
-
-/// The arguments of a call of `thinlto_codegen_set_cache_pruning_interval`, converted in order.
-unsafe fn C_thinlto_codegen_set_cache_pruning_interval(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_thinlto_codegen_set_cache_pruning_interval.args::<2>(py, args, nargs, kwnames)? };
-    Ok(thinlto_codegen_set_cache_pruning_interval(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "interval")?)?.into_ptr())
-}
+    ["cg", "interval"],
+    |py, [x0, x1]| thinlto_codegen_set_cache_pruning_interval(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "interval")?));
 
 fn thinlto_codegen_set_cache_pruning_interval(py: Python<'_>, cg: rt::PtrArg, interval: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_pruning_interval");
@@ -2704,29 +1339,10 @@ fn thinlto_codegen_set_cache_pruning_interval(py: Python<'_>, cg: rt::PtrArg, in
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_interval) });
     Ok(py.None())
 }
-/// `thinlto_codegen_set_final_cache_size_relative_to_available_space` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_codegen_set_final_cache_size_relative_to_available_space: rt::call::Function = rt::call::Function::new(
-    c"thinlto_codegen_set_final_cache_size_relative_to_available_space",
-    "thinlto_codegen_set_final_cache_size_relative_to_available_space",
-    &["cg", "percentage"],
-    rt::fastcall_entry!(C_thinlto_codegen_set_final_cache_size_relative_to_available_space),
+rt::function!(F_thinlto_codegen_set_final_cache_size_relative_to_available_space, C_thinlto_codegen_set_final_cache_size_relative_to_available_space, c"thinlto_codegen_set_final_cache_size_relative_to_available_space", "thinlto_codegen_set_final_cache_size_relative_to_available_space",
     c"thinlto_codegen_set_final_cache_size_relative_to_available_space(cg, percentage)\n--\n\nSets the maximum cache size that can be persistent across build, in terms of\npercentage of the available space on the disk. Set to 100 to indicate\nno limit, 50 to indicate that the cache size will not be left over half the\navailable space. A value over 100 will be reduced to 100, a value of 0 will\nbe ignored. An unspecified default value will be applied.\n\nThe formula looks like:\nAvailableSpace = FreeSpace + ExistingCacheSize\nNewCacheSize = AvailableSpace * P/100\n\nArgs:\n    cg\n    percentage",
-);
-
-/// The arguments of a call of `thinlto_codegen_set_final_cache_size_relative_to_available_space`, converted in order.
-unsafe fn C_thinlto_codegen_set_final_cache_size_relative_to_available_space(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_thinlto_codegen_set_final_cache_size_relative_to_available_space.args::<2>(py, args, nargs, kwnames)? };
-    Ok(thinlto_codegen_set_final_cache_size_relative_to_available_space(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "percentage")?)?.into_ptr())
-}
+    ["cg", "percentage"],
+    |py, [x0, x1]| thinlto_codegen_set_final_cache_size_relative_to_available_space(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "percentage")?));
 
 fn thinlto_codegen_set_final_cache_size_relative_to_available_space(py: Python<'_>, cg: rt::PtrArg, percentage: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_final_cache_size_relative_to_available_space");
@@ -2741,29 +1357,10 @@ fn thinlto_codegen_set_final_cache_size_relative_to_available_space(py: Python<'
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_percentage) });
     Ok(py.None())
 }
-/// `thinlto_codegen_set_cache_entry_expiration` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_codegen_set_cache_entry_expiration: rt::call::Function = rt::call::Function::new(
-    c"thinlto_codegen_set_cache_entry_expiration",
-    "thinlto_codegen_set_cache_entry_expiration",
-    &["cg", "expiration"],
-    rt::fastcall_entry!(C_thinlto_codegen_set_cache_entry_expiration),
+rt::function!(F_thinlto_codegen_set_cache_entry_expiration, C_thinlto_codegen_set_cache_entry_expiration, c"thinlto_codegen_set_cache_entry_expiration", "thinlto_codegen_set_cache_entry_expiration",
     c"thinlto_codegen_set_cache_entry_expiration(cg, expiration)\n--\n\nSets the expiration (in seconds) for an entry in the cache. An unspecified\ndefault value will be applied. A value of 0 will be ignored.\n\nArgs:\n    cg\n    expiration",
-);
-
-/// The arguments of a call of `thinlto_codegen_set_cache_entry_expiration`, converted in order.
-unsafe fn C_thinlto_codegen_set_cache_entry_expiration(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_thinlto_codegen_set_cache_entry_expiration.args::<2>(py, args, nargs, kwnames)? };
-    Ok(thinlto_codegen_set_cache_entry_expiration(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "expiration")?)?.into_ptr())
-}
+    ["cg", "expiration"],
+    |py, [x0, x1]| thinlto_codegen_set_cache_entry_expiration(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "expiration")?));
 
 fn thinlto_codegen_set_cache_entry_expiration(py: Python<'_>, cg: rt::PtrArg, expiration: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_entry_expiration");
@@ -2778,29 +1375,10 @@ fn thinlto_codegen_set_cache_entry_expiration(py: Python<'_>, cg: rt::PtrArg, ex
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_expiration) });
     Ok(py.None())
 }
-/// `thinlto_codegen_set_cache_size_bytes` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_codegen_set_cache_size_bytes: rt::call::Function = rt::call::Function::new(
-    c"thinlto_codegen_set_cache_size_bytes",
-    "thinlto_codegen_set_cache_size_bytes",
-    &["cg", "max_size_bytes"],
-    rt::fastcall_entry!(C_thinlto_codegen_set_cache_size_bytes),
+rt::function!(F_thinlto_codegen_set_cache_size_bytes, C_thinlto_codegen_set_cache_size_bytes, c"thinlto_codegen_set_cache_size_bytes", "thinlto_codegen_set_cache_size_bytes",
     c"thinlto_codegen_set_cache_size_bytes(cg, max_size_bytes)\n--\n\nSets the maximum size of the cache directory (in bytes). A value over the\namount of available space on the disk will be reduced to the amount of\navailable space. An unspecified default value will be applied. A value of 0\nwill be ignored.\n\nArgs:\n    cg\n    max_size_bytes",
-);
-
-/// The arguments of a call of `thinlto_codegen_set_cache_size_bytes`, converted in order.
-unsafe fn C_thinlto_codegen_set_cache_size_bytes(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_thinlto_codegen_set_cache_size_bytes.args::<2>(py, args, nargs, kwnames)? };
-    Ok(thinlto_codegen_set_cache_size_bytes(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "max_size_bytes")?)?.into_ptr())
-}
+    ["cg", "max_size_bytes"],
+    |py, [x0, x1]| thinlto_codegen_set_cache_size_bytes(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "max_size_bytes")?));
 
 fn thinlto_codegen_set_cache_size_bytes(py: Python<'_>, cg: rt::PtrArg, max_size_bytes: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_bytes");
@@ -2815,29 +1393,10 @@ fn thinlto_codegen_set_cache_size_bytes(py: Python<'_>, cg: rt::PtrArg, max_size
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_max_size_bytes) });
     Ok(py.None())
 }
-/// `thinlto_codegen_set_cache_size_megabytes` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_codegen_set_cache_size_megabytes: rt::call::Function = rt::call::Function::new(
-    c"thinlto_codegen_set_cache_size_megabytes",
-    "thinlto_codegen_set_cache_size_megabytes",
-    &["cg", "max_size_megabytes"],
-    rt::fastcall_entry!(C_thinlto_codegen_set_cache_size_megabytes),
+rt::function!(F_thinlto_codegen_set_cache_size_megabytes, C_thinlto_codegen_set_cache_size_megabytes, c"thinlto_codegen_set_cache_size_megabytes", "thinlto_codegen_set_cache_size_megabytes",
     c"thinlto_codegen_set_cache_size_megabytes(cg, max_size_megabytes)\n--\n\nSame as thinlto_codegen_set_cache_size_bytes, except the maximum size is in\nmegabytes (2^20 bytes).\n\nArgs:\n    cg\n    max_size_megabytes",
-);
-
-/// The arguments of a call of `thinlto_codegen_set_cache_size_megabytes`, converted in order.
-unsafe fn C_thinlto_codegen_set_cache_size_megabytes(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_thinlto_codegen_set_cache_size_megabytes.args::<2>(py, args, nargs, kwnames)? };
-    Ok(thinlto_codegen_set_cache_size_megabytes(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "max_size_megabytes")?)?.into_ptr())
-}
+    ["cg", "max_size_megabytes"],
+    |py, [x0, x1]| thinlto_codegen_set_cache_size_megabytes(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "max_size_megabytes")?));
 
 fn thinlto_codegen_set_cache_size_megabytes(py: Python<'_>, cg: rt::PtrArg, max_size_megabytes: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_megabytes");
@@ -2852,29 +1411,10 @@ fn thinlto_codegen_set_cache_size_megabytes(py: Python<'_>, cg: rt::PtrArg, max_
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_max_size_megabytes) });
     Ok(py.None())
 }
-/// `thinlto_codegen_set_cache_size_files` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_thinlto_codegen_set_cache_size_files: rt::call::Function = rt::call::Function::new(
-    c"thinlto_codegen_set_cache_size_files",
-    "thinlto_codegen_set_cache_size_files",
-    &["cg", "max_size_files"],
-    rt::fastcall_entry!(C_thinlto_codegen_set_cache_size_files),
+rt::function!(F_thinlto_codegen_set_cache_size_files, C_thinlto_codegen_set_cache_size_files, c"thinlto_codegen_set_cache_size_files", "thinlto_codegen_set_cache_size_files",
     c"thinlto_codegen_set_cache_size_files(cg, max_size_files)\n--\n\nSets the maximum number of files in the cache directory. An unspecified\ndefault value will be applied. A value of 0 will be ignored.\n\nArgs:\n    cg\n    max_size_files",
-);
-
-/// The arguments of a call of `thinlto_codegen_set_cache_size_files`, converted in order.
-unsafe fn C_thinlto_codegen_set_cache_size_files(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_thinlto_codegen_set_cache_size_files.args::<2>(py, args, nargs, kwnames)? };
-    Ok(thinlto_codegen_set_cache_size_files(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "max_size_files")?)?.into_ptr())
-}
+    ["cg", "max_size_files"],
+    |py, [x0, x1]| thinlto_codegen_set_cache_size_files(py, rt::call::extract(x0, "cg")?, rt::call::extract(x1, "max_size_files")?));
 
 fn thinlto_codegen_set_cache_size_files(py: Python<'_>, cg: rt::PtrArg, max_size_files: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_files");

@@ -28,29 +28,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.support", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMLoadLibraryPermanently` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMLoadLibraryPermanently: rt::call::Function = rt::call::Function::new(
-    c"LLVMLoadLibraryPermanently",
-    "LLVMLoadLibraryPermanently",
-    &["Filename"],
-    rt::fastcall_entry!(C_LLVMLoadLibraryPermanently),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMLoadLibraryPermanently, C_LLVMLoadLibraryPermanently, c"LLVMLoadLibraryPermanently", "LLVMLoadLibraryPermanently",
     c"LLVMLoadLibraryPermanently(Filename)\n--\n\nThis function permanently loads the dynamic library at the given path.\nIt is safe to call this function multiple times for the same library.\n\nSee: sys::DynamicLibrary::LoadLibraryPermanently()\n\nArgs:\n    Filename\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMLoadLibraryPermanently`, converted in order.
-unsafe fn C_LLVMLoadLibraryPermanently(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMLoadLibraryPermanently.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMLoadLibraryPermanently(py, rt::call::extract(x0, "Filename")?)?.into_ptr())
-}
+    ["Filename"],
+    |py, [x0]| LLVMLoadLibraryPermanently(py, rt::call::extract(x0, "Filename")?));
 
 fn LLVMLoadLibraryPermanently(py: Python<'_>, Filename: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLoadLibraryPermanently");
@@ -64,29 +48,10 @@ fn LLVMLoadLibraryPermanently(py: Python<'_>, Filename: rt::CStrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_Filename) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMParseCommandLineOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMParseCommandLineOptions: rt::call::Function = rt::call::Function::new(
-    c"LLVMParseCommandLineOptions",
-    "LLVMParseCommandLineOptions",
-    &["argc", "argv", "Overview"],
-    rt::fastcall_entry!(C_LLVMParseCommandLineOptions),
+rt::function!(F_LLVMParseCommandLineOptions, C_LLVMParseCommandLineOptions, c"LLVMParseCommandLineOptions", "LLVMParseCommandLineOptions",
     c"LLVMParseCommandLineOptions(argc, argv, Overview)\n--\n\nThis function parses the given arguments using the LLVM command line parser.\nNote that the only stable thing about this function is its signature; you\ncannot rely on any particular set of command line arguments being interpreted\nthe same way across LLVM versions.\n\nSee: llvm::cl::ParseCommandLineOptions()\n\nArgs:\n    argc\n    argv\n    Overview",
-);
-
-/// The arguments of a call of `LLVMParseCommandLineOptions`, converted in order.
-unsafe fn C_LLVMParseCommandLineOptions(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMParseCommandLineOptions.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMParseCommandLineOptions(py, rt::call::extract(x0, "argc")?, rt::call::extract(x1, "argv")?, rt::call::extract(x2, "Overview")?)?.into_ptr())
-}
+    ["argc", "argv", "Overview"],
+    |py, [x0, x1, x2]| LLVMParseCommandLineOptions(py, rt::call::extract(x0, "argc")?, rt::call::extract(x1, "argv")?, rt::call::extract(x2, "Overview")?));
 
 fn LLVMParseCommandLineOptions(py: Python<'_>, argc: rt::CInt<i32>, argv: rt::CStrArrayArg, Overview: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseCommandLineOptions");
@@ -102,29 +67,10 @@ fn LLVMParseCommandLineOptions(py: Python<'_>, argc: rt::CInt<i32>, argv: rt::CS
     let __r = py.allow_threads(move || unsafe { __f(a_argc, a_argv, a_Overview) });
     Ok(py.None())
 }
-/// `LLVMSearchForAddressOfSymbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMSearchForAddressOfSymbol: rt::call::Function = rt::call::Function::new(
-    c"LLVMSearchForAddressOfSymbol",
-    "LLVMSearchForAddressOfSymbol",
-    &["symbolName"],
-    rt::fastcall_entry!(C_LLVMSearchForAddressOfSymbol),
+rt::function!(F_LLVMSearchForAddressOfSymbol, C_LLVMSearchForAddressOfSymbol, c"LLVMSearchForAddressOfSymbol", "LLVMSearchForAddressOfSymbol",
     c"LLVMSearchForAddressOfSymbol(symbolName)\n--\n\nThis function will search through all previously loaded dynamic\nlibraries for the symbol symbolName. If it is found, the address of\nthat symbol is returned. If not, null is returned.\n\nSee: sys::DynamicLibrary::SearchForAddressOfSymbol()\n\nArgs:\n    symbolName\n\nReturns: a tuple of 1 item(s):\n    Pointer",
-);
-
-/// The arguments of a call of `LLVMSearchForAddressOfSymbol`, converted in order.
-unsafe fn C_LLVMSearchForAddressOfSymbol(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMSearchForAddressOfSymbol.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMSearchForAddressOfSymbol(py, rt::call::extract(x0, "symbolName")?)?.into_ptr())
-}
+    ["symbolName"],
+    |py, [x0]| LLVMSearchForAddressOfSymbol(py, rt::call::extract(x0, "symbolName")?));
 
 fn LLVMSearchForAddressOfSymbol(py: Python<'_>, symbolName: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSearchForAddressOfSymbol");
@@ -138,29 +84,10 @@ fn LLVMSearchForAddressOfSymbol(py: Python<'_>, symbolName: rt::CStrArg) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_symbolName) });
     Ok(rt::pointer_result(py, __r)?)
 }
-/// `LLVMAddSymbol` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMAddSymbol: rt::call::Function = rt::call::Function::new(
-    c"LLVMAddSymbol",
-    "LLVMAddSymbol",
-    &["symbolName", "symbolValue"],
-    rt::fastcall_entry!(C_LLVMAddSymbol),
+rt::function!(F_LLVMAddSymbol, C_LLVMAddSymbol, c"LLVMAddSymbol", "LLVMAddSymbol",
     c"LLVMAddSymbol(symbolName, symbolValue)\n--\n\nThis functions permanently adds the symbol symbolName with the\nvalue symbolValue.  These symbols are searched before any\nlibraries.\n\nSee: sys::DynamicLibrary::AddSymbol()\n\nArgs:\n    symbolName\n    symbolValue",
-);
-
-/// The arguments of a call of `LLVMAddSymbol`, converted in order.
-unsafe fn C_LLVMAddSymbol(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMAddSymbol.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMAddSymbol(py, rt::call::extract(x0, "symbolName")?, rt::call::extract(x1, "symbolValue")?)?.into_ptr())
-}
+    ["symbolName", "symbolValue"],
+    |py, [x0, x1]| LLVMAddSymbol(py, rt::call::extract(x0, "symbolName")?, rt::call::extract(x1, "symbolValue")?));
 
 fn LLVMAddSymbol(py: Python<'_>, symbolName: rt::CStrArg, symbolValue: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddSymbol");

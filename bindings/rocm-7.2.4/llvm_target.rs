@@ -33,29 +33,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.target", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMInitializeAArch64TargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAArch64TargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAArch64TargetInfo",
-    "LLVMInitializeAArch64TargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAArch64TargetInfo),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMInitializeAArch64TargetInfo, C_LLVMInitializeAArch64TargetInfo, c"LLVMInitializeAArch64TargetInfo", "LLVMInitializeAArch64TargetInfo",
     c"LLVMInitializeAArch64TargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAArch64TargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeAArch64TargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAArch64TargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAArch64TargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAArch64TargetInfo(py));
 
 fn LLVMInitializeAArch64TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64TargetInfo");
@@ -68,29 +52,10 @@ fn LLVMInitializeAArch64TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeAMDGPUTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAMDGPUTargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAMDGPUTargetInfo",
-    "LLVMInitializeAMDGPUTargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAMDGPUTargetInfo),
+rt::function!(F_LLVMInitializeAMDGPUTargetInfo, C_LLVMInitializeAMDGPUTargetInfo, c"LLVMInitializeAMDGPUTargetInfo", "LLVMInitializeAMDGPUTargetInfo",
     c"LLVMInitializeAMDGPUTargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAMDGPUTargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeAMDGPUTargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAMDGPUTargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAMDGPUTargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAMDGPUTargetInfo(py));
 
 fn LLVMInitializeAMDGPUTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUTargetInfo");
@@ -103,29 +68,10 @@ fn LLVMInitializeAMDGPUTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeARMTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeARMTargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeARMTargetInfo",
-    "LLVMInitializeARMTargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeARMTargetInfo),
+rt::function!(F_LLVMInitializeARMTargetInfo, C_LLVMInitializeARMTargetInfo, c"LLVMInitializeARMTargetInfo", "LLVMInitializeARMTargetInfo",
     c"LLVMInitializeARMTargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeARMTargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeARMTargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeARMTargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeARMTargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeARMTargetInfo(py));
 
 fn LLVMInitializeARMTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMTargetInfo");
@@ -138,29 +84,10 @@ fn LLVMInitializeARMTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeAVRTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAVRTargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAVRTargetInfo",
-    "LLVMInitializeAVRTargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAVRTargetInfo),
+rt::function!(F_LLVMInitializeAVRTargetInfo, C_LLVMInitializeAVRTargetInfo, c"LLVMInitializeAVRTargetInfo", "LLVMInitializeAVRTargetInfo",
     c"LLVMInitializeAVRTargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAVRTargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeAVRTargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAVRTargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAVRTargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAVRTargetInfo(py));
 
 fn LLVMInitializeAVRTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRTargetInfo");
@@ -173,29 +100,10 @@ fn LLVMInitializeAVRTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeBPFTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeBPFTargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeBPFTargetInfo",
-    "LLVMInitializeBPFTargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeBPFTargetInfo),
+rt::function!(F_LLVMInitializeBPFTargetInfo, C_LLVMInitializeBPFTargetInfo, c"LLVMInitializeBPFTargetInfo", "LLVMInitializeBPFTargetInfo",
     c"LLVMInitializeBPFTargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeBPFTargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeBPFTargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeBPFTargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeBPFTargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeBPFTargetInfo(py));
 
 fn LLVMInitializeBPFTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFTargetInfo");
@@ -208,29 +116,10 @@ fn LLVMInitializeBPFTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeHexagonTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeHexagonTargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeHexagonTargetInfo",
-    "LLVMInitializeHexagonTargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeHexagonTargetInfo),
+rt::function!(F_LLVMInitializeHexagonTargetInfo, C_LLVMInitializeHexagonTargetInfo, c"LLVMInitializeHexagonTargetInfo", "LLVMInitializeHexagonTargetInfo",
     c"LLVMInitializeHexagonTargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeHexagonTargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeHexagonTargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeHexagonTargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeHexagonTargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeHexagonTargetInfo(py));
 
 fn LLVMInitializeHexagonTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonTargetInfo");
@@ -243,29 +132,10 @@ fn LLVMInitializeHexagonTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeLanaiTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeLanaiTargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeLanaiTargetInfo",
-    "LLVMInitializeLanaiTargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeLanaiTargetInfo),
+rt::function!(F_LLVMInitializeLanaiTargetInfo, C_LLVMInitializeLanaiTargetInfo, c"LLVMInitializeLanaiTargetInfo", "LLVMInitializeLanaiTargetInfo",
     c"LLVMInitializeLanaiTargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeLanaiTargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeLanaiTargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeLanaiTargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeLanaiTargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeLanaiTargetInfo(py));
 
 fn LLVMInitializeLanaiTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiTargetInfo");
@@ -278,29 +148,10 @@ fn LLVMInitializeLanaiTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeLoongArchTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeLoongArchTargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeLoongArchTargetInfo",
-    "LLVMInitializeLoongArchTargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeLoongArchTargetInfo),
+rt::function!(F_LLVMInitializeLoongArchTargetInfo, C_LLVMInitializeLoongArchTargetInfo, c"LLVMInitializeLoongArchTargetInfo", "LLVMInitializeLoongArchTargetInfo",
     c"LLVMInitializeLoongArchTargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeLoongArchTargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeLoongArchTargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeLoongArchTargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeLoongArchTargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeLoongArchTargetInfo(py));
 
 fn LLVMInitializeLoongArchTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchTargetInfo");
@@ -313,29 +164,10 @@ fn LLVMInitializeLoongArchTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeMipsTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeMipsTargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeMipsTargetInfo",
-    "LLVMInitializeMipsTargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeMipsTargetInfo),
+rt::function!(F_LLVMInitializeMipsTargetInfo, C_LLVMInitializeMipsTargetInfo, c"LLVMInitializeMipsTargetInfo", "LLVMInitializeMipsTargetInfo",
     c"LLVMInitializeMipsTargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeMipsTargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeMipsTargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeMipsTargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeMipsTargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeMipsTargetInfo(py));
 
 fn LLVMInitializeMipsTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsTargetInfo");
@@ -348,29 +180,10 @@ fn LLVMInitializeMipsTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeMSP430TargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeMSP430TargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeMSP430TargetInfo",
-    "LLVMInitializeMSP430TargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeMSP430TargetInfo),
+rt::function!(F_LLVMInitializeMSP430TargetInfo, C_LLVMInitializeMSP430TargetInfo, c"LLVMInitializeMSP430TargetInfo", "LLVMInitializeMSP430TargetInfo",
     c"LLVMInitializeMSP430TargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeMSP430TargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeMSP430TargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeMSP430TargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeMSP430TargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeMSP430TargetInfo(py));
 
 fn LLVMInitializeMSP430TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430TargetInfo");
@@ -383,29 +196,10 @@ fn LLVMInitializeMSP430TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeNVPTXTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeNVPTXTargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeNVPTXTargetInfo",
-    "LLVMInitializeNVPTXTargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeNVPTXTargetInfo),
+rt::function!(F_LLVMInitializeNVPTXTargetInfo, C_LLVMInitializeNVPTXTargetInfo, c"LLVMInitializeNVPTXTargetInfo", "LLVMInitializeNVPTXTargetInfo",
     c"LLVMInitializeNVPTXTargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeNVPTXTargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeNVPTXTargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeNVPTXTargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeNVPTXTargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeNVPTXTargetInfo(py));
 
 fn LLVMInitializeNVPTXTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeNVPTXTargetInfo");
@@ -418,29 +212,10 @@ fn LLVMInitializeNVPTXTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializePowerPCTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializePowerPCTargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializePowerPCTargetInfo",
-    "LLVMInitializePowerPCTargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializePowerPCTargetInfo),
+rt::function!(F_LLVMInitializePowerPCTargetInfo, C_LLVMInitializePowerPCTargetInfo, c"LLVMInitializePowerPCTargetInfo", "LLVMInitializePowerPCTargetInfo",
     c"LLVMInitializePowerPCTargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializePowerPCTargetInfo`, converted in order.
-unsafe fn C_LLVMInitializePowerPCTargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializePowerPCTargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializePowerPCTargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializePowerPCTargetInfo(py));
 
 fn LLVMInitializePowerPCTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCTargetInfo");
@@ -453,29 +228,10 @@ fn LLVMInitializePowerPCTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeRISCVTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeRISCVTargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeRISCVTargetInfo",
-    "LLVMInitializeRISCVTargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeRISCVTargetInfo),
+rt::function!(F_LLVMInitializeRISCVTargetInfo, C_LLVMInitializeRISCVTargetInfo, c"LLVMInitializeRISCVTargetInfo", "LLVMInitializeRISCVTargetInfo",
     c"LLVMInitializeRISCVTargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeRISCVTargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeRISCVTargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeRISCVTargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeRISCVTargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeRISCVTargetInfo(py));
 
 fn LLVMInitializeRISCVTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVTargetInfo");
@@ -488,29 +244,10 @@ fn LLVMInitializeRISCVTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeSparcTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeSparcTargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeSparcTargetInfo",
-    "LLVMInitializeSparcTargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeSparcTargetInfo),
+rt::function!(F_LLVMInitializeSparcTargetInfo, C_LLVMInitializeSparcTargetInfo, c"LLVMInitializeSparcTargetInfo", "LLVMInitializeSparcTargetInfo",
     c"LLVMInitializeSparcTargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeSparcTargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeSparcTargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeSparcTargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeSparcTargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeSparcTargetInfo(py));
 
 fn LLVMInitializeSparcTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcTargetInfo");
@@ -523,29 +260,10 @@ fn LLVMInitializeSparcTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeSystemZTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeSystemZTargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeSystemZTargetInfo",
-    "LLVMInitializeSystemZTargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeSystemZTargetInfo),
+rt::function!(F_LLVMInitializeSystemZTargetInfo, C_LLVMInitializeSystemZTargetInfo, c"LLVMInitializeSystemZTargetInfo", "LLVMInitializeSystemZTargetInfo",
     c"LLVMInitializeSystemZTargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeSystemZTargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeSystemZTargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeSystemZTargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeSystemZTargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeSystemZTargetInfo(py));
 
 fn LLVMInitializeSystemZTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZTargetInfo");
@@ -558,29 +276,10 @@ fn LLVMInitializeSystemZTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeVETargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeVETargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeVETargetInfo",
-    "LLVMInitializeVETargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeVETargetInfo),
+rt::function!(F_LLVMInitializeVETargetInfo, C_LLVMInitializeVETargetInfo, c"LLVMInitializeVETargetInfo", "LLVMInitializeVETargetInfo",
     c"LLVMInitializeVETargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeVETargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeVETargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeVETargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeVETargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeVETargetInfo(py));
 
 fn LLVMInitializeVETargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVETargetInfo");
@@ -593,29 +292,10 @@ fn LLVMInitializeVETargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeWebAssemblyTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeWebAssemblyTargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeWebAssemblyTargetInfo",
-    "LLVMInitializeWebAssemblyTargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeWebAssemblyTargetInfo),
+rt::function!(F_LLVMInitializeWebAssemblyTargetInfo, C_LLVMInitializeWebAssemblyTargetInfo, c"LLVMInitializeWebAssemblyTargetInfo", "LLVMInitializeWebAssemblyTargetInfo",
     c"LLVMInitializeWebAssemblyTargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeWebAssemblyTargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeWebAssemblyTargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeWebAssemblyTargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeWebAssemblyTargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeWebAssemblyTargetInfo(py));
 
 fn LLVMInitializeWebAssemblyTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyTargetInfo");
@@ -628,29 +308,10 @@ fn LLVMInitializeWebAssemblyTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeX86TargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeX86TargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeX86TargetInfo",
-    "LLVMInitializeX86TargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeX86TargetInfo),
+rt::function!(F_LLVMInitializeX86TargetInfo, C_LLVMInitializeX86TargetInfo, c"LLVMInitializeX86TargetInfo", "LLVMInitializeX86TargetInfo",
     c"LLVMInitializeX86TargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeX86TargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeX86TargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeX86TargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeX86TargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeX86TargetInfo(py));
 
 fn LLVMInitializeX86TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86TargetInfo");
@@ -663,29 +324,10 @@ fn LLVMInitializeX86TargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeXCoreTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeXCoreTargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeXCoreTargetInfo",
-    "LLVMInitializeXCoreTargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeXCoreTargetInfo),
+rt::function!(F_LLVMInitializeXCoreTargetInfo, C_LLVMInitializeXCoreTargetInfo, c"LLVMInitializeXCoreTargetInfo", "LLVMInitializeXCoreTargetInfo",
     c"LLVMInitializeXCoreTargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeXCoreTargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeXCoreTargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeXCoreTargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeXCoreTargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeXCoreTargetInfo(py));
 
 fn LLVMInitializeXCoreTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXCoreTargetInfo");
@@ -698,29 +340,10 @@ fn LLVMInitializeXCoreTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeM68kTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeM68kTargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeM68kTargetInfo",
-    "LLVMInitializeM68kTargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeM68kTargetInfo),
+rt::function!(F_LLVMInitializeM68kTargetInfo, C_LLVMInitializeM68kTargetInfo, c"LLVMInitializeM68kTargetInfo", "LLVMInitializeM68kTargetInfo",
     c"LLVMInitializeM68kTargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeM68kTargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeM68kTargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeM68kTargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeM68kTargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeM68kTargetInfo(py));
 
 fn LLVMInitializeM68kTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kTargetInfo");
@@ -733,29 +356,10 @@ fn LLVMInitializeM68kTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeXtensaTargetInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeXtensaTargetInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeXtensaTargetInfo",
-    "LLVMInitializeXtensaTargetInfo",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeXtensaTargetInfo),
+rt::function!(F_LLVMInitializeXtensaTargetInfo, C_LLVMInitializeXtensaTargetInfo, c"LLVMInitializeXtensaTargetInfo", "LLVMInitializeXtensaTargetInfo",
     c"LLVMInitializeXtensaTargetInfo()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeXtensaTargetInfo`, converted in order.
-unsafe fn C_LLVMInitializeXtensaTargetInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeXtensaTargetInfo.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeXtensaTargetInfo(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeXtensaTargetInfo(py));
 
 fn LLVMInitializeXtensaTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaTargetInfo");
@@ -768,29 +372,10 @@ fn LLVMInitializeXtensaTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeAArch64Target` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAArch64Target: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAArch64Target",
-    "LLVMInitializeAArch64Target",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAArch64Target),
+rt::function!(F_LLVMInitializeAArch64Target, C_LLVMInitializeAArch64Target, c"LLVMInitializeAArch64Target", "LLVMInitializeAArch64Target",
     c"LLVMInitializeAArch64Target()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAArch64Target`, converted in order.
-unsafe fn C_LLVMInitializeAArch64Target(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAArch64Target.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAArch64Target(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAArch64Target(py));
 
 fn LLVMInitializeAArch64Target(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64Target");
@@ -803,29 +388,10 @@ fn LLVMInitializeAArch64Target(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeAMDGPUTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAMDGPUTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAMDGPUTarget",
-    "LLVMInitializeAMDGPUTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAMDGPUTarget),
+rt::function!(F_LLVMInitializeAMDGPUTarget, C_LLVMInitializeAMDGPUTarget, c"LLVMInitializeAMDGPUTarget", "LLVMInitializeAMDGPUTarget",
     c"LLVMInitializeAMDGPUTarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAMDGPUTarget`, converted in order.
-unsafe fn C_LLVMInitializeAMDGPUTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAMDGPUTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAMDGPUTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAMDGPUTarget(py));
 
 fn LLVMInitializeAMDGPUTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUTarget");
@@ -838,29 +404,10 @@ fn LLVMInitializeAMDGPUTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeARMTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeARMTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeARMTarget",
-    "LLVMInitializeARMTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeARMTarget),
+rt::function!(F_LLVMInitializeARMTarget, C_LLVMInitializeARMTarget, c"LLVMInitializeARMTarget", "LLVMInitializeARMTarget",
     c"LLVMInitializeARMTarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeARMTarget`, converted in order.
-unsafe fn C_LLVMInitializeARMTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeARMTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeARMTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeARMTarget(py));
 
 fn LLVMInitializeARMTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMTarget");
@@ -873,29 +420,10 @@ fn LLVMInitializeARMTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeAVRTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAVRTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAVRTarget",
-    "LLVMInitializeAVRTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAVRTarget),
+rt::function!(F_LLVMInitializeAVRTarget, C_LLVMInitializeAVRTarget, c"LLVMInitializeAVRTarget", "LLVMInitializeAVRTarget",
     c"LLVMInitializeAVRTarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAVRTarget`, converted in order.
-unsafe fn C_LLVMInitializeAVRTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAVRTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAVRTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAVRTarget(py));
 
 fn LLVMInitializeAVRTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRTarget");
@@ -908,29 +436,10 @@ fn LLVMInitializeAVRTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeBPFTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeBPFTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeBPFTarget",
-    "LLVMInitializeBPFTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeBPFTarget),
+rt::function!(F_LLVMInitializeBPFTarget, C_LLVMInitializeBPFTarget, c"LLVMInitializeBPFTarget", "LLVMInitializeBPFTarget",
     c"LLVMInitializeBPFTarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeBPFTarget`, converted in order.
-unsafe fn C_LLVMInitializeBPFTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeBPFTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeBPFTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeBPFTarget(py));
 
 fn LLVMInitializeBPFTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFTarget");
@@ -943,29 +452,10 @@ fn LLVMInitializeBPFTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeHexagonTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeHexagonTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeHexagonTarget",
-    "LLVMInitializeHexagonTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeHexagonTarget),
+rt::function!(F_LLVMInitializeHexagonTarget, C_LLVMInitializeHexagonTarget, c"LLVMInitializeHexagonTarget", "LLVMInitializeHexagonTarget",
     c"LLVMInitializeHexagonTarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeHexagonTarget`, converted in order.
-unsafe fn C_LLVMInitializeHexagonTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeHexagonTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeHexagonTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeHexagonTarget(py));
 
 fn LLVMInitializeHexagonTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonTarget");
@@ -978,29 +468,10 @@ fn LLVMInitializeHexagonTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeLanaiTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeLanaiTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeLanaiTarget",
-    "LLVMInitializeLanaiTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeLanaiTarget),
+rt::function!(F_LLVMInitializeLanaiTarget, C_LLVMInitializeLanaiTarget, c"LLVMInitializeLanaiTarget", "LLVMInitializeLanaiTarget",
     c"LLVMInitializeLanaiTarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeLanaiTarget`, converted in order.
-unsafe fn C_LLVMInitializeLanaiTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeLanaiTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeLanaiTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeLanaiTarget(py));
 
 fn LLVMInitializeLanaiTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiTarget");
@@ -1013,29 +484,10 @@ fn LLVMInitializeLanaiTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeLoongArchTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeLoongArchTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeLoongArchTarget",
-    "LLVMInitializeLoongArchTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeLoongArchTarget),
+rt::function!(F_LLVMInitializeLoongArchTarget, C_LLVMInitializeLoongArchTarget, c"LLVMInitializeLoongArchTarget", "LLVMInitializeLoongArchTarget",
     c"LLVMInitializeLoongArchTarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeLoongArchTarget`, converted in order.
-unsafe fn C_LLVMInitializeLoongArchTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeLoongArchTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeLoongArchTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeLoongArchTarget(py));
 
 fn LLVMInitializeLoongArchTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchTarget");
@@ -1048,29 +500,10 @@ fn LLVMInitializeLoongArchTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeMipsTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeMipsTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeMipsTarget",
-    "LLVMInitializeMipsTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeMipsTarget),
+rt::function!(F_LLVMInitializeMipsTarget, C_LLVMInitializeMipsTarget, c"LLVMInitializeMipsTarget", "LLVMInitializeMipsTarget",
     c"LLVMInitializeMipsTarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeMipsTarget`, converted in order.
-unsafe fn C_LLVMInitializeMipsTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeMipsTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeMipsTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeMipsTarget(py));
 
 fn LLVMInitializeMipsTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsTarget");
@@ -1083,29 +516,10 @@ fn LLVMInitializeMipsTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeMSP430Target` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeMSP430Target: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeMSP430Target",
-    "LLVMInitializeMSP430Target",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeMSP430Target),
+rt::function!(F_LLVMInitializeMSP430Target, C_LLVMInitializeMSP430Target, c"LLVMInitializeMSP430Target", "LLVMInitializeMSP430Target",
     c"LLVMInitializeMSP430Target()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeMSP430Target`, converted in order.
-unsafe fn C_LLVMInitializeMSP430Target(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeMSP430Target.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeMSP430Target(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeMSP430Target(py));
 
 fn LLVMInitializeMSP430Target(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430Target");
@@ -1118,29 +532,10 @@ fn LLVMInitializeMSP430Target(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeNVPTXTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeNVPTXTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeNVPTXTarget",
-    "LLVMInitializeNVPTXTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeNVPTXTarget),
+rt::function!(F_LLVMInitializeNVPTXTarget, C_LLVMInitializeNVPTXTarget, c"LLVMInitializeNVPTXTarget", "LLVMInitializeNVPTXTarget",
     c"LLVMInitializeNVPTXTarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeNVPTXTarget`, converted in order.
-unsafe fn C_LLVMInitializeNVPTXTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeNVPTXTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeNVPTXTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeNVPTXTarget(py));
 
 fn LLVMInitializeNVPTXTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeNVPTXTarget");
@@ -1153,29 +548,10 @@ fn LLVMInitializeNVPTXTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializePowerPCTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializePowerPCTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializePowerPCTarget",
-    "LLVMInitializePowerPCTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializePowerPCTarget),
+rt::function!(F_LLVMInitializePowerPCTarget, C_LLVMInitializePowerPCTarget, c"LLVMInitializePowerPCTarget", "LLVMInitializePowerPCTarget",
     c"LLVMInitializePowerPCTarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializePowerPCTarget`, converted in order.
-unsafe fn C_LLVMInitializePowerPCTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializePowerPCTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializePowerPCTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializePowerPCTarget(py));
 
 fn LLVMInitializePowerPCTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCTarget");
@@ -1188,29 +564,10 @@ fn LLVMInitializePowerPCTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeRISCVTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeRISCVTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeRISCVTarget",
-    "LLVMInitializeRISCVTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeRISCVTarget),
+rt::function!(F_LLVMInitializeRISCVTarget, C_LLVMInitializeRISCVTarget, c"LLVMInitializeRISCVTarget", "LLVMInitializeRISCVTarget",
     c"LLVMInitializeRISCVTarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeRISCVTarget`, converted in order.
-unsafe fn C_LLVMInitializeRISCVTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeRISCVTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeRISCVTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeRISCVTarget(py));
 
 fn LLVMInitializeRISCVTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVTarget");
@@ -1223,29 +580,10 @@ fn LLVMInitializeRISCVTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeSparcTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeSparcTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeSparcTarget",
-    "LLVMInitializeSparcTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeSparcTarget),
+rt::function!(F_LLVMInitializeSparcTarget, C_LLVMInitializeSparcTarget, c"LLVMInitializeSparcTarget", "LLVMInitializeSparcTarget",
     c"LLVMInitializeSparcTarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeSparcTarget`, converted in order.
-unsafe fn C_LLVMInitializeSparcTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeSparcTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeSparcTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeSparcTarget(py));
 
 fn LLVMInitializeSparcTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcTarget");
@@ -1258,29 +596,10 @@ fn LLVMInitializeSparcTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeSystemZTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeSystemZTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeSystemZTarget",
-    "LLVMInitializeSystemZTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeSystemZTarget),
+rt::function!(F_LLVMInitializeSystemZTarget, C_LLVMInitializeSystemZTarget, c"LLVMInitializeSystemZTarget", "LLVMInitializeSystemZTarget",
     c"LLVMInitializeSystemZTarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeSystemZTarget`, converted in order.
-unsafe fn C_LLVMInitializeSystemZTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeSystemZTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeSystemZTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeSystemZTarget(py));
 
 fn LLVMInitializeSystemZTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZTarget");
@@ -1293,29 +612,10 @@ fn LLVMInitializeSystemZTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeVETarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeVETarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeVETarget",
-    "LLVMInitializeVETarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeVETarget),
+rt::function!(F_LLVMInitializeVETarget, C_LLVMInitializeVETarget, c"LLVMInitializeVETarget", "LLVMInitializeVETarget",
     c"LLVMInitializeVETarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeVETarget`, converted in order.
-unsafe fn C_LLVMInitializeVETarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeVETarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeVETarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeVETarget(py));
 
 fn LLVMInitializeVETarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVETarget");
@@ -1328,29 +628,10 @@ fn LLVMInitializeVETarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeWebAssemblyTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeWebAssemblyTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeWebAssemblyTarget",
-    "LLVMInitializeWebAssemblyTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeWebAssemblyTarget),
+rt::function!(F_LLVMInitializeWebAssemblyTarget, C_LLVMInitializeWebAssemblyTarget, c"LLVMInitializeWebAssemblyTarget", "LLVMInitializeWebAssemblyTarget",
     c"LLVMInitializeWebAssemblyTarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeWebAssemblyTarget`, converted in order.
-unsafe fn C_LLVMInitializeWebAssemblyTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeWebAssemblyTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeWebAssemblyTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeWebAssemblyTarget(py));
 
 fn LLVMInitializeWebAssemblyTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyTarget");
@@ -1363,29 +644,10 @@ fn LLVMInitializeWebAssemblyTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeX86Target` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeX86Target: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeX86Target",
-    "LLVMInitializeX86Target",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeX86Target),
+rt::function!(F_LLVMInitializeX86Target, C_LLVMInitializeX86Target, c"LLVMInitializeX86Target", "LLVMInitializeX86Target",
     c"LLVMInitializeX86Target()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeX86Target`, converted in order.
-unsafe fn C_LLVMInitializeX86Target(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeX86Target.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeX86Target(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeX86Target(py));
 
 fn LLVMInitializeX86Target(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86Target");
@@ -1398,29 +660,10 @@ fn LLVMInitializeX86Target(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeXCoreTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeXCoreTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeXCoreTarget",
-    "LLVMInitializeXCoreTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeXCoreTarget),
+rt::function!(F_LLVMInitializeXCoreTarget, C_LLVMInitializeXCoreTarget, c"LLVMInitializeXCoreTarget", "LLVMInitializeXCoreTarget",
     c"LLVMInitializeXCoreTarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeXCoreTarget`, converted in order.
-unsafe fn C_LLVMInitializeXCoreTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeXCoreTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeXCoreTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeXCoreTarget(py));
 
 fn LLVMInitializeXCoreTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXCoreTarget");
@@ -1433,29 +676,10 @@ fn LLVMInitializeXCoreTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeM68kTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeM68kTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeM68kTarget",
-    "LLVMInitializeM68kTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeM68kTarget),
+rt::function!(F_LLVMInitializeM68kTarget, C_LLVMInitializeM68kTarget, c"LLVMInitializeM68kTarget", "LLVMInitializeM68kTarget",
     c"LLVMInitializeM68kTarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeM68kTarget`, converted in order.
-unsafe fn C_LLVMInitializeM68kTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeM68kTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeM68kTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeM68kTarget(py));
 
 fn LLVMInitializeM68kTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kTarget");
@@ -1468,29 +692,10 @@ fn LLVMInitializeM68kTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeXtensaTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeXtensaTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeXtensaTarget",
-    "LLVMInitializeXtensaTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeXtensaTarget),
+rt::function!(F_LLVMInitializeXtensaTarget, C_LLVMInitializeXtensaTarget, c"LLVMInitializeXtensaTarget", "LLVMInitializeXtensaTarget",
     c"LLVMInitializeXtensaTarget()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeXtensaTarget`, converted in order.
-unsafe fn C_LLVMInitializeXtensaTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeXtensaTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeXtensaTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeXtensaTarget(py));
 
 fn LLVMInitializeXtensaTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaTarget");
@@ -1503,29 +708,10 @@ fn LLVMInitializeXtensaTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeAArch64TargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAArch64TargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAArch64TargetMC",
-    "LLVMInitializeAArch64TargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAArch64TargetMC),
+rt::function!(F_LLVMInitializeAArch64TargetMC, C_LLVMInitializeAArch64TargetMC, c"LLVMInitializeAArch64TargetMC", "LLVMInitializeAArch64TargetMC",
     c"LLVMInitializeAArch64TargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAArch64TargetMC`, converted in order.
-unsafe fn C_LLVMInitializeAArch64TargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAArch64TargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAArch64TargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAArch64TargetMC(py));
 
 fn LLVMInitializeAArch64TargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64TargetMC");
@@ -1538,29 +724,10 @@ fn LLVMInitializeAArch64TargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeAMDGPUTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAMDGPUTargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAMDGPUTargetMC",
-    "LLVMInitializeAMDGPUTargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAMDGPUTargetMC),
+rt::function!(F_LLVMInitializeAMDGPUTargetMC, C_LLVMInitializeAMDGPUTargetMC, c"LLVMInitializeAMDGPUTargetMC", "LLVMInitializeAMDGPUTargetMC",
     c"LLVMInitializeAMDGPUTargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAMDGPUTargetMC`, converted in order.
-unsafe fn C_LLVMInitializeAMDGPUTargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAMDGPUTargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAMDGPUTargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAMDGPUTargetMC(py));
 
 fn LLVMInitializeAMDGPUTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUTargetMC");
@@ -1573,29 +740,10 @@ fn LLVMInitializeAMDGPUTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeARMTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeARMTargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeARMTargetMC",
-    "LLVMInitializeARMTargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeARMTargetMC),
+rt::function!(F_LLVMInitializeARMTargetMC, C_LLVMInitializeARMTargetMC, c"LLVMInitializeARMTargetMC", "LLVMInitializeARMTargetMC",
     c"LLVMInitializeARMTargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeARMTargetMC`, converted in order.
-unsafe fn C_LLVMInitializeARMTargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeARMTargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeARMTargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeARMTargetMC(py));
 
 fn LLVMInitializeARMTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMTargetMC");
@@ -1608,29 +756,10 @@ fn LLVMInitializeARMTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeAVRTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAVRTargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAVRTargetMC",
-    "LLVMInitializeAVRTargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAVRTargetMC),
+rt::function!(F_LLVMInitializeAVRTargetMC, C_LLVMInitializeAVRTargetMC, c"LLVMInitializeAVRTargetMC", "LLVMInitializeAVRTargetMC",
     c"LLVMInitializeAVRTargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAVRTargetMC`, converted in order.
-unsafe fn C_LLVMInitializeAVRTargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAVRTargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAVRTargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAVRTargetMC(py));
 
 fn LLVMInitializeAVRTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRTargetMC");
@@ -1643,29 +772,10 @@ fn LLVMInitializeAVRTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeBPFTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeBPFTargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeBPFTargetMC",
-    "LLVMInitializeBPFTargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeBPFTargetMC),
+rt::function!(F_LLVMInitializeBPFTargetMC, C_LLVMInitializeBPFTargetMC, c"LLVMInitializeBPFTargetMC", "LLVMInitializeBPFTargetMC",
     c"LLVMInitializeBPFTargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeBPFTargetMC`, converted in order.
-unsafe fn C_LLVMInitializeBPFTargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeBPFTargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeBPFTargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeBPFTargetMC(py));
 
 fn LLVMInitializeBPFTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFTargetMC");
@@ -1678,29 +788,10 @@ fn LLVMInitializeBPFTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeHexagonTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeHexagonTargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeHexagonTargetMC",
-    "LLVMInitializeHexagonTargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeHexagonTargetMC),
+rt::function!(F_LLVMInitializeHexagonTargetMC, C_LLVMInitializeHexagonTargetMC, c"LLVMInitializeHexagonTargetMC", "LLVMInitializeHexagonTargetMC",
     c"LLVMInitializeHexagonTargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeHexagonTargetMC`, converted in order.
-unsafe fn C_LLVMInitializeHexagonTargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeHexagonTargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeHexagonTargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeHexagonTargetMC(py));
 
 fn LLVMInitializeHexagonTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonTargetMC");
@@ -1713,29 +804,10 @@ fn LLVMInitializeHexagonTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeLanaiTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeLanaiTargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeLanaiTargetMC",
-    "LLVMInitializeLanaiTargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeLanaiTargetMC),
+rt::function!(F_LLVMInitializeLanaiTargetMC, C_LLVMInitializeLanaiTargetMC, c"LLVMInitializeLanaiTargetMC", "LLVMInitializeLanaiTargetMC",
     c"LLVMInitializeLanaiTargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeLanaiTargetMC`, converted in order.
-unsafe fn C_LLVMInitializeLanaiTargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeLanaiTargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeLanaiTargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeLanaiTargetMC(py));
 
 fn LLVMInitializeLanaiTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiTargetMC");
@@ -1748,29 +820,10 @@ fn LLVMInitializeLanaiTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeLoongArchTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeLoongArchTargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeLoongArchTargetMC",
-    "LLVMInitializeLoongArchTargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeLoongArchTargetMC),
+rt::function!(F_LLVMInitializeLoongArchTargetMC, C_LLVMInitializeLoongArchTargetMC, c"LLVMInitializeLoongArchTargetMC", "LLVMInitializeLoongArchTargetMC",
     c"LLVMInitializeLoongArchTargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeLoongArchTargetMC`, converted in order.
-unsafe fn C_LLVMInitializeLoongArchTargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeLoongArchTargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeLoongArchTargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeLoongArchTargetMC(py));
 
 fn LLVMInitializeLoongArchTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchTargetMC");
@@ -1783,29 +836,10 @@ fn LLVMInitializeLoongArchTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeMipsTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeMipsTargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeMipsTargetMC",
-    "LLVMInitializeMipsTargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeMipsTargetMC),
+rt::function!(F_LLVMInitializeMipsTargetMC, C_LLVMInitializeMipsTargetMC, c"LLVMInitializeMipsTargetMC", "LLVMInitializeMipsTargetMC",
     c"LLVMInitializeMipsTargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeMipsTargetMC`, converted in order.
-unsafe fn C_LLVMInitializeMipsTargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeMipsTargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeMipsTargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeMipsTargetMC(py));
 
 fn LLVMInitializeMipsTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsTargetMC");
@@ -1818,29 +852,10 @@ fn LLVMInitializeMipsTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeMSP430TargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeMSP430TargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeMSP430TargetMC",
-    "LLVMInitializeMSP430TargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeMSP430TargetMC),
+rt::function!(F_LLVMInitializeMSP430TargetMC, C_LLVMInitializeMSP430TargetMC, c"LLVMInitializeMSP430TargetMC", "LLVMInitializeMSP430TargetMC",
     c"LLVMInitializeMSP430TargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeMSP430TargetMC`, converted in order.
-unsafe fn C_LLVMInitializeMSP430TargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeMSP430TargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeMSP430TargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeMSP430TargetMC(py));
 
 fn LLVMInitializeMSP430TargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430TargetMC");
@@ -1853,29 +868,10 @@ fn LLVMInitializeMSP430TargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeNVPTXTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeNVPTXTargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeNVPTXTargetMC",
-    "LLVMInitializeNVPTXTargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeNVPTXTargetMC),
+rt::function!(F_LLVMInitializeNVPTXTargetMC, C_LLVMInitializeNVPTXTargetMC, c"LLVMInitializeNVPTXTargetMC", "LLVMInitializeNVPTXTargetMC",
     c"LLVMInitializeNVPTXTargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeNVPTXTargetMC`, converted in order.
-unsafe fn C_LLVMInitializeNVPTXTargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeNVPTXTargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeNVPTXTargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeNVPTXTargetMC(py));
 
 fn LLVMInitializeNVPTXTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeNVPTXTargetMC");
@@ -1888,29 +884,10 @@ fn LLVMInitializeNVPTXTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializePowerPCTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializePowerPCTargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializePowerPCTargetMC",
-    "LLVMInitializePowerPCTargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializePowerPCTargetMC),
+rt::function!(F_LLVMInitializePowerPCTargetMC, C_LLVMInitializePowerPCTargetMC, c"LLVMInitializePowerPCTargetMC", "LLVMInitializePowerPCTargetMC",
     c"LLVMInitializePowerPCTargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializePowerPCTargetMC`, converted in order.
-unsafe fn C_LLVMInitializePowerPCTargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializePowerPCTargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializePowerPCTargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializePowerPCTargetMC(py));
 
 fn LLVMInitializePowerPCTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCTargetMC");
@@ -1923,29 +900,10 @@ fn LLVMInitializePowerPCTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeRISCVTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeRISCVTargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeRISCVTargetMC",
-    "LLVMInitializeRISCVTargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeRISCVTargetMC),
+rt::function!(F_LLVMInitializeRISCVTargetMC, C_LLVMInitializeRISCVTargetMC, c"LLVMInitializeRISCVTargetMC", "LLVMInitializeRISCVTargetMC",
     c"LLVMInitializeRISCVTargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeRISCVTargetMC`, converted in order.
-unsafe fn C_LLVMInitializeRISCVTargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeRISCVTargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeRISCVTargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeRISCVTargetMC(py));
 
 fn LLVMInitializeRISCVTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVTargetMC");
@@ -1958,29 +916,10 @@ fn LLVMInitializeRISCVTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeSparcTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeSparcTargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeSparcTargetMC",
-    "LLVMInitializeSparcTargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeSparcTargetMC),
+rt::function!(F_LLVMInitializeSparcTargetMC, C_LLVMInitializeSparcTargetMC, c"LLVMInitializeSparcTargetMC", "LLVMInitializeSparcTargetMC",
     c"LLVMInitializeSparcTargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeSparcTargetMC`, converted in order.
-unsafe fn C_LLVMInitializeSparcTargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeSparcTargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeSparcTargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeSparcTargetMC(py));
 
 fn LLVMInitializeSparcTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcTargetMC");
@@ -1993,29 +932,10 @@ fn LLVMInitializeSparcTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeSystemZTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeSystemZTargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeSystemZTargetMC",
-    "LLVMInitializeSystemZTargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeSystemZTargetMC),
+rt::function!(F_LLVMInitializeSystemZTargetMC, C_LLVMInitializeSystemZTargetMC, c"LLVMInitializeSystemZTargetMC", "LLVMInitializeSystemZTargetMC",
     c"LLVMInitializeSystemZTargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeSystemZTargetMC`, converted in order.
-unsafe fn C_LLVMInitializeSystemZTargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeSystemZTargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeSystemZTargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeSystemZTargetMC(py));
 
 fn LLVMInitializeSystemZTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZTargetMC");
@@ -2028,29 +948,10 @@ fn LLVMInitializeSystemZTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeVETargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeVETargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeVETargetMC",
-    "LLVMInitializeVETargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeVETargetMC),
+rt::function!(F_LLVMInitializeVETargetMC, C_LLVMInitializeVETargetMC, c"LLVMInitializeVETargetMC", "LLVMInitializeVETargetMC",
     c"LLVMInitializeVETargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeVETargetMC`, converted in order.
-unsafe fn C_LLVMInitializeVETargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeVETargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeVETargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeVETargetMC(py));
 
 fn LLVMInitializeVETargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVETargetMC");
@@ -2063,29 +964,10 @@ fn LLVMInitializeVETargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeWebAssemblyTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeWebAssemblyTargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeWebAssemblyTargetMC",
-    "LLVMInitializeWebAssemblyTargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeWebAssemblyTargetMC),
+rt::function!(F_LLVMInitializeWebAssemblyTargetMC, C_LLVMInitializeWebAssemblyTargetMC, c"LLVMInitializeWebAssemblyTargetMC", "LLVMInitializeWebAssemblyTargetMC",
     c"LLVMInitializeWebAssemblyTargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeWebAssemblyTargetMC`, converted in order.
-unsafe fn C_LLVMInitializeWebAssemblyTargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeWebAssemblyTargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeWebAssemblyTargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeWebAssemblyTargetMC(py));
 
 fn LLVMInitializeWebAssemblyTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyTargetMC");
@@ -2098,29 +980,10 @@ fn LLVMInitializeWebAssemblyTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeX86TargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeX86TargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeX86TargetMC",
-    "LLVMInitializeX86TargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeX86TargetMC),
+rt::function!(F_LLVMInitializeX86TargetMC, C_LLVMInitializeX86TargetMC, c"LLVMInitializeX86TargetMC", "LLVMInitializeX86TargetMC",
     c"LLVMInitializeX86TargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeX86TargetMC`, converted in order.
-unsafe fn C_LLVMInitializeX86TargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeX86TargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeX86TargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeX86TargetMC(py));
 
 fn LLVMInitializeX86TargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86TargetMC");
@@ -2133,29 +996,10 @@ fn LLVMInitializeX86TargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeXCoreTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeXCoreTargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeXCoreTargetMC",
-    "LLVMInitializeXCoreTargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeXCoreTargetMC),
+rt::function!(F_LLVMInitializeXCoreTargetMC, C_LLVMInitializeXCoreTargetMC, c"LLVMInitializeXCoreTargetMC", "LLVMInitializeXCoreTargetMC",
     c"LLVMInitializeXCoreTargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeXCoreTargetMC`, converted in order.
-unsafe fn C_LLVMInitializeXCoreTargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeXCoreTargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeXCoreTargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeXCoreTargetMC(py));
 
 fn LLVMInitializeXCoreTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXCoreTargetMC");
@@ -2168,29 +1012,10 @@ fn LLVMInitializeXCoreTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeM68kTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeM68kTargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeM68kTargetMC",
-    "LLVMInitializeM68kTargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeM68kTargetMC),
+rt::function!(F_LLVMInitializeM68kTargetMC, C_LLVMInitializeM68kTargetMC, c"LLVMInitializeM68kTargetMC", "LLVMInitializeM68kTargetMC",
     c"LLVMInitializeM68kTargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeM68kTargetMC`, converted in order.
-unsafe fn C_LLVMInitializeM68kTargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeM68kTargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeM68kTargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeM68kTargetMC(py));
 
 fn LLVMInitializeM68kTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kTargetMC");
@@ -2203,29 +1028,10 @@ fn LLVMInitializeM68kTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeXtensaTargetMC` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeXtensaTargetMC: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeXtensaTargetMC",
-    "LLVMInitializeXtensaTargetMC",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeXtensaTargetMC),
+rt::function!(F_LLVMInitializeXtensaTargetMC, C_LLVMInitializeXtensaTargetMC, c"LLVMInitializeXtensaTargetMC", "LLVMInitializeXtensaTargetMC",
     c"LLVMInitializeXtensaTargetMC()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeXtensaTargetMC`, converted in order.
-unsafe fn C_LLVMInitializeXtensaTargetMC(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeXtensaTargetMC.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeXtensaTargetMC(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeXtensaTargetMC(py));
 
 fn LLVMInitializeXtensaTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaTargetMC");
@@ -2238,29 +1044,10 @@ fn LLVMInitializeXtensaTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeAArch64AsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAArch64AsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAArch64AsmPrinter",
-    "LLVMInitializeAArch64AsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAArch64AsmPrinter),
+rt::function!(F_LLVMInitializeAArch64AsmPrinter, C_LLVMInitializeAArch64AsmPrinter, c"LLVMInitializeAArch64AsmPrinter", "LLVMInitializeAArch64AsmPrinter",
     c"LLVMInitializeAArch64AsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAArch64AsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeAArch64AsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAArch64AsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAArch64AsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAArch64AsmPrinter(py));
 
 fn LLVMInitializeAArch64AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64AsmPrinter");
@@ -2273,29 +1060,10 @@ fn LLVMInitializeAArch64AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeAMDGPUAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAMDGPUAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAMDGPUAsmPrinter",
-    "LLVMInitializeAMDGPUAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAMDGPUAsmPrinter),
+rt::function!(F_LLVMInitializeAMDGPUAsmPrinter, C_LLVMInitializeAMDGPUAsmPrinter, c"LLVMInitializeAMDGPUAsmPrinter", "LLVMInitializeAMDGPUAsmPrinter",
     c"LLVMInitializeAMDGPUAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAMDGPUAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeAMDGPUAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAMDGPUAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAMDGPUAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAMDGPUAsmPrinter(py));
 
 fn LLVMInitializeAMDGPUAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUAsmPrinter");
@@ -2308,29 +1076,10 @@ fn LLVMInitializeAMDGPUAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeARMAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeARMAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeARMAsmPrinter",
-    "LLVMInitializeARMAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeARMAsmPrinter),
+rt::function!(F_LLVMInitializeARMAsmPrinter, C_LLVMInitializeARMAsmPrinter, c"LLVMInitializeARMAsmPrinter", "LLVMInitializeARMAsmPrinter",
     c"LLVMInitializeARMAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeARMAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeARMAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeARMAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeARMAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeARMAsmPrinter(py));
 
 fn LLVMInitializeARMAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMAsmPrinter");
@@ -2343,29 +1092,10 @@ fn LLVMInitializeARMAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeAVRAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAVRAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAVRAsmPrinter",
-    "LLVMInitializeAVRAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAVRAsmPrinter),
+rt::function!(F_LLVMInitializeAVRAsmPrinter, C_LLVMInitializeAVRAsmPrinter, c"LLVMInitializeAVRAsmPrinter", "LLVMInitializeAVRAsmPrinter",
     c"LLVMInitializeAVRAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAVRAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeAVRAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAVRAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAVRAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAVRAsmPrinter(py));
 
 fn LLVMInitializeAVRAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRAsmPrinter");
@@ -2378,29 +1108,10 @@ fn LLVMInitializeAVRAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeBPFAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeBPFAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeBPFAsmPrinter",
-    "LLVMInitializeBPFAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeBPFAsmPrinter),
+rt::function!(F_LLVMInitializeBPFAsmPrinter, C_LLVMInitializeBPFAsmPrinter, c"LLVMInitializeBPFAsmPrinter", "LLVMInitializeBPFAsmPrinter",
     c"LLVMInitializeBPFAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeBPFAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeBPFAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeBPFAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeBPFAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeBPFAsmPrinter(py));
 
 fn LLVMInitializeBPFAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFAsmPrinter");
@@ -2413,29 +1124,10 @@ fn LLVMInitializeBPFAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeHexagonAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeHexagonAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeHexagonAsmPrinter",
-    "LLVMInitializeHexagonAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeHexagonAsmPrinter),
+rt::function!(F_LLVMInitializeHexagonAsmPrinter, C_LLVMInitializeHexagonAsmPrinter, c"LLVMInitializeHexagonAsmPrinter", "LLVMInitializeHexagonAsmPrinter",
     c"LLVMInitializeHexagonAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeHexagonAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeHexagonAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeHexagonAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeHexagonAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeHexagonAsmPrinter(py));
 
 fn LLVMInitializeHexagonAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonAsmPrinter");
@@ -2448,29 +1140,10 @@ fn LLVMInitializeHexagonAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeLanaiAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeLanaiAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeLanaiAsmPrinter",
-    "LLVMInitializeLanaiAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeLanaiAsmPrinter),
+rt::function!(F_LLVMInitializeLanaiAsmPrinter, C_LLVMInitializeLanaiAsmPrinter, c"LLVMInitializeLanaiAsmPrinter", "LLVMInitializeLanaiAsmPrinter",
     c"LLVMInitializeLanaiAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeLanaiAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeLanaiAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeLanaiAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeLanaiAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeLanaiAsmPrinter(py));
 
 fn LLVMInitializeLanaiAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiAsmPrinter");
@@ -2483,29 +1156,10 @@ fn LLVMInitializeLanaiAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeLoongArchAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeLoongArchAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeLoongArchAsmPrinter",
-    "LLVMInitializeLoongArchAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeLoongArchAsmPrinter),
+rt::function!(F_LLVMInitializeLoongArchAsmPrinter, C_LLVMInitializeLoongArchAsmPrinter, c"LLVMInitializeLoongArchAsmPrinter", "LLVMInitializeLoongArchAsmPrinter",
     c"LLVMInitializeLoongArchAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeLoongArchAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeLoongArchAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeLoongArchAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeLoongArchAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeLoongArchAsmPrinter(py));
 
 fn LLVMInitializeLoongArchAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchAsmPrinter");
@@ -2518,29 +1172,10 @@ fn LLVMInitializeLoongArchAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeMipsAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeMipsAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeMipsAsmPrinter",
-    "LLVMInitializeMipsAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeMipsAsmPrinter),
+rt::function!(F_LLVMInitializeMipsAsmPrinter, C_LLVMInitializeMipsAsmPrinter, c"LLVMInitializeMipsAsmPrinter", "LLVMInitializeMipsAsmPrinter",
     c"LLVMInitializeMipsAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeMipsAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeMipsAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeMipsAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeMipsAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeMipsAsmPrinter(py));
 
 fn LLVMInitializeMipsAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsAsmPrinter");
@@ -2553,29 +1188,10 @@ fn LLVMInitializeMipsAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeMSP430AsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeMSP430AsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeMSP430AsmPrinter",
-    "LLVMInitializeMSP430AsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeMSP430AsmPrinter),
+rt::function!(F_LLVMInitializeMSP430AsmPrinter, C_LLVMInitializeMSP430AsmPrinter, c"LLVMInitializeMSP430AsmPrinter", "LLVMInitializeMSP430AsmPrinter",
     c"LLVMInitializeMSP430AsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeMSP430AsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeMSP430AsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeMSP430AsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeMSP430AsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeMSP430AsmPrinter(py));
 
 fn LLVMInitializeMSP430AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430AsmPrinter");
@@ -2588,29 +1204,10 @@ fn LLVMInitializeMSP430AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeNVPTXAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeNVPTXAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeNVPTXAsmPrinter",
-    "LLVMInitializeNVPTXAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeNVPTXAsmPrinter),
+rt::function!(F_LLVMInitializeNVPTXAsmPrinter, C_LLVMInitializeNVPTXAsmPrinter, c"LLVMInitializeNVPTXAsmPrinter", "LLVMInitializeNVPTXAsmPrinter",
     c"LLVMInitializeNVPTXAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeNVPTXAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeNVPTXAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeNVPTXAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeNVPTXAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeNVPTXAsmPrinter(py));
 
 fn LLVMInitializeNVPTXAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeNVPTXAsmPrinter");
@@ -2623,29 +1220,10 @@ fn LLVMInitializeNVPTXAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializePowerPCAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializePowerPCAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializePowerPCAsmPrinter",
-    "LLVMInitializePowerPCAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializePowerPCAsmPrinter),
+rt::function!(F_LLVMInitializePowerPCAsmPrinter, C_LLVMInitializePowerPCAsmPrinter, c"LLVMInitializePowerPCAsmPrinter", "LLVMInitializePowerPCAsmPrinter",
     c"LLVMInitializePowerPCAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializePowerPCAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializePowerPCAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializePowerPCAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializePowerPCAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializePowerPCAsmPrinter(py));
 
 fn LLVMInitializePowerPCAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCAsmPrinter");
@@ -2658,29 +1236,10 @@ fn LLVMInitializePowerPCAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeRISCVAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeRISCVAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeRISCVAsmPrinter",
-    "LLVMInitializeRISCVAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeRISCVAsmPrinter),
+rt::function!(F_LLVMInitializeRISCVAsmPrinter, C_LLVMInitializeRISCVAsmPrinter, c"LLVMInitializeRISCVAsmPrinter", "LLVMInitializeRISCVAsmPrinter",
     c"LLVMInitializeRISCVAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeRISCVAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeRISCVAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeRISCVAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeRISCVAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeRISCVAsmPrinter(py));
 
 fn LLVMInitializeRISCVAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVAsmPrinter");
@@ -2693,29 +1252,10 @@ fn LLVMInitializeRISCVAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeSparcAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeSparcAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeSparcAsmPrinter",
-    "LLVMInitializeSparcAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeSparcAsmPrinter),
+rt::function!(F_LLVMInitializeSparcAsmPrinter, C_LLVMInitializeSparcAsmPrinter, c"LLVMInitializeSparcAsmPrinter", "LLVMInitializeSparcAsmPrinter",
     c"LLVMInitializeSparcAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeSparcAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeSparcAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeSparcAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeSparcAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeSparcAsmPrinter(py));
 
 fn LLVMInitializeSparcAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcAsmPrinter");
@@ -2728,29 +1268,10 @@ fn LLVMInitializeSparcAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeSystemZAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeSystemZAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeSystemZAsmPrinter",
-    "LLVMInitializeSystemZAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeSystemZAsmPrinter),
+rt::function!(F_LLVMInitializeSystemZAsmPrinter, C_LLVMInitializeSystemZAsmPrinter, c"LLVMInitializeSystemZAsmPrinter", "LLVMInitializeSystemZAsmPrinter",
     c"LLVMInitializeSystemZAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeSystemZAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeSystemZAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeSystemZAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeSystemZAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeSystemZAsmPrinter(py));
 
 fn LLVMInitializeSystemZAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZAsmPrinter");
@@ -2763,29 +1284,10 @@ fn LLVMInitializeSystemZAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeVEAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeVEAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeVEAsmPrinter",
-    "LLVMInitializeVEAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeVEAsmPrinter),
+rt::function!(F_LLVMInitializeVEAsmPrinter, C_LLVMInitializeVEAsmPrinter, c"LLVMInitializeVEAsmPrinter", "LLVMInitializeVEAsmPrinter",
     c"LLVMInitializeVEAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeVEAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeVEAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeVEAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeVEAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeVEAsmPrinter(py));
 
 fn LLVMInitializeVEAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVEAsmPrinter");
@@ -2798,29 +1300,10 @@ fn LLVMInitializeVEAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeWebAssemblyAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeWebAssemblyAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeWebAssemblyAsmPrinter",
-    "LLVMInitializeWebAssemblyAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeWebAssemblyAsmPrinter),
+rt::function!(F_LLVMInitializeWebAssemblyAsmPrinter, C_LLVMInitializeWebAssemblyAsmPrinter, c"LLVMInitializeWebAssemblyAsmPrinter", "LLVMInitializeWebAssemblyAsmPrinter",
     c"LLVMInitializeWebAssemblyAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeWebAssemblyAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeWebAssemblyAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeWebAssemblyAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeWebAssemblyAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeWebAssemblyAsmPrinter(py));
 
 fn LLVMInitializeWebAssemblyAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyAsmPrinter");
@@ -2833,29 +1316,10 @@ fn LLVMInitializeWebAssemblyAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeX86AsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeX86AsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeX86AsmPrinter",
-    "LLVMInitializeX86AsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeX86AsmPrinter),
+rt::function!(F_LLVMInitializeX86AsmPrinter, C_LLVMInitializeX86AsmPrinter, c"LLVMInitializeX86AsmPrinter", "LLVMInitializeX86AsmPrinter",
     c"LLVMInitializeX86AsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeX86AsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeX86AsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeX86AsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeX86AsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeX86AsmPrinter(py));
 
 fn LLVMInitializeX86AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86AsmPrinter");
@@ -2868,29 +1332,10 @@ fn LLVMInitializeX86AsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeXCoreAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeXCoreAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeXCoreAsmPrinter",
-    "LLVMInitializeXCoreAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeXCoreAsmPrinter),
+rt::function!(F_LLVMInitializeXCoreAsmPrinter, C_LLVMInitializeXCoreAsmPrinter, c"LLVMInitializeXCoreAsmPrinter", "LLVMInitializeXCoreAsmPrinter",
     c"LLVMInitializeXCoreAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeXCoreAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeXCoreAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeXCoreAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeXCoreAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeXCoreAsmPrinter(py));
 
 fn LLVMInitializeXCoreAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXCoreAsmPrinter");
@@ -2903,29 +1348,10 @@ fn LLVMInitializeXCoreAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeM68kAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeM68kAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeM68kAsmPrinter",
-    "LLVMInitializeM68kAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeM68kAsmPrinter),
+rt::function!(F_LLVMInitializeM68kAsmPrinter, C_LLVMInitializeM68kAsmPrinter, c"LLVMInitializeM68kAsmPrinter", "LLVMInitializeM68kAsmPrinter",
     c"LLVMInitializeM68kAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeM68kAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeM68kAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeM68kAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeM68kAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeM68kAsmPrinter(py));
 
 fn LLVMInitializeM68kAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kAsmPrinter");
@@ -2938,29 +1364,10 @@ fn LLVMInitializeM68kAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeXtensaAsmPrinter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeXtensaAsmPrinter: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeXtensaAsmPrinter",
-    "LLVMInitializeXtensaAsmPrinter",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeXtensaAsmPrinter),
+rt::function!(F_LLVMInitializeXtensaAsmPrinter, C_LLVMInitializeXtensaAsmPrinter, c"LLVMInitializeXtensaAsmPrinter", "LLVMInitializeXtensaAsmPrinter",
     c"LLVMInitializeXtensaAsmPrinter()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeXtensaAsmPrinter`, converted in order.
-unsafe fn C_LLVMInitializeXtensaAsmPrinter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeXtensaAsmPrinter.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeXtensaAsmPrinter(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeXtensaAsmPrinter(py));
 
 fn LLVMInitializeXtensaAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaAsmPrinter");
@@ -2973,29 +1380,10 @@ fn LLVMInitializeXtensaAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeAArch64AsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAArch64AsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAArch64AsmParser",
-    "LLVMInitializeAArch64AsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAArch64AsmParser),
+rt::function!(F_LLVMInitializeAArch64AsmParser, C_LLVMInitializeAArch64AsmParser, c"LLVMInitializeAArch64AsmParser", "LLVMInitializeAArch64AsmParser",
     c"LLVMInitializeAArch64AsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAArch64AsmParser`, converted in order.
-unsafe fn C_LLVMInitializeAArch64AsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAArch64AsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAArch64AsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAArch64AsmParser(py));
 
 fn LLVMInitializeAArch64AsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64AsmParser");
@@ -3008,29 +1396,10 @@ fn LLVMInitializeAArch64AsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeAMDGPUAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAMDGPUAsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAMDGPUAsmParser",
-    "LLVMInitializeAMDGPUAsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAMDGPUAsmParser),
+rt::function!(F_LLVMInitializeAMDGPUAsmParser, C_LLVMInitializeAMDGPUAsmParser, c"LLVMInitializeAMDGPUAsmParser", "LLVMInitializeAMDGPUAsmParser",
     c"LLVMInitializeAMDGPUAsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAMDGPUAsmParser`, converted in order.
-unsafe fn C_LLVMInitializeAMDGPUAsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAMDGPUAsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAMDGPUAsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAMDGPUAsmParser(py));
 
 fn LLVMInitializeAMDGPUAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUAsmParser");
@@ -3043,29 +1412,10 @@ fn LLVMInitializeAMDGPUAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeARMAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeARMAsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeARMAsmParser",
-    "LLVMInitializeARMAsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeARMAsmParser),
+rt::function!(F_LLVMInitializeARMAsmParser, C_LLVMInitializeARMAsmParser, c"LLVMInitializeARMAsmParser", "LLVMInitializeARMAsmParser",
     c"LLVMInitializeARMAsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeARMAsmParser`, converted in order.
-unsafe fn C_LLVMInitializeARMAsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeARMAsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeARMAsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeARMAsmParser(py));
 
 fn LLVMInitializeARMAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMAsmParser");
@@ -3078,29 +1428,10 @@ fn LLVMInitializeARMAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeAVRAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAVRAsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAVRAsmParser",
-    "LLVMInitializeAVRAsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAVRAsmParser),
+rt::function!(F_LLVMInitializeAVRAsmParser, C_LLVMInitializeAVRAsmParser, c"LLVMInitializeAVRAsmParser", "LLVMInitializeAVRAsmParser",
     c"LLVMInitializeAVRAsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAVRAsmParser`, converted in order.
-unsafe fn C_LLVMInitializeAVRAsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAVRAsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAVRAsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAVRAsmParser(py));
 
 fn LLVMInitializeAVRAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRAsmParser");
@@ -3113,29 +1444,10 @@ fn LLVMInitializeAVRAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeBPFAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeBPFAsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeBPFAsmParser",
-    "LLVMInitializeBPFAsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeBPFAsmParser),
+rt::function!(F_LLVMInitializeBPFAsmParser, C_LLVMInitializeBPFAsmParser, c"LLVMInitializeBPFAsmParser", "LLVMInitializeBPFAsmParser",
     c"LLVMInitializeBPFAsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeBPFAsmParser`, converted in order.
-unsafe fn C_LLVMInitializeBPFAsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeBPFAsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeBPFAsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeBPFAsmParser(py));
 
 fn LLVMInitializeBPFAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFAsmParser");
@@ -3148,29 +1460,10 @@ fn LLVMInitializeBPFAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeHexagonAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeHexagonAsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeHexagonAsmParser",
-    "LLVMInitializeHexagonAsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeHexagonAsmParser),
+rt::function!(F_LLVMInitializeHexagonAsmParser, C_LLVMInitializeHexagonAsmParser, c"LLVMInitializeHexagonAsmParser", "LLVMInitializeHexagonAsmParser",
     c"LLVMInitializeHexagonAsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeHexagonAsmParser`, converted in order.
-unsafe fn C_LLVMInitializeHexagonAsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeHexagonAsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeHexagonAsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeHexagonAsmParser(py));
 
 fn LLVMInitializeHexagonAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonAsmParser");
@@ -3183,29 +1476,10 @@ fn LLVMInitializeHexagonAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeLanaiAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeLanaiAsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeLanaiAsmParser",
-    "LLVMInitializeLanaiAsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeLanaiAsmParser),
+rt::function!(F_LLVMInitializeLanaiAsmParser, C_LLVMInitializeLanaiAsmParser, c"LLVMInitializeLanaiAsmParser", "LLVMInitializeLanaiAsmParser",
     c"LLVMInitializeLanaiAsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeLanaiAsmParser`, converted in order.
-unsafe fn C_LLVMInitializeLanaiAsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeLanaiAsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeLanaiAsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeLanaiAsmParser(py));
 
 fn LLVMInitializeLanaiAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiAsmParser");
@@ -3218,29 +1492,10 @@ fn LLVMInitializeLanaiAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeLoongArchAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeLoongArchAsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeLoongArchAsmParser",
-    "LLVMInitializeLoongArchAsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeLoongArchAsmParser),
+rt::function!(F_LLVMInitializeLoongArchAsmParser, C_LLVMInitializeLoongArchAsmParser, c"LLVMInitializeLoongArchAsmParser", "LLVMInitializeLoongArchAsmParser",
     c"LLVMInitializeLoongArchAsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeLoongArchAsmParser`, converted in order.
-unsafe fn C_LLVMInitializeLoongArchAsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeLoongArchAsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeLoongArchAsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeLoongArchAsmParser(py));
 
 fn LLVMInitializeLoongArchAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchAsmParser");
@@ -3253,29 +1508,10 @@ fn LLVMInitializeLoongArchAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeMipsAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeMipsAsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeMipsAsmParser",
-    "LLVMInitializeMipsAsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeMipsAsmParser),
+rt::function!(F_LLVMInitializeMipsAsmParser, C_LLVMInitializeMipsAsmParser, c"LLVMInitializeMipsAsmParser", "LLVMInitializeMipsAsmParser",
     c"LLVMInitializeMipsAsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeMipsAsmParser`, converted in order.
-unsafe fn C_LLVMInitializeMipsAsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeMipsAsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeMipsAsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeMipsAsmParser(py));
 
 fn LLVMInitializeMipsAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsAsmParser");
@@ -3288,29 +1524,10 @@ fn LLVMInitializeMipsAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeMSP430AsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeMSP430AsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeMSP430AsmParser",
-    "LLVMInitializeMSP430AsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeMSP430AsmParser),
+rt::function!(F_LLVMInitializeMSP430AsmParser, C_LLVMInitializeMSP430AsmParser, c"LLVMInitializeMSP430AsmParser", "LLVMInitializeMSP430AsmParser",
     c"LLVMInitializeMSP430AsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeMSP430AsmParser`, converted in order.
-unsafe fn C_LLVMInitializeMSP430AsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeMSP430AsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeMSP430AsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeMSP430AsmParser(py));
 
 fn LLVMInitializeMSP430AsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430AsmParser");
@@ -3323,29 +1540,10 @@ fn LLVMInitializeMSP430AsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializePowerPCAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializePowerPCAsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializePowerPCAsmParser",
-    "LLVMInitializePowerPCAsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializePowerPCAsmParser),
+rt::function!(F_LLVMInitializePowerPCAsmParser, C_LLVMInitializePowerPCAsmParser, c"LLVMInitializePowerPCAsmParser", "LLVMInitializePowerPCAsmParser",
     c"LLVMInitializePowerPCAsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializePowerPCAsmParser`, converted in order.
-unsafe fn C_LLVMInitializePowerPCAsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializePowerPCAsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializePowerPCAsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializePowerPCAsmParser(py));
 
 fn LLVMInitializePowerPCAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCAsmParser");
@@ -3358,29 +1556,10 @@ fn LLVMInitializePowerPCAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeRISCVAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeRISCVAsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeRISCVAsmParser",
-    "LLVMInitializeRISCVAsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeRISCVAsmParser),
+rt::function!(F_LLVMInitializeRISCVAsmParser, C_LLVMInitializeRISCVAsmParser, c"LLVMInitializeRISCVAsmParser", "LLVMInitializeRISCVAsmParser",
     c"LLVMInitializeRISCVAsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeRISCVAsmParser`, converted in order.
-unsafe fn C_LLVMInitializeRISCVAsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeRISCVAsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeRISCVAsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeRISCVAsmParser(py));
 
 fn LLVMInitializeRISCVAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVAsmParser");
@@ -3393,29 +1572,10 @@ fn LLVMInitializeRISCVAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeSparcAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeSparcAsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeSparcAsmParser",
-    "LLVMInitializeSparcAsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeSparcAsmParser),
+rt::function!(F_LLVMInitializeSparcAsmParser, C_LLVMInitializeSparcAsmParser, c"LLVMInitializeSparcAsmParser", "LLVMInitializeSparcAsmParser",
     c"LLVMInitializeSparcAsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeSparcAsmParser`, converted in order.
-unsafe fn C_LLVMInitializeSparcAsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeSparcAsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeSparcAsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeSparcAsmParser(py));
 
 fn LLVMInitializeSparcAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcAsmParser");
@@ -3428,29 +1588,10 @@ fn LLVMInitializeSparcAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeSystemZAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeSystemZAsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeSystemZAsmParser",
-    "LLVMInitializeSystemZAsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeSystemZAsmParser),
+rt::function!(F_LLVMInitializeSystemZAsmParser, C_LLVMInitializeSystemZAsmParser, c"LLVMInitializeSystemZAsmParser", "LLVMInitializeSystemZAsmParser",
     c"LLVMInitializeSystemZAsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeSystemZAsmParser`, converted in order.
-unsafe fn C_LLVMInitializeSystemZAsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeSystemZAsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeSystemZAsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeSystemZAsmParser(py));
 
 fn LLVMInitializeSystemZAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZAsmParser");
@@ -3463,29 +1604,10 @@ fn LLVMInitializeSystemZAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeVEAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeVEAsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeVEAsmParser",
-    "LLVMInitializeVEAsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeVEAsmParser),
+rt::function!(F_LLVMInitializeVEAsmParser, C_LLVMInitializeVEAsmParser, c"LLVMInitializeVEAsmParser", "LLVMInitializeVEAsmParser",
     c"LLVMInitializeVEAsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeVEAsmParser`, converted in order.
-unsafe fn C_LLVMInitializeVEAsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeVEAsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeVEAsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeVEAsmParser(py));
 
 fn LLVMInitializeVEAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVEAsmParser");
@@ -3498,29 +1620,10 @@ fn LLVMInitializeVEAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeWebAssemblyAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeWebAssemblyAsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeWebAssemblyAsmParser",
-    "LLVMInitializeWebAssemblyAsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeWebAssemblyAsmParser),
+rt::function!(F_LLVMInitializeWebAssemblyAsmParser, C_LLVMInitializeWebAssemblyAsmParser, c"LLVMInitializeWebAssemblyAsmParser", "LLVMInitializeWebAssemblyAsmParser",
     c"LLVMInitializeWebAssemblyAsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeWebAssemblyAsmParser`, converted in order.
-unsafe fn C_LLVMInitializeWebAssemblyAsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeWebAssemblyAsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeWebAssemblyAsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeWebAssemblyAsmParser(py));
 
 fn LLVMInitializeWebAssemblyAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyAsmParser");
@@ -3533,29 +1636,10 @@ fn LLVMInitializeWebAssemblyAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeX86AsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeX86AsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeX86AsmParser",
-    "LLVMInitializeX86AsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeX86AsmParser),
+rt::function!(F_LLVMInitializeX86AsmParser, C_LLVMInitializeX86AsmParser, c"LLVMInitializeX86AsmParser", "LLVMInitializeX86AsmParser",
     c"LLVMInitializeX86AsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeX86AsmParser`, converted in order.
-unsafe fn C_LLVMInitializeX86AsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeX86AsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeX86AsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeX86AsmParser(py));
 
 fn LLVMInitializeX86AsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86AsmParser");
@@ -3568,29 +1652,10 @@ fn LLVMInitializeX86AsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeM68kAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeM68kAsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeM68kAsmParser",
-    "LLVMInitializeM68kAsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeM68kAsmParser),
+rt::function!(F_LLVMInitializeM68kAsmParser, C_LLVMInitializeM68kAsmParser, c"LLVMInitializeM68kAsmParser", "LLVMInitializeM68kAsmParser",
     c"LLVMInitializeM68kAsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeM68kAsmParser`, converted in order.
-unsafe fn C_LLVMInitializeM68kAsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeM68kAsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeM68kAsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeM68kAsmParser(py));
 
 fn LLVMInitializeM68kAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kAsmParser");
@@ -3603,29 +1668,10 @@ fn LLVMInitializeM68kAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeXtensaAsmParser` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeXtensaAsmParser: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeXtensaAsmParser",
-    "LLVMInitializeXtensaAsmParser",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeXtensaAsmParser),
+rt::function!(F_LLVMInitializeXtensaAsmParser, C_LLVMInitializeXtensaAsmParser, c"LLVMInitializeXtensaAsmParser", "LLVMInitializeXtensaAsmParser",
     c"LLVMInitializeXtensaAsmParser()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeXtensaAsmParser`, converted in order.
-unsafe fn C_LLVMInitializeXtensaAsmParser(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeXtensaAsmParser.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeXtensaAsmParser(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeXtensaAsmParser(py));
 
 fn LLVMInitializeXtensaAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaAsmParser");
@@ -3638,29 +1684,10 @@ fn LLVMInitializeXtensaAsmParser(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeAArch64Disassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAArch64Disassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAArch64Disassembler",
-    "LLVMInitializeAArch64Disassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAArch64Disassembler),
+rt::function!(F_LLVMInitializeAArch64Disassembler, C_LLVMInitializeAArch64Disassembler, c"LLVMInitializeAArch64Disassembler", "LLVMInitializeAArch64Disassembler",
     c"LLVMInitializeAArch64Disassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAArch64Disassembler`, converted in order.
-unsafe fn C_LLVMInitializeAArch64Disassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAArch64Disassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAArch64Disassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAArch64Disassembler(py));
 
 fn LLVMInitializeAArch64Disassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAArch64Disassembler");
@@ -3673,29 +1700,10 @@ fn LLVMInitializeAArch64Disassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeAMDGPUDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAMDGPUDisassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAMDGPUDisassembler",
-    "LLVMInitializeAMDGPUDisassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAMDGPUDisassembler),
+rt::function!(F_LLVMInitializeAMDGPUDisassembler, C_LLVMInitializeAMDGPUDisassembler, c"LLVMInitializeAMDGPUDisassembler", "LLVMInitializeAMDGPUDisassembler",
     c"LLVMInitializeAMDGPUDisassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAMDGPUDisassembler`, converted in order.
-unsafe fn C_LLVMInitializeAMDGPUDisassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAMDGPUDisassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAMDGPUDisassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAMDGPUDisassembler(py));
 
 fn LLVMInitializeAMDGPUDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAMDGPUDisassembler");
@@ -3708,29 +1716,10 @@ fn LLVMInitializeAMDGPUDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeARMDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeARMDisassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeARMDisassembler",
-    "LLVMInitializeARMDisassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeARMDisassembler),
+rt::function!(F_LLVMInitializeARMDisassembler, C_LLVMInitializeARMDisassembler, c"LLVMInitializeARMDisassembler", "LLVMInitializeARMDisassembler",
     c"LLVMInitializeARMDisassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeARMDisassembler`, converted in order.
-unsafe fn C_LLVMInitializeARMDisassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeARMDisassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeARMDisassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeARMDisassembler(py));
 
 fn LLVMInitializeARMDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeARMDisassembler");
@@ -3743,29 +1732,10 @@ fn LLVMInitializeARMDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeAVRDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeAVRDisassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeAVRDisassembler",
-    "LLVMInitializeAVRDisassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeAVRDisassembler),
+rt::function!(F_LLVMInitializeAVRDisassembler, C_LLVMInitializeAVRDisassembler, c"LLVMInitializeAVRDisassembler", "LLVMInitializeAVRDisassembler",
     c"LLVMInitializeAVRDisassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeAVRDisassembler`, converted in order.
-unsafe fn C_LLVMInitializeAVRDisassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeAVRDisassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeAVRDisassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeAVRDisassembler(py));
 
 fn LLVMInitializeAVRDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeAVRDisassembler");
@@ -3778,29 +1748,10 @@ fn LLVMInitializeAVRDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeBPFDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeBPFDisassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeBPFDisassembler",
-    "LLVMInitializeBPFDisassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeBPFDisassembler),
+rt::function!(F_LLVMInitializeBPFDisassembler, C_LLVMInitializeBPFDisassembler, c"LLVMInitializeBPFDisassembler", "LLVMInitializeBPFDisassembler",
     c"LLVMInitializeBPFDisassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeBPFDisassembler`, converted in order.
-unsafe fn C_LLVMInitializeBPFDisassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeBPFDisassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeBPFDisassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeBPFDisassembler(py));
 
 fn LLVMInitializeBPFDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeBPFDisassembler");
@@ -3813,29 +1764,10 @@ fn LLVMInitializeBPFDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeHexagonDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeHexagonDisassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeHexagonDisassembler",
-    "LLVMInitializeHexagonDisassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeHexagonDisassembler),
+rt::function!(F_LLVMInitializeHexagonDisassembler, C_LLVMInitializeHexagonDisassembler, c"LLVMInitializeHexagonDisassembler", "LLVMInitializeHexagonDisassembler",
     c"LLVMInitializeHexagonDisassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeHexagonDisassembler`, converted in order.
-unsafe fn C_LLVMInitializeHexagonDisassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeHexagonDisassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeHexagonDisassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeHexagonDisassembler(py));
 
 fn LLVMInitializeHexagonDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeHexagonDisassembler");
@@ -3848,29 +1780,10 @@ fn LLVMInitializeHexagonDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeLanaiDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeLanaiDisassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeLanaiDisassembler",
-    "LLVMInitializeLanaiDisassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeLanaiDisassembler),
+rt::function!(F_LLVMInitializeLanaiDisassembler, C_LLVMInitializeLanaiDisassembler, c"LLVMInitializeLanaiDisassembler", "LLVMInitializeLanaiDisassembler",
     c"LLVMInitializeLanaiDisassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeLanaiDisassembler`, converted in order.
-unsafe fn C_LLVMInitializeLanaiDisassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeLanaiDisassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeLanaiDisassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeLanaiDisassembler(py));
 
 fn LLVMInitializeLanaiDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLanaiDisassembler");
@@ -3883,29 +1796,10 @@ fn LLVMInitializeLanaiDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeLoongArchDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeLoongArchDisassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeLoongArchDisassembler",
-    "LLVMInitializeLoongArchDisassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeLoongArchDisassembler),
+rt::function!(F_LLVMInitializeLoongArchDisassembler, C_LLVMInitializeLoongArchDisassembler, c"LLVMInitializeLoongArchDisassembler", "LLVMInitializeLoongArchDisassembler",
     c"LLVMInitializeLoongArchDisassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeLoongArchDisassembler`, converted in order.
-unsafe fn C_LLVMInitializeLoongArchDisassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeLoongArchDisassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeLoongArchDisassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeLoongArchDisassembler(py));
 
 fn LLVMInitializeLoongArchDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeLoongArchDisassembler");
@@ -3918,29 +1812,10 @@ fn LLVMInitializeLoongArchDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeMipsDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeMipsDisassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeMipsDisassembler",
-    "LLVMInitializeMipsDisassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeMipsDisassembler),
+rt::function!(F_LLVMInitializeMipsDisassembler, C_LLVMInitializeMipsDisassembler, c"LLVMInitializeMipsDisassembler", "LLVMInitializeMipsDisassembler",
     c"LLVMInitializeMipsDisassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeMipsDisassembler`, converted in order.
-unsafe fn C_LLVMInitializeMipsDisassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeMipsDisassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeMipsDisassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeMipsDisassembler(py));
 
 fn LLVMInitializeMipsDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMipsDisassembler");
@@ -3953,29 +1828,10 @@ fn LLVMInitializeMipsDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeMSP430Disassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeMSP430Disassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeMSP430Disassembler",
-    "LLVMInitializeMSP430Disassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeMSP430Disassembler),
+rt::function!(F_LLVMInitializeMSP430Disassembler, C_LLVMInitializeMSP430Disassembler, c"LLVMInitializeMSP430Disassembler", "LLVMInitializeMSP430Disassembler",
     c"LLVMInitializeMSP430Disassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeMSP430Disassembler`, converted in order.
-unsafe fn C_LLVMInitializeMSP430Disassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeMSP430Disassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeMSP430Disassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeMSP430Disassembler(py));
 
 fn LLVMInitializeMSP430Disassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMSP430Disassembler");
@@ -3988,29 +1844,10 @@ fn LLVMInitializeMSP430Disassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializePowerPCDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializePowerPCDisassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializePowerPCDisassembler",
-    "LLVMInitializePowerPCDisassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializePowerPCDisassembler),
+rt::function!(F_LLVMInitializePowerPCDisassembler, C_LLVMInitializePowerPCDisassembler, c"LLVMInitializePowerPCDisassembler", "LLVMInitializePowerPCDisassembler",
     c"LLVMInitializePowerPCDisassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializePowerPCDisassembler`, converted in order.
-unsafe fn C_LLVMInitializePowerPCDisassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializePowerPCDisassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializePowerPCDisassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializePowerPCDisassembler(py));
 
 fn LLVMInitializePowerPCDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializePowerPCDisassembler");
@@ -4023,29 +1860,10 @@ fn LLVMInitializePowerPCDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeRISCVDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeRISCVDisassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeRISCVDisassembler",
-    "LLVMInitializeRISCVDisassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeRISCVDisassembler),
+rt::function!(F_LLVMInitializeRISCVDisassembler, C_LLVMInitializeRISCVDisassembler, c"LLVMInitializeRISCVDisassembler", "LLVMInitializeRISCVDisassembler",
     c"LLVMInitializeRISCVDisassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeRISCVDisassembler`, converted in order.
-unsafe fn C_LLVMInitializeRISCVDisassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeRISCVDisassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeRISCVDisassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeRISCVDisassembler(py));
 
 fn LLVMInitializeRISCVDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeRISCVDisassembler");
@@ -4058,29 +1876,10 @@ fn LLVMInitializeRISCVDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeSparcDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeSparcDisassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeSparcDisassembler",
-    "LLVMInitializeSparcDisassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeSparcDisassembler),
+rt::function!(F_LLVMInitializeSparcDisassembler, C_LLVMInitializeSparcDisassembler, c"LLVMInitializeSparcDisassembler", "LLVMInitializeSparcDisassembler",
     c"LLVMInitializeSparcDisassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeSparcDisassembler`, converted in order.
-unsafe fn C_LLVMInitializeSparcDisassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeSparcDisassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeSparcDisassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeSparcDisassembler(py));
 
 fn LLVMInitializeSparcDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcDisassembler");
@@ -4093,29 +1892,10 @@ fn LLVMInitializeSparcDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeSystemZDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeSystemZDisassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeSystemZDisassembler",
-    "LLVMInitializeSystemZDisassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeSystemZDisassembler),
+rt::function!(F_LLVMInitializeSystemZDisassembler, C_LLVMInitializeSystemZDisassembler, c"LLVMInitializeSystemZDisassembler", "LLVMInitializeSystemZDisassembler",
     c"LLVMInitializeSystemZDisassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeSystemZDisassembler`, converted in order.
-unsafe fn C_LLVMInitializeSystemZDisassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeSystemZDisassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeSystemZDisassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeSystemZDisassembler(py));
 
 fn LLVMInitializeSystemZDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSystemZDisassembler");
@@ -4128,29 +1908,10 @@ fn LLVMInitializeSystemZDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeVEDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeVEDisassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeVEDisassembler",
-    "LLVMInitializeVEDisassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeVEDisassembler),
+rt::function!(F_LLVMInitializeVEDisassembler, C_LLVMInitializeVEDisassembler, c"LLVMInitializeVEDisassembler", "LLVMInitializeVEDisassembler",
     c"LLVMInitializeVEDisassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeVEDisassembler`, converted in order.
-unsafe fn C_LLVMInitializeVEDisassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeVEDisassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeVEDisassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeVEDisassembler(py));
 
 fn LLVMInitializeVEDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeVEDisassembler");
@@ -4163,29 +1924,10 @@ fn LLVMInitializeVEDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeWebAssemblyDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeWebAssemblyDisassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeWebAssemblyDisassembler",
-    "LLVMInitializeWebAssemblyDisassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeWebAssemblyDisassembler),
+rt::function!(F_LLVMInitializeWebAssemblyDisassembler, C_LLVMInitializeWebAssemblyDisassembler, c"LLVMInitializeWebAssemblyDisassembler", "LLVMInitializeWebAssemblyDisassembler",
     c"LLVMInitializeWebAssemblyDisassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeWebAssemblyDisassembler`, converted in order.
-unsafe fn C_LLVMInitializeWebAssemblyDisassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeWebAssemblyDisassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeWebAssemblyDisassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeWebAssemblyDisassembler(py));
 
 fn LLVMInitializeWebAssemblyDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeWebAssemblyDisassembler");
@@ -4198,29 +1940,10 @@ fn LLVMInitializeWebAssemblyDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeX86Disassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeX86Disassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeX86Disassembler",
-    "LLVMInitializeX86Disassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeX86Disassembler),
+rt::function!(F_LLVMInitializeX86Disassembler, C_LLVMInitializeX86Disassembler, c"LLVMInitializeX86Disassembler", "LLVMInitializeX86Disassembler",
     c"LLVMInitializeX86Disassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeX86Disassembler`, converted in order.
-unsafe fn C_LLVMInitializeX86Disassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeX86Disassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeX86Disassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeX86Disassembler(py));
 
 fn LLVMInitializeX86Disassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeX86Disassembler");
@@ -4233,29 +1956,10 @@ fn LLVMInitializeX86Disassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeXCoreDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeXCoreDisassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeXCoreDisassembler",
-    "LLVMInitializeXCoreDisassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeXCoreDisassembler),
+rt::function!(F_LLVMInitializeXCoreDisassembler, C_LLVMInitializeXCoreDisassembler, c"LLVMInitializeXCoreDisassembler", "LLVMInitializeXCoreDisassembler",
     c"LLVMInitializeXCoreDisassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeXCoreDisassembler`, converted in order.
-unsafe fn C_LLVMInitializeXCoreDisassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeXCoreDisassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeXCoreDisassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeXCoreDisassembler(py));
 
 fn LLVMInitializeXCoreDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXCoreDisassembler");
@@ -4268,29 +1972,10 @@ fn LLVMInitializeXCoreDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeM68kDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeM68kDisassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeM68kDisassembler",
-    "LLVMInitializeM68kDisassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeM68kDisassembler),
+rt::function!(F_LLVMInitializeM68kDisassembler, C_LLVMInitializeM68kDisassembler, c"LLVMInitializeM68kDisassembler", "LLVMInitializeM68kDisassembler",
     c"LLVMInitializeM68kDisassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeM68kDisassembler`, converted in order.
-unsafe fn C_LLVMInitializeM68kDisassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeM68kDisassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeM68kDisassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeM68kDisassembler(py));
 
 fn LLVMInitializeM68kDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeM68kDisassembler");
@@ -4303,29 +1988,10 @@ fn LLVMInitializeM68kDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMInitializeXtensaDisassembler` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMInitializeXtensaDisassembler: rt::call::Function = rt::call::Function::new(
-    c"LLVMInitializeXtensaDisassembler",
-    "LLVMInitializeXtensaDisassembler",
-    &[],
-    rt::fastcall_entry!(C_LLVMInitializeXtensaDisassembler),
+rt::function!(F_LLVMInitializeXtensaDisassembler, C_LLVMInitializeXtensaDisassembler, c"LLVMInitializeXtensaDisassembler", "LLVMInitializeXtensaDisassembler",
     c"LLVMInitializeXtensaDisassembler()\n--\n\n",
-);
-
-/// The arguments of a call of `LLVMInitializeXtensaDisassembler`, converted in order.
-unsafe fn C_LLVMInitializeXtensaDisassembler(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMInitializeXtensaDisassembler.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMInitializeXtensaDisassembler(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMInitializeXtensaDisassembler(py));
 
 fn LLVMInitializeXtensaDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeXtensaDisassembler");
@@ -4338,29 +2004,10 @@ fn LLVMInitializeXtensaDisassembler(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
-/// `LLVMGetModuleDataLayout` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetModuleDataLayout: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetModuleDataLayout",
-    "LLVMGetModuleDataLayout",
-    &["M"],
-    rt::fastcall_entry!(C_LLVMGetModuleDataLayout),
+rt::function!(F_LLVMGetModuleDataLayout, C_LLVMGetModuleDataLayout, c"LLVMGetModuleDataLayout", "LLVMGetModuleDataLayout",
     c"LLVMGetModuleDataLayout(M)\n--\n\nObtain the data layout for a module.\n\nSee: Module::getDataLayout()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetData",
-);
-
-/// The arguments of a call of `LLVMGetModuleDataLayout`, converted in order.
-unsafe fn C_LLVMGetModuleDataLayout(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetModuleDataLayout.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetModuleDataLayout(py, rt::call::extract(x0, "M")?)?.into_ptr())
-}
+    ["M"],
+    |py, [x0]| LLVMGetModuleDataLayout(py, rt::call::extract(x0, "M")?));
 
 fn LLVMGetModuleDataLayout(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleDataLayout");
@@ -4374,29 +2021,10 @@ fn LLVMGetModuleDataLayout(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMSetModuleDataLayout` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMSetModuleDataLayout: rt::call::Function = rt::call::Function::new(
-    c"LLVMSetModuleDataLayout",
-    "LLVMSetModuleDataLayout",
-    &["M", "DL"],
-    rt::fastcall_entry!(C_LLVMSetModuleDataLayout),
+rt::function!(F_LLVMSetModuleDataLayout, C_LLVMSetModuleDataLayout, c"LLVMSetModuleDataLayout", "LLVMSetModuleDataLayout",
     c"LLVMSetModuleDataLayout(M, DL)\n--\n\nSet the data layout for a module.\n\nSee: Module::setDataLayout()\n\nArgs:\n    M\n    DL",
-);
-
-/// The arguments of a call of `LLVMSetModuleDataLayout`, converted in order.
-unsafe fn C_LLVMSetModuleDataLayout(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMSetModuleDataLayout.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMSetModuleDataLayout(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "DL")?)?.into_ptr())
-}
+    ["M", "DL"],
+    |py, [x0, x1]| LLVMSetModuleDataLayout(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "DL")?));
 
 fn LLVMSetModuleDataLayout(py: Python<'_>, M: rt::PtrArg, DL: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetModuleDataLayout");
@@ -4411,29 +2039,10 @@ fn LLVMSetModuleDataLayout(py: Python<'_>, M: rt::PtrArg, DL: rt::PtrArg) -> PyR
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_DL) });
     Ok(py.None())
 }
-/// `LLVMCreateTargetData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateTargetData: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateTargetData",
-    "LLVMCreateTargetData",
-    &["StringRep"],
-    rt::fastcall_entry!(C_LLVMCreateTargetData),
+rt::function!(F_LLVMCreateTargetData, C_LLVMCreateTargetData, c"LLVMCreateTargetData", "LLVMCreateTargetData",
     c"LLVMCreateTargetData(StringRep)\n--\n\nCreates target data from a target layout string.\nSee the constructor llvm::DataLayout::DataLayout.\n\nArgs:\n    StringRep\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetData",
-);
-
-/// The arguments of a call of `LLVMCreateTargetData`, converted in order.
-unsafe fn C_LLVMCreateTargetData(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMCreateTargetData.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateTargetData(py, rt::call::extract(x0, "StringRep")?)?.into_ptr())
-}
+    ["StringRep"],
+    |py, [x0]| LLVMCreateTargetData(py, rt::call::extract(x0, "StringRep")?));
 
 fn LLVMCreateTargetData(py: Python<'_>, StringRep: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetData");
@@ -4447,29 +2056,10 @@ fn LLVMCreateTargetData(py: Python<'_>, StringRep: rt::CStrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_StringRep) });
     Ok(TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMDisposeTargetData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDisposeTargetData: rt::call::Function = rt::call::Function::new(
-    c"LLVMDisposeTargetData",
-    "LLVMDisposeTargetData",
-    &["TD"],
-    rt::fastcall_entry!(C_LLVMDisposeTargetData),
+rt::function!(F_LLVMDisposeTargetData, C_LLVMDisposeTargetData, c"LLVMDisposeTargetData", "LLVMDisposeTargetData",
     c"LLVMDisposeTargetData(TD)\n--\n\nDeallocates a TargetData.\nSee the destructor llvm::DataLayout::~DataLayout.\n\nArgs:\n    TD",
-);
-
-/// The arguments of a call of `LLVMDisposeTargetData`, converted in order.
-unsafe fn C_LLVMDisposeTargetData(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDisposeTargetData.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDisposeTargetData(py, rt::call::extract(x0, "TD")?)?.into_ptr())
-}
+    ["TD"],
+    |py, [x0]| LLVMDisposeTargetData(py, rt::call::extract(x0, "TD")?));
 
 fn LLVMDisposeTargetData(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTargetData");
@@ -4483,29 +2073,10 @@ fn LLVMDisposeTargetData(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_TD) });
     Ok(py.None())
 }
-/// `LLVMAddTargetLibraryInfo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMAddTargetLibraryInfo: rt::call::Function = rt::call::Function::new(
-    c"LLVMAddTargetLibraryInfo",
-    "LLVMAddTargetLibraryInfo",
-    &["TLI", "PM"],
-    rt::fastcall_entry!(C_LLVMAddTargetLibraryInfo),
+rt::function!(F_LLVMAddTargetLibraryInfo, C_LLVMAddTargetLibraryInfo, c"LLVMAddTargetLibraryInfo", "LLVMAddTargetLibraryInfo",
     c"LLVMAddTargetLibraryInfo(TLI, PM)\n--\n\nAdds target library information to a pass manager. This does not take\nownership of the target library info.\nSee the method llvm::PassManagerBase::add.\n\nArgs:\n    TLI\n    PM",
-);
-
-/// The arguments of a call of `LLVMAddTargetLibraryInfo`, converted in order.
-unsafe fn C_LLVMAddTargetLibraryInfo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMAddTargetLibraryInfo.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMAddTargetLibraryInfo(py, rt::call::extract(x0, "TLI")?, rt::call::extract(x1, "PM")?)?.into_ptr())
-}
+    ["TLI", "PM"],
+    |py, [x0, x1]| LLVMAddTargetLibraryInfo(py, rt::call::extract(x0, "TLI")?, rt::call::extract(x1, "PM")?));
 
 fn LLVMAddTargetLibraryInfo(py: Python<'_>, TLI: rt::PtrArg, PM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddTargetLibraryInfo");
@@ -4520,29 +2091,10 @@ fn LLVMAddTargetLibraryInfo(py: Python<'_>, TLI: rt::PtrArg, PM: rt::PtrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_TLI, a_PM) });
     Ok(py.None())
 }
-/// `LLVMCopyStringRepOfTargetData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCopyStringRepOfTargetData: rt::call::Function = rt::call::Function::new(
-    c"LLVMCopyStringRepOfTargetData",
-    "LLVMCopyStringRepOfTargetData",
-    &["TD"],
-    rt::fastcall_entry!(C_LLVMCopyStringRepOfTargetData),
+rt::function!(F_LLVMCopyStringRepOfTargetData, C_LLVMCopyStringRepOfTargetData, c"LLVMCopyStringRepOfTargetData", "LLVMCopyStringRepOfTargetData",
     c"LLVMCopyStringRepOfTargetData(TD)\n--\n\nConverts target data to a target layout string. The string must be disposed\nwith LLVMDisposeMessage.\nSee the constructor llvm::DataLayout::DataLayout.\n\nArgs:\n    TD\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMCopyStringRepOfTargetData`, converted in order.
-unsafe fn C_LLVMCopyStringRepOfTargetData(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMCopyStringRepOfTargetData.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMCopyStringRepOfTargetData(py, rt::call::extract(x0, "TD")?)?.into_ptr())
-}
+    ["TD"],
+    |py, [x0]| LLVMCopyStringRepOfTargetData(py, rt::call::extract(x0, "TD")?));
 
 fn LLVMCopyStringRepOfTargetData(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCopyStringRepOfTargetData");
@@ -4556,29 +2108,10 @@ fn LLVMCopyStringRepOfTargetData(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_TD) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
-/// `LLVMByteOrder` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMByteOrder: rt::call::Function = rt::call::Function::new(
-    c"LLVMByteOrder",
-    "LLVMByteOrder",
-    &["TD"],
-    rt::fastcall_entry!(C_LLVMByteOrder),
+rt::function!(F_LLVMByteOrder, C_LLVMByteOrder, c"LLVMByteOrder", "LLVMByteOrder",
     c"LLVMByteOrder(TD)\n--\n\nReturns the byte order of a target, either LLVMBigEndian or\nLLVMLittleEndian.\nSee the method llvm::DataLayout::isLittleEndian.\n\nArgs:\n    TD\n\nReturns: a tuple of 1 item(s):\n    LLVMByteOrdering",
-);
-
-/// The arguments of a call of `LLVMByteOrder`, converted in order.
-unsafe fn C_LLVMByteOrder(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMByteOrder.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMByteOrder(py, rt::call::extract(x0, "TD")?)?.into_ptr())
-}
+    ["TD"],
+    |py, [x0]| LLVMByteOrder(py, rt::call::extract(x0, "TD")?));
 
 fn LLVMByteOrder(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMByteOrder");
@@ -4592,29 +2125,10 @@ fn LLVMByteOrder(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_TD) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
 }
-/// `LLVMPointerSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMPointerSize: rt::call::Function = rt::call::Function::new(
-    c"LLVMPointerSize",
-    "LLVMPointerSize",
-    &["TD"],
-    rt::fastcall_entry!(C_LLVMPointerSize),
+rt::function!(F_LLVMPointerSize, C_LLVMPointerSize, c"LLVMPointerSize", "LLVMPointerSize",
     c"LLVMPointerSize(TD)\n--\n\nReturns the pointer size in bytes for a target.\nSee the method llvm::DataLayout::getPointerSize.\n\nArgs:\n    TD\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMPointerSize`, converted in order.
-unsafe fn C_LLVMPointerSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMPointerSize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMPointerSize(py, rt::call::extract(x0, "TD")?)?.into_ptr())
-}
+    ["TD"],
+    |py, [x0]| LLVMPointerSize(py, rt::call::extract(x0, "TD")?));
 
 fn LLVMPointerSize(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerSize");
@@ -4628,29 +2142,10 @@ fn LLVMPointerSize(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_TD) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMPointerSizeForAS` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMPointerSizeForAS: rt::call::Function = rt::call::Function::new(
-    c"LLVMPointerSizeForAS",
-    "LLVMPointerSizeForAS",
-    &["TD", "AS"],
-    rt::fastcall_entry!(C_LLVMPointerSizeForAS),
+rt::function!(F_LLVMPointerSizeForAS, C_LLVMPointerSizeForAS, c"LLVMPointerSizeForAS", "LLVMPointerSizeForAS",
     c"LLVMPointerSizeForAS(TD, AS)\n--\n\nReturns the pointer size in bytes for a target for a specified\naddress space.\nSee the method llvm::DataLayout::getPointerSize.\n\nArgs:\n    TD\n    AS\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMPointerSizeForAS`, converted in order.
-unsafe fn C_LLVMPointerSizeForAS(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMPointerSizeForAS.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMPointerSizeForAS(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "AS")?)?.into_ptr())
-}
+    ["TD", "AS"],
+    |py, [x0, x1]| LLVMPointerSizeForAS(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "AS")?));
 
 fn LLVMPointerSizeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerSizeForAS");
@@ -4665,29 +2160,10 @@ fn LLVMPointerSizeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_AS) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMIntPtrType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMIntPtrType: rt::call::Function = rt::call::Function::new(
-    c"LLVMIntPtrType",
-    "LLVMIntPtrType",
-    &["TD"],
-    rt::fastcall_entry!(C_LLVMIntPtrType),
+rt::function!(F_LLVMIntPtrType, C_LLVMIntPtrType, c"LLVMIntPtrType", "LLVMIntPtrType",
     c"LLVMIntPtrType(TD)\n--\n\nReturns the integer type that is the same size as a pointer on a target.\nSee the method llvm::DataLayout::getIntPtrType.\n\nArgs:\n    TD\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
-);
-
-/// The arguments of a call of `LLVMIntPtrType`, converted in order.
-unsafe fn C_LLVMIntPtrType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMIntPtrType.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMIntPtrType(py, rt::call::extract(x0, "TD")?)?.into_ptr())
-}
+    ["TD"],
+    |py, [x0]| LLVMIntPtrType(py, rt::call::extract(x0, "TD")?));
 
 fn LLVMIntPtrType(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrType");
@@ -4701,29 +2177,10 @@ fn LLVMIntPtrType(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_TD) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
-/// `LLVMIntPtrTypeForAS` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMIntPtrTypeForAS: rt::call::Function = rt::call::Function::new(
-    c"LLVMIntPtrTypeForAS",
-    "LLVMIntPtrTypeForAS",
-    &["TD", "AS"],
-    rt::fastcall_entry!(C_LLVMIntPtrTypeForAS),
+rt::function!(F_LLVMIntPtrTypeForAS, C_LLVMIntPtrTypeForAS, c"LLVMIntPtrTypeForAS", "LLVMIntPtrTypeForAS",
     c"LLVMIntPtrTypeForAS(TD, AS)\n--\n\nReturns the integer type that is the same size as a pointer on a target.\nThis version allows the address space to be specified.\nSee the method llvm::DataLayout::getIntPtrType.\n\nArgs:\n    TD\n    AS\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
-);
-
-/// The arguments of a call of `LLVMIntPtrTypeForAS`, converted in order.
-unsafe fn C_LLVMIntPtrTypeForAS(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMIntPtrTypeForAS.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMIntPtrTypeForAS(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "AS")?)?.into_ptr())
-}
+    ["TD", "AS"],
+    |py, [x0, x1]| LLVMIntPtrTypeForAS(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "AS")?));
 
 fn LLVMIntPtrTypeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeForAS");
@@ -4738,29 +2195,10 @@ fn LLVMIntPtrTypeForAS(py: Python<'_>, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyR
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_AS) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
-/// `LLVMIntPtrTypeInContext` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMIntPtrTypeInContext: rt::call::Function = rt::call::Function::new(
-    c"LLVMIntPtrTypeInContext",
-    "LLVMIntPtrTypeInContext",
-    &["C", "TD"],
-    rt::fastcall_entry!(C_LLVMIntPtrTypeInContext),
+rt::function!(F_LLVMIntPtrTypeInContext, C_LLVMIntPtrTypeInContext, c"LLVMIntPtrTypeInContext", "LLVMIntPtrTypeInContext",
     c"LLVMIntPtrTypeInContext(C, TD)\n--\n\nReturns the integer type that is the same size as a pointer on a target.\nSee the method llvm::DataLayout::getIntPtrType.\n\nArgs:\n    C\n    TD\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
-);
-
-/// The arguments of a call of `LLVMIntPtrTypeInContext`, converted in order.
-unsafe fn C_LLVMIntPtrTypeInContext(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMIntPtrTypeInContext.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMIntPtrTypeInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "TD")?)?.into_ptr())
-}
+    ["C", "TD"],
+    |py, [x0, x1]| LLVMIntPtrTypeInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "TD")?));
 
 fn LLVMIntPtrTypeInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeInContext");
@@ -4775,29 +2213,10 @@ fn LLVMIntPtrTypeInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg) -> PyR
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_TD) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
-/// `LLVMIntPtrTypeForASInContext` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMIntPtrTypeForASInContext: rt::call::Function = rt::call::Function::new(
-    c"LLVMIntPtrTypeForASInContext",
-    "LLVMIntPtrTypeForASInContext",
-    &["C", "TD", "AS"],
-    rt::fastcall_entry!(C_LLVMIntPtrTypeForASInContext),
+rt::function!(F_LLVMIntPtrTypeForASInContext, C_LLVMIntPtrTypeForASInContext, c"LLVMIntPtrTypeForASInContext", "LLVMIntPtrTypeForASInContext",
     c"LLVMIntPtrTypeForASInContext(C, TD, AS)\n--\n\nReturns the integer type that is the same size as a pointer on a target.\nThis version allows the address space to be specified.\nSee the method llvm::DataLayout::getIntPtrType.\n\nArgs:\n    C\n    TD\n    AS\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
-);
-
-/// The arguments of a call of `LLVMIntPtrTypeForASInContext`, converted in order.
-unsafe fn C_LLVMIntPtrTypeForASInContext(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMIntPtrTypeForASInContext.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMIntPtrTypeForASInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "TD")?, rt::call::extract(x2, "AS")?)?.into_ptr())
-}
+    ["C", "TD", "AS"],
+    |py, [x0, x1, x2]| LLVMIntPtrTypeForASInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "TD")?, rt::call::extract(x2, "AS")?));
 
 fn LLVMIntPtrTypeForASInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg, AS: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeForASInContext");
@@ -4813,29 +2232,10 @@ fn LLVMIntPtrTypeForASInContext(py: Python<'_>, C: rt::PtrArg, TD: rt::PtrArg, A
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_TD, a_AS) });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
-/// `LLVMSizeOfTypeInBits` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMSizeOfTypeInBits: rt::call::Function = rt::call::Function::new(
-    c"LLVMSizeOfTypeInBits",
-    "LLVMSizeOfTypeInBits",
-    &["TD", "Ty"],
-    rt::fastcall_entry!(C_LLVMSizeOfTypeInBits),
+rt::function!(F_LLVMSizeOfTypeInBits, C_LLVMSizeOfTypeInBits, c"LLVMSizeOfTypeInBits", "LLVMSizeOfTypeInBits",
     c"LLVMSizeOfTypeInBits(TD, Ty)\n--\n\nComputes the size of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeSizeInBits.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMSizeOfTypeInBits`, converted in order.
-unsafe fn C_LLVMSizeOfTypeInBits(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMSizeOfTypeInBits.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMSizeOfTypeInBits(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?)?.into_ptr())
-}
+    ["TD", "Ty"],
+    |py, [x0, x1]| LLVMSizeOfTypeInBits(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?));
 
 fn LLVMSizeOfTypeInBits(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSizeOfTypeInBits");
@@ -4850,29 +2250,10 @@ fn LLVMSizeOfTypeInBits(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMStoreSizeOfType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMStoreSizeOfType: rt::call::Function = rt::call::Function::new(
-    c"LLVMStoreSizeOfType",
-    "LLVMStoreSizeOfType",
-    &["TD", "Ty"],
-    rt::fastcall_entry!(C_LLVMStoreSizeOfType),
+rt::function!(F_LLVMStoreSizeOfType, C_LLVMStoreSizeOfType, c"LLVMStoreSizeOfType", "LLVMStoreSizeOfType",
     c"LLVMStoreSizeOfType(TD, Ty)\n--\n\nComputes the storage size of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeStoreSize.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMStoreSizeOfType`, converted in order.
-unsafe fn C_LLVMStoreSizeOfType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMStoreSizeOfType.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMStoreSizeOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?)?.into_ptr())
-}
+    ["TD", "Ty"],
+    |py, [x0, x1]| LLVMStoreSizeOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?));
 
 fn LLVMStoreSizeOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStoreSizeOfType");
@@ -4887,29 +2268,10 @@ fn LLVMStoreSizeOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMABISizeOfType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMABISizeOfType: rt::call::Function = rt::call::Function::new(
-    c"LLVMABISizeOfType",
-    "LLVMABISizeOfType",
-    &["TD", "Ty"],
-    rt::fastcall_entry!(C_LLVMABISizeOfType),
+rt::function!(F_LLVMABISizeOfType, C_LLVMABISizeOfType, c"LLVMABISizeOfType", "LLVMABISizeOfType",
     c"LLVMABISizeOfType(TD, Ty)\n--\n\nComputes the ABI size of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeAllocSize.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMABISizeOfType`, converted in order.
-unsafe fn C_LLVMABISizeOfType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMABISizeOfType.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMABISizeOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?)?.into_ptr())
-}
+    ["TD", "Ty"],
+    |py, [x0, x1]| LLVMABISizeOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?));
 
 fn LLVMABISizeOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMABISizeOfType");
@@ -4924,29 +2286,10 @@ fn LLVMABISizeOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMABIAlignmentOfType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMABIAlignmentOfType: rt::call::Function = rt::call::Function::new(
-    c"LLVMABIAlignmentOfType",
-    "LLVMABIAlignmentOfType",
-    &["TD", "Ty"],
-    rt::fastcall_entry!(C_LLVMABIAlignmentOfType),
+rt::function!(F_LLVMABIAlignmentOfType, C_LLVMABIAlignmentOfType, c"LLVMABIAlignmentOfType", "LLVMABIAlignmentOfType",
     c"LLVMABIAlignmentOfType(TD, Ty)\n--\n\nComputes the ABI alignment of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeABISize.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMABIAlignmentOfType`, converted in order.
-unsafe fn C_LLVMABIAlignmentOfType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMABIAlignmentOfType.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMABIAlignmentOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?)?.into_ptr())
-}
+    ["TD", "Ty"],
+    |py, [x0, x1]| LLVMABIAlignmentOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?));
 
 fn LLVMABIAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMABIAlignmentOfType");
@@ -4961,29 +2304,10 @@ fn LLVMABIAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyR
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMCallFrameAlignmentOfType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCallFrameAlignmentOfType: rt::call::Function = rt::call::Function::new(
-    c"LLVMCallFrameAlignmentOfType",
-    "LLVMCallFrameAlignmentOfType",
-    &["TD", "Ty"],
-    rt::fastcall_entry!(C_LLVMCallFrameAlignmentOfType),
+rt::function!(F_LLVMCallFrameAlignmentOfType, C_LLVMCallFrameAlignmentOfType, c"LLVMCallFrameAlignmentOfType", "LLVMCallFrameAlignmentOfType",
     c"LLVMCallFrameAlignmentOfType(TD, Ty)\n--\n\nComputes the call frame alignment of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeABISize.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMCallFrameAlignmentOfType`, converted in order.
-unsafe fn C_LLVMCallFrameAlignmentOfType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMCallFrameAlignmentOfType.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMCallFrameAlignmentOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?)?.into_ptr())
-}
+    ["TD", "Ty"],
+    |py, [x0, x1]| LLVMCallFrameAlignmentOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?));
 
 fn LLVMCallFrameAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCallFrameAlignmentOfType");
@@ -4998,29 +2322,10 @@ fn LLVMCallFrameAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) 
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMPreferredAlignmentOfType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMPreferredAlignmentOfType: rt::call::Function = rt::call::Function::new(
-    c"LLVMPreferredAlignmentOfType",
-    "LLVMPreferredAlignmentOfType",
-    &["TD", "Ty"],
-    rt::fastcall_entry!(C_LLVMPreferredAlignmentOfType),
+rt::function!(F_LLVMPreferredAlignmentOfType, C_LLVMPreferredAlignmentOfType, c"LLVMPreferredAlignmentOfType", "LLVMPreferredAlignmentOfType",
     c"LLVMPreferredAlignmentOfType(TD, Ty)\n--\n\nComputes the preferred alignment of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeABISize.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMPreferredAlignmentOfType`, converted in order.
-unsafe fn C_LLVMPreferredAlignmentOfType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMPreferredAlignmentOfType.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMPreferredAlignmentOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?)?.into_ptr())
-}
+    ["TD", "Ty"],
+    |py, [x0, x1]| LLVMPreferredAlignmentOfType(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "Ty")?));
 
 fn LLVMPreferredAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPreferredAlignmentOfType");
@@ -5035,29 +2340,10 @@ fn LLVMPreferredAlignmentOfType(py: Python<'_>, TD: rt::PtrArg, Ty: rt::PtrArg) 
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_Ty) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMPreferredAlignmentOfGlobal` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMPreferredAlignmentOfGlobal: rt::call::Function = rt::call::Function::new(
-    c"LLVMPreferredAlignmentOfGlobal",
-    "LLVMPreferredAlignmentOfGlobal",
-    &["TD", "GlobalVar"],
-    rt::fastcall_entry!(C_LLVMPreferredAlignmentOfGlobal),
+rt::function!(F_LLVMPreferredAlignmentOfGlobal, C_LLVMPreferredAlignmentOfGlobal, c"LLVMPreferredAlignmentOfGlobal", "LLVMPreferredAlignmentOfGlobal",
     c"LLVMPreferredAlignmentOfGlobal(TD, GlobalVar)\n--\n\nComputes the preferred alignment of a global variable in bytes for a target.\nSee the method llvm::DataLayout::getPreferredAlignment.\n\nArgs:\n    TD\n    GlobalVar\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMPreferredAlignmentOfGlobal`, converted in order.
-unsafe fn C_LLVMPreferredAlignmentOfGlobal(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMPreferredAlignmentOfGlobal.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMPreferredAlignmentOfGlobal(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "GlobalVar")?)?.into_ptr())
-}
+    ["TD", "GlobalVar"],
+    |py, [x0, x1]| LLVMPreferredAlignmentOfGlobal(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "GlobalVar")?));
 
 fn LLVMPreferredAlignmentOfGlobal(py: Python<'_>, TD: rt::PtrArg, GlobalVar: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPreferredAlignmentOfGlobal");
@@ -5072,29 +2358,10 @@ fn LLVMPreferredAlignmentOfGlobal(py: Python<'_>, TD: rt::PtrArg, GlobalVar: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_GlobalVar) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMElementAtOffset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMElementAtOffset: rt::call::Function = rt::call::Function::new(
-    c"LLVMElementAtOffset",
-    "LLVMElementAtOffset",
-    &["TD", "StructTy", "Offset"],
-    rt::fastcall_entry!(C_LLVMElementAtOffset),
+rt::function!(F_LLVMElementAtOffset, C_LLVMElementAtOffset, c"LLVMElementAtOffset", "LLVMElementAtOffset",
     c"LLVMElementAtOffset(TD, StructTy, Offset)\n--\n\nComputes the structure element that contains the byte offset for a target.\nSee the method llvm::StructLayout::getElementContainingOffset.\n\nArgs:\n    TD\n    StructTy\n    Offset\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMElementAtOffset`, converted in order.
-unsafe fn C_LLVMElementAtOffset(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMElementAtOffset.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMElementAtOffset(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "StructTy")?, rt::call::extract(x2, "Offset")?)?.into_ptr())
-}
+    ["TD", "StructTy", "Offset"],
+    |py, [x0, x1, x2]| LLVMElementAtOffset(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "StructTy")?, rt::call::extract(x2, "Offset")?));
 
 fn LLVMElementAtOffset(py: Python<'_>, TD: rt::PtrArg, StructTy: rt::PtrArg, Offset: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMElementAtOffset");
@@ -5110,29 +2377,10 @@ fn LLVMElementAtOffset(py: Python<'_>, TD: rt::PtrArg, StructTy: rt::PtrArg, Off
     let __r = py.allow_threads(move || unsafe { __f(a_TD, a_StructTy, a_Offset) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMOffsetOfElement` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMOffsetOfElement: rt::call::Function = rt::call::Function::new(
-    c"LLVMOffsetOfElement",
-    "LLVMOffsetOfElement",
-    &["TD", "StructTy", "Element"],
-    rt::fastcall_entry!(C_LLVMOffsetOfElement),
+rt::function!(F_LLVMOffsetOfElement, C_LLVMOffsetOfElement, c"LLVMOffsetOfElement", "LLVMOffsetOfElement",
     c"LLVMOffsetOfElement(TD, StructTy, Element)\n--\n\nComputes the byte offset of the indexed struct element for a target.\nSee the method llvm::StructLayout::getElementContainingOffset.\n\nArgs:\n    TD\n    StructTy\n    Element\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMOffsetOfElement`, converted in order.
-unsafe fn C_LLVMOffsetOfElement(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMOffsetOfElement.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMOffsetOfElement(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "StructTy")?, rt::call::extract(x2, "Element")?)?.into_ptr())
-}
+    ["TD", "StructTy", "Element"],
+    |py, [x0, x1, x2]| LLVMOffsetOfElement(py, rt::call::extract(x0, "TD")?, rt::call::extract(x1, "StructTy")?, rt::call::extract(x2, "Element")?));
 
 fn LLVMOffsetOfElement(py: Python<'_>, TD: rt::PtrArg, StructTy: rt::PtrArg, Element: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOffsetOfElement");

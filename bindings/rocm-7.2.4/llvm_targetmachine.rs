@@ -38,29 +38,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.targetmachine", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `LLVMGetFirstTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetFirstTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetFirstTarget",
-    "LLVMGetFirstTarget",
-    &[],
-    rt::fastcall_entry!(C_LLVMGetFirstTarget),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMGetFirstTarget, C_LLVMGetFirstTarget, c"LLVMGetFirstTarget", "LLVMGetFirstTarget",
     c"LLVMGetFirstTarget()\n--\n\nReturns the first llvm::Target in the registered targets list.\n\nReturns: a tuple of 1 item(s):\n    LLVMTarget",
-);
-
-/// The arguments of a call of `LLVMGetFirstTarget`, converted in order.
-unsafe fn C_LLVMGetFirstTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMGetFirstTarget.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetFirstTarget(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMGetFirstTarget(py));
 
 fn LLVMGetFirstTarget(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstTarget");
@@ -73,29 +57,10 @@ fn LLVMGetFirstTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(TYPES.instance_at(py, 7, __r, None)?)
 }
-/// `LLVMGetNextTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetNextTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetNextTarget",
-    "LLVMGetNextTarget",
-    &["T"],
-    rt::fastcall_entry!(C_LLVMGetNextTarget),
+rt::function!(F_LLVMGetNextTarget, C_LLVMGetNextTarget, c"LLVMGetNextTarget", "LLVMGetNextTarget",
     c"LLVMGetNextTarget(T)\n--\n\nReturns the next llvm::Target given a previous one (or null if there's none)\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    LLVMTarget",
-);
-
-/// The arguments of a call of `LLVMGetNextTarget`, converted in order.
-unsafe fn C_LLVMGetNextTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetNextTarget.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetNextTarget(py, rt::call::extract(x0, "T")?)?.into_ptr())
-}
+    ["T"],
+    |py, [x0]| LLVMGetNextTarget(py, rt::call::extract(x0, "T")?));
 
 fn LLVMGetNextTarget(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextTarget");
@@ -109,29 +74,10 @@ fn LLVMGetNextTarget(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(TYPES.instance_at(py, 7, __r, None)?)
 }
-/// `LLVMGetTargetFromName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetTargetFromName: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetTargetFromName",
-    "LLVMGetTargetFromName",
-    &["Name"],
-    rt::fastcall_entry!(C_LLVMGetTargetFromName),
+rt::function!(F_LLVMGetTargetFromName, C_LLVMGetTargetFromName, c"LLVMGetTargetFromName", "LLVMGetTargetFromName",
     c"LLVMGetTargetFromName(Name)\n--\n\nFinds the target corresponding to the given name and stores it in T.\nReturns 0 on success.\n\nArgs:\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMTarget",
-);
-
-/// The arguments of a call of `LLVMGetTargetFromName`, converted in order.
-unsafe fn C_LLVMGetTargetFromName(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetTargetFromName.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetTargetFromName(py, rt::call::extract(x0, "Name")?)?.into_ptr())
-}
+    ["Name"],
+    |py, [x0]| LLVMGetTargetFromName(py, rt::call::extract(x0, "Name")?));
 
 fn LLVMGetTargetFromName(py: Python<'_>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetFromName");
@@ -145,29 +91,10 @@ fn LLVMGetTargetFromName(py: Python<'_>, Name: rt::CStrArg) -> PyResult<PyObject
     let __r = py.allow_threads(move || unsafe { __f(a_Name) });
     Ok(TYPES.instance_at(py, 7, __r, None)?)
 }
-/// `LLVMGetTargetFromTriple` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetTargetFromTriple: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetTargetFromTriple",
-    "LLVMGetTargetFromTriple",
-    &["Triple", "T"],
-    rt::fastcall_entry!(C_LLVMGetTargetFromTriple),
+rt::function!(F_LLVMGetTargetFromTriple, C_LLVMGetTargetFromTriple, c"LLVMGetTargetFromTriple", "LLVMGetTargetFromTriple",
     c"LLVMGetTargetFromTriple(Triple, T)\n--\n\nFinds the target corresponding to the given triple and stores it in T.\nReturns 0 on success. Optionally returns any error in ErrorMessage.\nUse LLVMDisposeMessage to dispose the message.\n\nArgs:\n    Triple\n    T\n\nReturns: a tuple of 2 item(s):\n    int\n    ErrorMessage: bytes",
-);
-
-/// The arguments of a call of `LLVMGetTargetFromTriple`, converted in order.
-unsafe fn C_LLVMGetTargetFromTriple(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMGetTargetFromTriple.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetTargetFromTriple(py, rt::call::extract(x0, "Triple")?, &x1)?.into_ptr())
-}
+    ["Triple", "T"],
+    |py, [x0, x1]| LLVMGetTargetFromTriple(py, rt::call::extract(x0, "Triple")?, &x1));
 
 fn LLVMGetTargetFromTriple(py: Python<'_>, Triple: rt::CStrArg, T: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetFromTriple");
@@ -185,29 +112,10 @@ fn LLVMGetTargetFromTriple(py: Python<'_>, Triple: rt::CStrArg, T: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_Triple, a_T, a_ErrorMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// `LLVMGetTargetName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetTargetName: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetTargetName",
-    "LLVMGetTargetName",
-    &["T"],
-    rt::fastcall_entry!(C_LLVMGetTargetName),
+rt::function!(F_LLVMGetTargetName, C_LLVMGetTargetName, c"LLVMGetTargetName", "LLVMGetTargetName",
     c"LLVMGetTargetName(T)\n--\n\nReturns the name of a target. See llvm::Target::getName\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMGetTargetName`, converted in order.
-unsafe fn C_LLVMGetTargetName(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetTargetName.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetTargetName(py, rt::call::extract(x0, "T")?)?.into_ptr())
-}
+    ["T"],
+    |py, [x0]| LLVMGetTargetName(py, rt::call::extract(x0, "T")?));
 
 fn LLVMGetTargetName(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetName");
@@ -221,29 +129,10 @@ fn LLVMGetTargetName(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `LLVMGetTargetDescription` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetTargetDescription: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetTargetDescription",
-    "LLVMGetTargetDescription",
-    &["T"],
-    rt::fastcall_entry!(C_LLVMGetTargetDescription),
+rt::function!(F_LLVMGetTargetDescription, C_LLVMGetTargetDescription, c"LLVMGetTargetDescription", "LLVMGetTargetDescription",
     c"LLVMGetTargetDescription(T)\n--\n\nReturns the description  of a target. See llvm::Target::getDescription\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMGetTargetDescription`, converted in order.
-unsafe fn C_LLVMGetTargetDescription(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetTargetDescription.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetTargetDescription(py, rt::call::extract(x0, "T")?)?.into_ptr())
-}
+    ["T"],
+    |py, [x0]| LLVMGetTargetDescription(py, rt::call::extract(x0, "T")?));
 
 fn LLVMGetTargetDescription(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetDescription");
@@ -257,29 +146,10 @@ fn LLVMGetTargetDescription(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::cstr_result(py, __r)?)
 }
-/// `LLVMTargetHasJIT` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMTargetHasJIT: rt::call::Function = rt::call::Function::new(
-    c"LLVMTargetHasJIT",
-    "LLVMTargetHasJIT",
-    &["T"],
-    rt::fastcall_entry!(C_LLVMTargetHasJIT),
+rt::function!(F_LLVMTargetHasJIT, C_LLVMTargetHasJIT, c"LLVMTargetHasJIT", "LLVMTargetHasJIT",
     c"LLVMTargetHasJIT(T)\n--\n\nReturns if the target has a JIT\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMTargetHasJIT`, converted in order.
-unsafe fn C_LLVMTargetHasJIT(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMTargetHasJIT.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMTargetHasJIT(py, rt::call::extract(x0, "T")?)?.into_ptr())
-}
+    ["T"],
+    |py, [x0]| LLVMTargetHasJIT(py, rt::call::extract(x0, "T")?));
 
 fn LLVMTargetHasJIT(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetHasJIT");
@@ -293,29 +163,10 @@ fn LLVMTargetHasJIT(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMTargetHasTargetMachine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMTargetHasTargetMachine: rt::call::Function = rt::call::Function::new(
-    c"LLVMTargetHasTargetMachine",
-    "LLVMTargetHasTargetMachine",
-    &["T"],
-    rt::fastcall_entry!(C_LLVMTargetHasTargetMachine),
+rt::function!(F_LLVMTargetHasTargetMachine, C_LLVMTargetHasTargetMachine, c"LLVMTargetHasTargetMachine", "LLVMTargetHasTargetMachine",
     c"LLVMTargetHasTargetMachine(T)\n--\n\nReturns if the target has a TargetMachine associated\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMTargetHasTargetMachine`, converted in order.
-unsafe fn C_LLVMTargetHasTargetMachine(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMTargetHasTargetMachine.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMTargetHasTargetMachine(py, rt::call::extract(x0, "T")?)?.into_ptr())
-}
+    ["T"],
+    |py, [x0]| LLVMTargetHasTargetMachine(py, rt::call::extract(x0, "T")?));
 
 fn LLVMTargetHasTargetMachine(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetHasTargetMachine");
@@ -329,29 +180,10 @@ fn LLVMTargetHasTargetMachine(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMTargetHasAsmBackend` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMTargetHasAsmBackend: rt::call::Function = rt::call::Function::new(
-    c"LLVMTargetHasAsmBackend",
-    "LLVMTargetHasAsmBackend",
-    &["T"],
-    rt::fastcall_entry!(C_LLVMTargetHasAsmBackend),
+rt::function!(F_LLVMTargetHasAsmBackend, C_LLVMTargetHasAsmBackend, c"LLVMTargetHasAsmBackend", "LLVMTargetHasAsmBackend",
     c"LLVMTargetHasAsmBackend(T)\n--\n\nReturns if the target as an ASM backend (required for emitting output)\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    int",
-);
-
-/// The arguments of a call of `LLVMTargetHasAsmBackend`, converted in order.
-unsafe fn C_LLVMTargetHasAsmBackend(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMTargetHasAsmBackend.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMTargetHasAsmBackend(py, rt::call::extract(x0, "T")?)?.into_ptr())
-}
+    ["T"],
+    |py, [x0]| LLVMTargetHasAsmBackend(py, rt::call::extract(x0, "T")?));
 
 fn LLVMTargetHasAsmBackend(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetHasAsmBackend");
@@ -365,29 +197,10 @@ fn LLVMTargetHasAsmBackend(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::obj(py, __r)?)
 }
-/// `LLVMCreateTargetMachineOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateTargetMachineOptions: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateTargetMachineOptions",
-    "LLVMCreateTargetMachineOptions",
-    &[],
-    rt::fastcall_entry!(C_LLVMCreateTargetMachineOptions),
+rt::function!(F_LLVMCreateTargetMachineOptions, C_LLVMCreateTargetMachineOptions, c"LLVMCreateTargetMachineOptions", "LLVMCreateTargetMachineOptions",
     c"LLVMCreateTargetMachineOptions()\n--\n\nCreate a new set of options for an llvm::TargetMachine.\n\nThe returned option structure must be released with\nLLVMDisposeTargetMachineOptions() after the call to\nLLVMCreateTargetMachineWithOptions().\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetMachineOptions",
-);
-
-/// The arguments of a call of `LLVMCreateTargetMachineOptions`, converted in order.
-unsafe fn C_LLVMCreateTargetMachineOptions(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMCreateTargetMachineOptions.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateTargetMachineOptions(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMCreateTargetMachineOptions(py));
 
 fn LLVMCreateTargetMachineOptions(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetMachineOptions");
@@ -400,29 +213,10 @@ fn LLVMCreateTargetMachineOptions(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(TYPES.instance_at(py, 5, __r, None)?)
 }
-/// `LLVMDisposeTargetMachineOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDisposeTargetMachineOptions: rt::call::Function = rt::call::Function::new(
-    c"LLVMDisposeTargetMachineOptions",
-    "LLVMDisposeTargetMachineOptions",
-    &["Options"],
-    rt::fastcall_entry!(C_LLVMDisposeTargetMachineOptions),
+rt::function!(F_LLVMDisposeTargetMachineOptions, C_LLVMDisposeTargetMachineOptions, c"LLVMDisposeTargetMachineOptions", "LLVMDisposeTargetMachineOptions",
     c"LLVMDisposeTargetMachineOptions(Options)\n--\n\nDispose of an LLVMTargetMachineOptionsRef instance.\n\nArgs:\n    Options",
-);
-
-/// The arguments of a call of `LLVMDisposeTargetMachineOptions`, converted in order.
-unsafe fn C_LLVMDisposeTargetMachineOptions(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDisposeTargetMachineOptions.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDisposeTargetMachineOptions(py, rt::call::extract(x0, "Options")?)?.into_ptr())
-}
+    ["Options"],
+    |py, [x0]| LLVMDisposeTargetMachineOptions(py, rt::call::extract(x0, "Options")?));
 
 fn LLVMDisposeTargetMachineOptions(py: Python<'_>, Options: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTargetMachineOptions");
@@ -436,29 +230,10 @@ fn LLVMDisposeTargetMachineOptions(py: Python<'_>, Options: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_Options) });
     Ok(py.None())
 }
-/// `LLVMTargetMachineOptionsSetCPU` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMTargetMachineOptionsSetCPU: rt::call::Function = rt::call::Function::new(
-    c"LLVMTargetMachineOptionsSetCPU",
-    "LLVMTargetMachineOptionsSetCPU",
-    &["Options", "CPU"],
-    rt::fastcall_entry!(C_LLVMTargetMachineOptionsSetCPU),
+rt::function!(F_LLVMTargetMachineOptionsSetCPU, C_LLVMTargetMachineOptionsSetCPU, c"LLVMTargetMachineOptionsSetCPU", "LLVMTargetMachineOptionsSetCPU",
     c"LLVMTargetMachineOptionsSetCPU(Options, CPU)\n--\n\nArgs:\n    Options\n    CPU",
-);
-
-/// The arguments of a call of `LLVMTargetMachineOptionsSetCPU`, converted in order.
-unsafe fn C_LLVMTargetMachineOptionsSetCPU(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMTargetMachineOptionsSetCPU.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMTargetMachineOptionsSetCPU(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "CPU")?)?.into_ptr())
-}
+    ["Options", "CPU"],
+    |py, [x0, x1]| LLVMTargetMachineOptionsSetCPU(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "CPU")?));
 
 fn LLVMTargetMachineOptionsSetCPU(py: Python<'_>, Options: rt::PtrArg, CPU: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetCPU");
@@ -473,29 +248,10 @@ fn LLVMTargetMachineOptionsSetCPU(py: Python<'_>, Options: rt::PtrArg, CPU: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_CPU) });
     Ok(py.None())
 }
-/// `LLVMTargetMachineOptionsSetFeatures` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMTargetMachineOptionsSetFeatures: rt::call::Function = rt::call::Function::new(
-    c"LLVMTargetMachineOptionsSetFeatures",
-    "LLVMTargetMachineOptionsSetFeatures",
-    &["Options", "Features"],
-    rt::fastcall_entry!(C_LLVMTargetMachineOptionsSetFeatures),
+rt::function!(F_LLVMTargetMachineOptionsSetFeatures, C_LLVMTargetMachineOptionsSetFeatures, c"LLVMTargetMachineOptionsSetFeatures", "LLVMTargetMachineOptionsSetFeatures",
     c"LLVMTargetMachineOptionsSetFeatures(Options, Features)\n--\n\nSet the list of features for the target machine.\n\nArgs:\n    Options\n    Features: a comma-separated list of features.",
-);
-
-/// The arguments of a call of `LLVMTargetMachineOptionsSetFeatures`, converted in order.
-unsafe fn C_LLVMTargetMachineOptionsSetFeatures(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMTargetMachineOptionsSetFeatures.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMTargetMachineOptionsSetFeatures(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "Features")?)?.into_ptr())
-}
+    ["Options", "Features"],
+    |py, [x0, x1]| LLVMTargetMachineOptionsSetFeatures(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "Features")?));
 
 fn LLVMTargetMachineOptionsSetFeatures(py: Python<'_>, Options: rt::PtrArg, Features: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetFeatures");
@@ -510,29 +266,10 @@ fn LLVMTargetMachineOptionsSetFeatures(py: Python<'_>, Options: rt::PtrArg, Feat
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_Features) });
     Ok(py.None())
 }
-/// `LLVMTargetMachineOptionsSetABI` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMTargetMachineOptionsSetABI: rt::call::Function = rt::call::Function::new(
-    c"LLVMTargetMachineOptionsSetABI",
-    "LLVMTargetMachineOptionsSetABI",
-    &["Options", "ABI"],
-    rt::fastcall_entry!(C_LLVMTargetMachineOptionsSetABI),
+rt::function!(F_LLVMTargetMachineOptionsSetABI, C_LLVMTargetMachineOptionsSetABI, c"LLVMTargetMachineOptionsSetABI", "LLVMTargetMachineOptionsSetABI",
     c"LLVMTargetMachineOptionsSetABI(Options, ABI)\n--\n\nArgs:\n    Options\n    ABI",
-);
-
-/// The arguments of a call of `LLVMTargetMachineOptionsSetABI`, converted in order.
-unsafe fn C_LLVMTargetMachineOptionsSetABI(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMTargetMachineOptionsSetABI.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMTargetMachineOptionsSetABI(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "ABI")?)?.into_ptr())
-}
+    ["Options", "ABI"],
+    |py, [x0, x1]| LLVMTargetMachineOptionsSetABI(py, rt::call::extract(x0, "Options")?, rt::call::extract(x1, "ABI")?));
 
 fn LLVMTargetMachineOptionsSetABI(py: Python<'_>, Options: rt::PtrArg, ABI: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetABI");
@@ -547,29 +284,10 @@ fn LLVMTargetMachineOptionsSetABI(py: Python<'_>, Options: rt::PtrArg, ABI: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_ABI) });
     Ok(py.None())
 }
-/// `LLVMTargetMachineOptionsSetCodeGenOptLevel` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMTargetMachineOptionsSetCodeGenOptLevel: rt::call::Function = rt::call::Function::new(
-    c"LLVMTargetMachineOptionsSetCodeGenOptLevel",
-    "LLVMTargetMachineOptionsSetCodeGenOptLevel",
-    &["Options", "Level"],
-    rt::fastcall_entry!(C_LLVMTargetMachineOptionsSetCodeGenOptLevel),
+rt::function!(F_LLVMTargetMachineOptionsSetCodeGenOptLevel, C_LLVMTargetMachineOptionsSetCodeGenOptLevel, c"LLVMTargetMachineOptionsSetCodeGenOptLevel", "LLVMTargetMachineOptionsSetCodeGenOptLevel",
     c"LLVMTargetMachineOptionsSetCodeGenOptLevel(Options, Level)\n--\n\nArgs:\n    Options\n    Level",
-);
-
-/// The arguments of a call of `LLVMTargetMachineOptionsSetCodeGenOptLevel`, converted in order.
-unsafe fn C_LLVMTargetMachineOptionsSetCodeGenOptLevel(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMTargetMachineOptionsSetCodeGenOptLevel.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMTargetMachineOptionsSetCodeGenOptLevel(py, rt::call::extract(x0, "Options")?, &x1)?.into_ptr())
-}
+    ["Options", "Level"],
+    |py, [x0, x1]| LLVMTargetMachineOptionsSetCodeGenOptLevel(py, rt::call::extract(x0, "Options")?, &x1));
 
 fn LLVMTargetMachineOptionsSetCodeGenOptLevel(py: Python<'_>, Options: rt::PtrArg, Level: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetCodeGenOptLevel");
@@ -584,29 +302,10 @@ fn LLVMTargetMachineOptionsSetCodeGenOptLevel(py: Python<'_>, Options: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_Level) });
     Ok(py.None())
 }
-/// `LLVMTargetMachineOptionsSetRelocMode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMTargetMachineOptionsSetRelocMode: rt::call::Function = rt::call::Function::new(
-    c"LLVMTargetMachineOptionsSetRelocMode",
-    "LLVMTargetMachineOptionsSetRelocMode",
-    &["Options", "Reloc"],
-    rt::fastcall_entry!(C_LLVMTargetMachineOptionsSetRelocMode),
+rt::function!(F_LLVMTargetMachineOptionsSetRelocMode, C_LLVMTargetMachineOptionsSetRelocMode, c"LLVMTargetMachineOptionsSetRelocMode", "LLVMTargetMachineOptionsSetRelocMode",
     c"LLVMTargetMachineOptionsSetRelocMode(Options, Reloc)\n--\n\nArgs:\n    Options\n    Reloc",
-);
-
-/// The arguments of a call of `LLVMTargetMachineOptionsSetRelocMode`, converted in order.
-unsafe fn C_LLVMTargetMachineOptionsSetRelocMode(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMTargetMachineOptionsSetRelocMode.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMTargetMachineOptionsSetRelocMode(py, rt::call::extract(x0, "Options")?, &x1)?.into_ptr())
-}
+    ["Options", "Reloc"],
+    |py, [x0, x1]| LLVMTargetMachineOptionsSetRelocMode(py, rt::call::extract(x0, "Options")?, &x1));
 
 fn LLVMTargetMachineOptionsSetRelocMode(py: Python<'_>, Options: rt::PtrArg, Reloc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetRelocMode");
@@ -621,29 +320,10 @@ fn LLVMTargetMachineOptionsSetRelocMode(py: Python<'_>, Options: rt::PtrArg, Rel
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_Reloc) });
     Ok(py.None())
 }
-/// `LLVMTargetMachineOptionsSetCodeModel` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMTargetMachineOptionsSetCodeModel: rt::call::Function = rt::call::Function::new(
-    c"LLVMTargetMachineOptionsSetCodeModel",
-    "LLVMTargetMachineOptionsSetCodeModel",
-    &["Options", "CodeModel"],
-    rt::fastcall_entry!(C_LLVMTargetMachineOptionsSetCodeModel),
+rt::function!(F_LLVMTargetMachineOptionsSetCodeModel, C_LLVMTargetMachineOptionsSetCodeModel, c"LLVMTargetMachineOptionsSetCodeModel", "LLVMTargetMachineOptionsSetCodeModel",
     c"LLVMTargetMachineOptionsSetCodeModel(Options, CodeModel)\n--\n\nArgs:\n    Options\n    CodeModel",
-);
-
-/// The arguments of a call of `LLVMTargetMachineOptionsSetCodeModel`, converted in order.
-unsafe fn C_LLVMTargetMachineOptionsSetCodeModel(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMTargetMachineOptionsSetCodeModel.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMTargetMachineOptionsSetCodeModel(py, rt::call::extract(x0, "Options")?, &x1)?.into_ptr())
-}
+    ["Options", "CodeModel"],
+    |py, [x0, x1]| LLVMTargetMachineOptionsSetCodeModel(py, rt::call::extract(x0, "Options")?, &x1));
 
 fn LLVMTargetMachineOptionsSetCodeModel(py: Python<'_>, Options: rt::PtrArg, CodeModel: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineOptionsSetCodeModel");
@@ -658,29 +338,10 @@ fn LLVMTargetMachineOptionsSetCodeModel(py: Python<'_>, Options: rt::PtrArg, Cod
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_CodeModel) });
     Ok(py.None())
 }
-/// `LLVMCreateTargetMachineWithOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateTargetMachineWithOptions: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateTargetMachineWithOptions",
-    "LLVMCreateTargetMachineWithOptions",
-    &["T", "Triple", "Options"],
-    rt::fastcall_entry!(C_LLVMCreateTargetMachineWithOptions),
+rt::function!(F_LLVMCreateTargetMachineWithOptions, C_LLVMCreateTargetMachineWithOptions, c"LLVMCreateTargetMachineWithOptions", "LLVMCreateTargetMachineWithOptions",
     c"LLVMCreateTargetMachineWithOptions(T, Triple, Options)\n--\n\nCreate a new llvm::TargetMachine.\n\nArgs:\n    T: the target to create a machine for.\n    Triple: a triple describing the target machine.\n    Options: additional configuration (see\n        LLVMCreateTargetMachineOptions()).\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetMachine",
-);
-
-/// The arguments of a call of `LLVMCreateTargetMachineWithOptions`, converted in order.
-unsafe fn C_LLVMCreateTargetMachineWithOptions(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_LLVMCreateTargetMachineWithOptions.args::<3>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateTargetMachineWithOptions(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Triple")?, rt::call::extract(x2, "Options")?)?.into_ptr())
-}
+    ["T", "Triple", "Options"],
+    |py, [x0, x1, x2]| LLVMCreateTargetMachineWithOptions(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Triple")?, rt::call::extract(x2, "Options")?));
 
 fn LLVMCreateTargetMachineWithOptions(py: Python<'_>, T: rt::PtrArg, Triple: rt::CStrArg, Options: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetMachineWithOptions");
@@ -696,29 +357,10 @@ fn LLVMCreateTargetMachineWithOptions(py: Python<'_>, T: rt::PtrArg, Triple: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Triple, a_Options) });
     Ok(TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMCreateTargetMachine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateTargetMachine: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateTargetMachine",
-    "LLVMCreateTargetMachine",
-    &["T", "Triple", "CPU", "Features", "Level", "Reloc", "CodeModel"],
-    rt::fastcall_entry!(C_LLVMCreateTargetMachine),
+rt::function!(F_LLVMCreateTargetMachine, C_LLVMCreateTargetMachine, c"LLVMCreateTargetMachine", "LLVMCreateTargetMachine",
     c"LLVMCreateTargetMachine(T, Triple, CPU, Features, Level, Reloc, CodeModel)\n--\n\nCreates a new llvm::TargetMachine. See llvm::Target::createTargetMachine\n\nArgs:\n    T\n    Triple\n    CPU\n    Features\n    Level\n    Reloc\n    CodeModel\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetMachine",
-);
-
-/// The arguments of a call of `LLVMCreateTargetMachine`, converted in order.
-unsafe fn C_LLVMCreateTargetMachine(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_LLVMCreateTargetMachine.args::<7>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateTargetMachine(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Triple")?, rt::call::extract(x2, "CPU")?, rt::call::extract(x3, "Features")?, &x4, &x5, &x6)?.into_ptr())
-}
+    ["T", "Triple", "CPU", "Features", "Level", "Reloc", "CodeModel"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMCreateTargetMachine(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Triple")?, rt::call::extract(x2, "CPU")?, rt::call::extract(x3, "Features")?, &x4, &x5, &x6));
 
 fn LLVMCreateTargetMachine(py: Python<'_>, T: rt::PtrArg, Triple: rt::CStrArg, CPU: rt::CStrArg, Features: rt::CStrArg, Level: &Bound<'_, PyAny>, Reloc: &Bound<'_, PyAny>, CodeModel: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetMachine");
@@ -738,29 +380,10 @@ fn LLVMCreateTargetMachine(py: Python<'_>, T: rt::PtrArg, Triple: rt::CStrArg, C
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Triple, a_CPU, a_Features, a_Level, a_Reloc, a_CodeModel) });
     Ok(TYPES.instance_at(py, 6, __r, None)?)
 }
-/// `LLVMDisposeTargetMachine` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMDisposeTargetMachine: rt::call::Function = rt::call::Function::new(
-    c"LLVMDisposeTargetMachine",
-    "LLVMDisposeTargetMachine",
-    &["T"],
-    rt::fastcall_entry!(C_LLVMDisposeTargetMachine),
+rt::function!(F_LLVMDisposeTargetMachine, C_LLVMDisposeTargetMachine, c"LLVMDisposeTargetMachine", "LLVMDisposeTargetMachine",
     c"LLVMDisposeTargetMachine(T)\n--\n\nDispose the LLVMTargetMachineRef instance generated by\nLLVMCreateTargetMachine.\n\nArgs:\n    T",
-);
-
-/// The arguments of a call of `LLVMDisposeTargetMachine`, converted in order.
-unsafe fn C_LLVMDisposeTargetMachine(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMDisposeTargetMachine.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMDisposeTargetMachine(py, rt::call::extract(x0, "T")?)?.into_ptr())
-}
+    ["T"],
+    |py, [x0]| LLVMDisposeTargetMachine(py, rt::call::extract(x0, "T")?));
 
 fn LLVMDisposeTargetMachine(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTargetMachine");
@@ -774,29 +397,10 @@ fn LLVMDisposeTargetMachine(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(py.None())
 }
-/// `LLVMGetTargetMachineTarget` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetTargetMachineTarget: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetTargetMachineTarget",
-    "LLVMGetTargetMachineTarget",
-    &["T"],
-    rt::fastcall_entry!(C_LLVMGetTargetMachineTarget),
+rt::function!(F_LLVMGetTargetMachineTarget, C_LLVMGetTargetMachineTarget, c"LLVMGetTargetMachineTarget", "LLVMGetTargetMachineTarget",
     c"LLVMGetTargetMachineTarget(T)\n--\n\nReturns the Target used in a TargetMachine\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    LLVMTarget",
-);
-
-/// The arguments of a call of `LLVMGetTargetMachineTarget`, converted in order.
-unsafe fn C_LLVMGetTargetMachineTarget(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetTargetMachineTarget.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetTargetMachineTarget(py, rt::call::extract(x0, "T")?)?.into_ptr())
-}
+    ["T"],
+    |py, [x0]| LLVMGetTargetMachineTarget(py, rt::call::extract(x0, "T")?));
 
 fn LLVMGetTargetMachineTarget(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetMachineTarget");
@@ -810,29 +414,10 @@ fn LLVMGetTargetMachineTarget(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(TYPES.instance_at(py, 7, __r, None)?)
 }
-/// `LLVMGetTargetMachineTriple` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetTargetMachineTriple: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetTargetMachineTriple",
-    "LLVMGetTargetMachineTriple",
-    &["T"],
-    rt::fastcall_entry!(C_LLVMGetTargetMachineTriple),
+rt::function!(F_LLVMGetTargetMachineTriple, C_LLVMGetTargetMachineTriple, c"LLVMGetTargetMachineTriple", "LLVMGetTargetMachineTriple",
     c"LLVMGetTargetMachineTriple(T)\n--\n\nReturns the triple used creating this target machine. See\nllvm::TargetMachine::getTriple. The result needs to be disposed with\nLLVMDisposeMessage.\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMGetTargetMachineTriple`, converted in order.
-unsafe fn C_LLVMGetTargetMachineTriple(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetTargetMachineTriple.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetTargetMachineTriple(py, rt::call::extract(x0, "T")?)?.into_ptr())
-}
+    ["T"],
+    |py, [x0]| LLVMGetTargetMachineTriple(py, rt::call::extract(x0, "T")?));
 
 fn LLVMGetTargetMachineTriple(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetMachineTriple");
@@ -846,29 +431,10 @@ fn LLVMGetTargetMachineTriple(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
-/// `LLVMGetTargetMachineCPU` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetTargetMachineCPU: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetTargetMachineCPU",
-    "LLVMGetTargetMachineCPU",
-    &["T"],
-    rt::fastcall_entry!(C_LLVMGetTargetMachineCPU),
+rt::function!(F_LLVMGetTargetMachineCPU, C_LLVMGetTargetMachineCPU, c"LLVMGetTargetMachineCPU", "LLVMGetTargetMachineCPU",
     c"LLVMGetTargetMachineCPU(T)\n--\n\nReturns the cpu used creating this target machine. See\nllvm::TargetMachine::getCPU. The result needs to be disposed with\nLLVMDisposeMessage.\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMGetTargetMachineCPU`, converted in order.
-unsafe fn C_LLVMGetTargetMachineCPU(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetTargetMachineCPU.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetTargetMachineCPU(py, rt::call::extract(x0, "T")?)?.into_ptr())
-}
+    ["T"],
+    |py, [x0]| LLVMGetTargetMachineCPU(py, rt::call::extract(x0, "T")?));
 
 fn LLVMGetTargetMachineCPU(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetMachineCPU");
@@ -882,29 +448,10 @@ fn LLVMGetTargetMachineCPU(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
-/// `LLVMGetTargetMachineFeatureString` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetTargetMachineFeatureString: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetTargetMachineFeatureString",
-    "LLVMGetTargetMachineFeatureString",
-    &["T"],
-    rt::fastcall_entry!(C_LLVMGetTargetMachineFeatureString),
+rt::function!(F_LLVMGetTargetMachineFeatureString, C_LLVMGetTargetMachineFeatureString, c"LLVMGetTargetMachineFeatureString", "LLVMGetTargetMachineFeatureString",
     c"LLVMGetTargetMachineFeatureString(T)\n--\n\nReturns the feature string used creating this target machine. See\nllvm::TargetMachine::getFeatureString. The result needs to be disposed with\nLLVMDisposeMessage.\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMGetTargetMachineFeatureString`, converted in order.
-unsafe fn C_LLVMGetTargetMachineFeatureString(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMGetTargetMachineFeatureString.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetTargetMachineFeatureString(py, rt::call::extract(x0, "T")?)?.into_ptr())
-}
+    ["T"],
+    |py, [x0]| LLVMGetTargetMachineFeatureString(py, rt::call::extract(x0, "T")?));
 
 fn LLVMGetTargetMachineFeatureString(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetMachineFeatureString");
@@ -918,29 +465,10 @@ fn LLVMGetTargetMachineFeatureString(py: Python<'_>, T: rt::PtrArg) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
-/// `LLVMCreateTargetDataLayout` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMCreateTargetDataLayout: rt::call::Function = rt::call::Function::new(
-    c"LLVMCreateTargetDataLayout",
-    "LLVMCreateTargetDataLayout",
-    &["T"],
-    rt::fastcall_entry!(C_LLVMCreateTargetDataLayout),
+rt::function!(F_LLVMCreateTargetDataLayout, C_LLVMCreateTargetDataLayout, c"LLVMCreateTargetDataLayout", "LLVMCreateTargetDataLayout",
     c"LLVMCreateTargetDataLayout(T)\n--\n\nCreate a DataLayout based on the targetMachine.\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueTargetData",
-);
-
-/// The arguments of a call of `LLVMCreateTargetDataLayout`, converted in order.
-unsafe fn C_LLVMCreateTargetDataLayout(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMCreateTargetDataLayout.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMCreateTargetDataLayout(py, rt::call::extract(x0, "T")?)?.into_ptr())
-}
+    ["T"],
+    |py, [x0]| LLVMCreateTargetDataLayout(py, rt::call::extract(x0, "T")?));
 
 fn LLVMCreateTargetDataLayout(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTargetDataLayout");
@@ -954,29 +482,10 @@ fn LLVMCreateTargetDataLayout(py: Python<'_>, T: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_T) });
     Ok(super::llvm_target::TYPES.instance_at(py, 1, __r, None)?)
 }
-/// `LLVMSetTargetMachineAsmVerbosity` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMSetTargetMachineAsmVerbosity: rt::call::Function = rt::call::Function::new(
-    c"LLVMSetTargetMachineAsmVerbosity",
-    "LLVMSetTargetMachineAsmVerbosity",
-    &["T", "VerboseAsm"],
-    rt::fastcall_entry!(C_LLVMSetTargetMachineAsmVerbosity),
+rt::function!(F_LLVMSetTargetMachineAsmVerbosity, C_LLVMSetTargetMachineAsmVerbosity, c"LLVMSetTargetMachineAsmVerbosity", "LLVMSetTargetMachineAsmVerbosity",
     c"LLVMSetTargetMachineAsmVerbosity(T, VerboseAsm)\n--\n\nSet the target machine's ASM verbosity.\n\nArgs:\n    T\n    VerboseAsm",
-);
-
-/// The arguments of a call of `LLVMSetTargetMachineAsmVerbosity`, converted in order.
-unsafe fn C_LLVMSetTargetMachineAsmVerbosity(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMSetTargetMachineAsmVerbosity.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMSetTargetMachineAsmVerbosity(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "VerboseAsm")?)?.into_ptr())
-}
+    ["T", "VerboseAsm"],
+    |py, [x0, x1]| LLVMSetTargetMachineAsmVerbosity(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "VerboseAsm")?));
 
 fn LLVMSetTargetMachineAsmVerbosity(py: Python<'_>, T: rt::PtrArg, VerboseAsm: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineAsmVerbosity");
@@ -991,29 +500,10 @@ fn LLVMSetTargetMachineAsmVerbosity(py: Python<'_>, T: rt::PtrArg, VerboseAsm: r
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_VerboseAsm) });
     Ok(py.None())
 }
-/// `LLVMSetTargetMachineFastISel` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMSetTargetMachineFastISel: rt::call::Function = rt::call::Function::new(
-    c"LLVMSetTargetMachineFastISel",
-    "LLVMSetTargetMachineFastISel",
-    &["T", "Enable"],
-    rt::fastcall_entry!(C_LLVMSetTargetMachineFastISel),
+rt::function!(F_LLVMSetTargetMachineFastISel, C_LLVMSetTargetMachineFastISel, c"LLVMSetTargetMachineFastISel", "LLVMSetTargetMachineFastISel",
     c"LLVMSetTargetMachineFastISel(T, Enable)\n--\n\nEnable fast-path instruction selection.\n\nArgs:\n    T\n    Enable",
-);
-
-/// The arguments of a call of `LLVMSetTargetMachineFastISel`, converted in order.
-unsafe fn C_LLVMSetTargetMachineFastISel(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMSetTargetMachineFastISel.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMSetTargetMachineFastISel(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Enable")?)?.into_ptr())
-}
+    ["T", "Enable"],
+    |py, [x0, x1]| LLVMSetTargetMachineFastISel(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Enable")?));
 
 fn LLVMSetTargetMachineFastISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineFastISel");
@@ -1028,29 +518,10 @@ fn LLVMSetTargetMachineFastISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Enable) });
     Ok(py.None())
 }
-/// `LLVMSetTargetMachineGlobalISel` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMSetTargetMachineGlobalISel: rt::call::Function = rt::call::Function::new(
-    c"LLVMSetTargetMachineGlobalISel",
-    "LLVMSetTargetMachineGlobalISel",
-    &["T", "Enable"],
-    rt::fastcall_entry!(C_LLVMSetTargetMachineGlobalISel),
+rt::function!(F_LLVMSetTargetMachineGlobalISel, C_LLVMSetTargetMachineGlobalISel, c"LLVMSetTargetMachineGlobalISel", "LLVMSetTargetMachineGlobalISel",
     c"LLVMSetTargetMachineGlobalISel(T, Enable)\n--\n\nEnable global instruction selection.\n\nArgs:\n    T\n    Enable",
-);
-
-/// The arguments of a call of `LLVMSetTargetMachineGlobalISel`, converted in order.
-unsafe fn C_LLVMSetTargetMachineGlobalISel(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMSetTargetMachineGlobalISel.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMSetTargetMachineGlobalISel(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Enable")?)?.into_ptr())
-}
+    ["T", "Enable"],
+    |py, [x0, x1]| LLVMSetTargetMachineGlobalISel(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Enable")?));
 
 fn LLVMSetTargetMachineGlobalISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineGlobalISel");
@@ -1065,29 +536,10 @@ fn LLVMSetTargetMachineGlobalISel(py: Python<'_>, T: rt::PtrArg, Enable: rt::CIn
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Enable) });
     Ok(py.None())
 }
-/// `LLVMSetTargetMachineGlobalISelAbort` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMSetTargetMachineGlobalISelAbort: rt::call::Function = rt::call::Function::new(
-    c"LLVMSetTargetMachineGlobalISelAbort",
-    "LLVMSetTargetMachineGlobalISelAbort",
-    &["T", "Mode"],
-    rt::fastcall_entry!(C_LLVMSetTargetMachineGlobalISelAbort),
+rt::function!(F_LLVMSetTargetMachineGlobalISelAbort, C_LLVMSetTargetMachineGlobalISelAbort, c"LLVMSetTargetMachineGlobalISelAbort", "LLVMSetTargetMachineGlobalISelAbort",
     c"LLVMSetTargetMachineGlobalISelAbort(T, Mode)\n--\n\nSet abort behaviour when global instruction selection fails to lower/select\nan instruction.\n\nArgs:\n    T\n    Mode",
-);
-
-/// The arguments of a call of `LLVMSetTargetMachineGlobalISelAbort`, converted in order.
-unsafe fn C_LLVMSetTargetMachineGlobalISelAbort(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMSetTargetMachineGlobalISelAbort.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMSetTargetMachineGlobalISelAbort(py, rt::call::extract(x0, "T")?, &x1)?.into_ptr())
-}
+    ["T", "Mode"],
+    |py, [x0, x1]| LLVMSetTargetMachineGlobalISelAbort(py, rt::call::extract(x0, "T")?, &x1));
 
 fn LLVMSetTargetMachineGlobalISelAbort(py: Python<'_>, T: rt::PtrArg, Mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineGlobalISelAbort");
@@ -1102,29 +554,10 @@ fn LLVMSetTargetMachineGlobalISelAbort(py: Python<'_>, T: rt::PtrArg, Mode: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Mode) });
     Ok(py.None())
 }
-/// `LLVMSetTargetMachineMachineOutliner` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMSetTargetMachineMachineOutliner: rt::call::Function = rt::call::Function::new(
-    c"LLVMSetTargetMachineMachineOutliner",
-    "LLVMSetTargetMachineMachineOutliner",
-    &["T", "Enable"],
-    rt::fastcall_entry!(C_LLVMSetTargetMachineMachineOutliner),
+rt::function!(F_LLVMSetTargetMachineMachineOutliner, C_LLVMSetTargetMachineMachineOutliner, c"LLVMSetTargetMachineMachineOutliner", "LLVMSetTargetMachineMachineOutliner",
     c"LLVMSetTargetMachineMachineOutliner(T, Enable)\n--\n\nEnable the MachineOutliner pass.\n\nArgs:\n    T\n    Enable",
-);
-
-/// The arguments of a call of `LLVMSetTargetMachineMachineOutliner`, converted in order.
-unsafe fn C_LLVMSetTargetMachineMachineOutliner(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMSetTargetMachineMachineOutliner.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMSetTargetMachineMachineOutliner(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Enable")?)?.into_ptr())
-}
+    ["T", "Enable"],
+    |py, [x0, x1]| LLVMSetTargetMachineMachineOutliner(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "Enable")?));
 
 fn LLVMSetTargetMachineMachineOutliner(py: Python<'_>, T: rt::PtrArg, Enable: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTargetMachineMachineOutliner");
@@ -1139,29 +572,10 @@ fn LLVMSetTargetMachineMachineOutliner(py: Python<'_>, T: rt::PtrArg, Enable: rt
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_Enable) });
     Ok(py.None())
 }
-/// `LLVMTargetMachineEmitToFile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMTargetMachineEmitToFile: rt::call::Function = rt::call::Function::new(
-    c"LLVMTargetMachineEmitToFile",
-    "LLVMTargetMachineEmitToFile",
-    &["T", "M", "Filename", "codegen"],
-    rt::fastcall_entry!(C_LLVMTargetMachineEmitToFile),
+rt::function!(F_LLVMTargetMachineEmitToFile, C_LLVMTargetMachineEmitToFile, c"LLVMTargetMachineEmitToFile", "LLVMTargetMachineEmitToFile",
     c"LLVMTargetMachineEmitToFile(T, M, Filename, codegen)\n--\n\nEmits an asm or object file for the given module to the filename. This\nwraps several c++ only classes (among them a file stream). Returns any\nerror in ErrorMessage. Use LLVMDisposeMessage to dispose the message.\n\nArgs:\n    T\n    M\n    Filename\n    codegen\n\nReturns: a tuple of 2 item(s):\n    int\n    ErrorMessage: bytes",
-);
-
-/// The arguments of a call of `LLVMTargetMachineEmitToFile`, converted in order.
-unsafe fn C_LLVMTargetMachineEmitToFile(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_LLVMTargetMachineEmitToFile.args::<4>(py, args, nargs, kwnames)? };
-    Ok(LLVMTargetMachineEmitToFile(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "M")?, rt::call::extract(x2, "Filename")?, &x3)?.into_ptr())
-}
+    ["T", "M", "Filename", "codegen"],
+    |py, [x0, x1, x2, x3]| LLVMTargetMachineEmitToFile(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "M")?, rt::call::extract(x2, "Filename")?, &x3));
 
 fn LLVMTargetMachineEmitToFile(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, Filename: rt::CStrArg, codegen: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineEmitToFile");
@@ -1180,29 +594,10 @@ fn LLVMTargetMachineEmitToFile(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, Fil
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_M, a_Filename, a_codegen, a_ErrorMessage) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// `LLVMTargetMachineEmitToMemoryBuffer` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMTargetMachineEmitToMemoryBuffer: rt::call::Function = rt::call::Function::new(
-    c"LLVMTargetMachineEmitToMemoryBuffer",
-    "LLVMTargetMachineEmitToMemoryBuffer",
-    &["T", "M", "codegen", "OutMemBuf"],
-    rt::fastcall_entry!(C_LLVMTargetMachineEmitToMemoryBuffer),
+rt::function!(F_LLVMTargetMachineEmitToMemoryBuffer, C_LLVMTargetMachineEmitToMemoryBuffer, c"LLVMTargetMachineEmitToMemoryBuffer", "LLVMTargetMachineEmitToMemoryBuffer",
     c"LLVMTargetMachineEmitToMemoryBuffer(T, M, codegen, OutMemBuf)\n--\n\nCompile the LLVM IR stored in M and store the result in OutMemBuf.\n\nArgs:\n    T\n    M\n    codegen\n    OutMemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    ErrorMessage: bytes",
-);
-
-/// The arguments of a call of `LLVMTargetMachineEmitToMemoryBuffer`, converted in order.
-unsafe fn C_LLVMTargetMachineEmitToMemoryBuffer(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_LLVMTargetMachineEmitToMemoryBuffer.args::<4>(py, args, nargs, kwnames)? };
-    Ok(LLVMTargetMachineEmitToMemoryBuffer(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "M")?, &x2, &x3)?.into_ptr())
-}
+    ["T", "M", "codegen", "OutMemBuf"],
+    |py, [x0, x1, x2, x3]| LLVMTargetMachineEmitToMemoryBuffer(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "M")?, &x2, &x3));
 
 fn LLVMTargetMachineEmitToMemoryBuffer(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, codegen: &Bound<'_, PyAny>, OutMemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineEmitToMemoryBuffer");
@@ -1222,29 +617,10 @@ fn LLVMTargetMachineEmitToMemoryBuffer(py: Python<'_>, T: rt::PtrArg, M: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_M, a_codegen, a_ErrorMessage, a_OutMemBuf) });
     rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
 }
-/// `LLVMGetDefaultTargetTriple` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetDefaultTargetTriple: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetDefaultTargetTriple",
-    "LLVMGetDefaultTargetTriple",
-    &[],
-    rt::fastcall_entry!(C_LLVMGetDefaultTargetTriple),
+rt::function!(F_LLVMGetDefaultTargetTriple, C_LLVMGetDefaultTargetTriple, c"LLVMGetDefaultTargetTriple", "LLVMGetDefaultTargetTriple",
     c"LLVMGetDefaultTargetTriple()\n--\n\nGet a triple for the host machine as a string. The result needs to be\ndisposed with LLVMDisposeMessage.\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMGetDefaultTargetTriple`, converted in order.
-unsafe fn C_LLVMGetDefaultTargetTriple(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMGetDefaultTargetTriple.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetDefaultTargetTriple(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMGetDefaultTargetTriple(py));
 
 fn LLVMGetDefaultTargetTriple(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDefaultTargetTriple");
@@ -1257,29 +633,10 @@ fn LLVMGetDefaultTargetTriple(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
-/// `LLVMNormalizeTargetTriple` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMNormalizeTargetTriple: rt::call::Function = rt::call::Function::new(
-    c"LLVMNormalizeTargetTriple",
-    "LLVMNormalizeTargetTriple",
-    &["triple"],
-    rt::fastcall_entry!(C_LLVMNormalizeTargetTriple),
+rt::function!(F_LLVMNormalizeTargetTriple, C_LLVMNormalizeTargetTriple, c"LLVMNormalizeTargetTriple", "LLVMNormalizeTargetTriple",
     c"LLVMNormalizeTargetTriple(triple)\n--\n\nNormalize a target triple. The result needs to be disposed with\nLLVMDisposeMessage.\n\nArgs:\n    triple\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMNormalizeTargetTriple`, converted in order.
-unsafe fn C_LLVMNormalizeTargetTriple(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_LLVMNormalizeTargetTriple.args::<1>(py, args, nargs, kwnames)? };
-    Ok(LLVMNormalizeTargetTriple(py, rt::call::extract(x0, "triple")?)?.into_ptr())
-}
+    ["triple"],
+    |py, [x0]| LLVMNormalizeTargetTriple(py, rt::call::extract(x0, "triple")?));
 
 fn LLVMNormalizeTargetTriple(py: Python<'_>, triple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMNormalizeTargetTriple");
@@ -1293,29 +650,10 @@ fn LLVMNormalizeTargetTriple(py: Python<'_>, triple: rt::CStrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_triple) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
-/// `LLVMGetHostCPUName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetHostCPUName: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetHostCPUName",
-    "LLVMGetHostCPUName",
-    &[],
-    rt::fastcall_entry!(C_LLVMGetHostCPUName),
+rt::function!(F_LLVMGetHostCPUName, C_LLVMGetHostCPUName, c"LLVMGetHostCPUName", "LLVMGetHostCPUName",
     c"LLVMGetHostCPUName()\n--\n\nGet the host CPU as a string. The result needs to be disposed with\nLLVMDisposeMessage.\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMGetHostCPUName`, converted in order.
-unsafe fn C_LLVMGetHostCPUName(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMGetHostCPUName.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetHostCPUName(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMGetHostCPUName(py));
 
 fn LLVMGetHostCPUName(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetHostCPUName");
@@ -1328,29 +666,10 @@ fn LLVMGetHostCPUName(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
-/// `LLVMGetHostCPUFeatures` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMGetHostCPUFeatures: rt::call::Function = rt::call::Function::new(
-    c"LLVMGetHostCPUFeatures",
-    "LLVMGetHostCPUFeatures",
-    &[],
-    rt::fastcall_entry!(C_LLVMGetHostCPUFeatures),
+rt::function!(F_LLVMGetHostCPUFeatures, C_LLVMGetHostCPUFeatures, c"LLVMGetHostCPUFeatures", "LLVMGetHostCPUFeatures",
     c"LLVMGetHostCPUFeatures()\n--\n\nGet the host CPU's features as a string. The result needs to be disposed\nwith LLVMDisposeMessage.\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `LLVMGetHostCPUFeatures`, converted in order.
-unsafe fn C_LLVMGetHostCPUFeatures(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_LLVMGetHostCPUFeatures.args::<0>(py, args, nargs, kwnames)? };
-    Ok(LLVMGetHostCPUFeatures(py)?.into_ptr())
-}
+    [],
+    |py, []| LLVMGetHostCPUFeatures(py));
 
 fn LLVMGetHostCPUFeatures(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetHostCPUFeatures");
@@ -1363,29 +682,10 @@ fn LLVMGetHostCPUFeatures(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
-/// `LLVMAddAnalysisPasses` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_LLVMAddAnalysisPasses: rt::call::Function = rt::call::Function::new(
-    c"LLVMAddAnalysisPasses",
-    "LLVMAddAnalysisPasses",
-    &["T", "PM"],
-    rt::fastcall_entry!(C_LLVMAddAnalysisPasses),
+rt::function!(F_LLVMAddAnalysisPasses, C_LLVMAddAnalysisPasses, c"LLVMAddAnalysisPasses", "LLVMAddAnalysisPasses",
     c"LLVMAddAnalysisPasses(T, PM)\n--\n\nAdds the target-specific analysis passes to the pass manager.\n\nArgs:\n    T\n    PM",
-);
-
-/// The arguments of a call of `LLVMAddAnalysisPasses`, converted in order.
-unsafe fn C_LLVMAddAnalysisPasses(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_LLVMAddAnalysisPasses.args::<2>(py, args, nargs, kwnames)? };
-    Ok(LLVMAddAnalysisPasses(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "PM")?)?.into_ptr())
-}
+    ["T", "PM"],
+    |py, [x0, x1]| LLVMAddAnalysisPasses(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "PM")?));
 
 fn LLVMAddAnalysisPasses(py: Python<'_>, T: rt::PtrArg, PM: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddAnalysisPasses");

@@ -96,29 +96,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.miopen", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `miopenGetErrorString` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetErrorString: rt::call::Function = rt::call::Function::new(
-    c"miopenGetErrorString",
-    "miopenGetErrorString",
-    &["error"],
-    rt::fastcall_entry!(C_miopenGetErrorString),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_miopenGetErrorString, C_miopenGetErrorString, c"miopenGetErrorString", "miopenGetErrorString",
     c"miopenGetErrorString(error)\n--\n\nGet character string for an error code.\n\nA function which returns a NULL terminated character string of the error code.\n\nArgs:\n    error: miopenStatus_t type error status (input)\n\nReturns: a tuple of 1 item(s):\n    bytes\n    errorString",
-);
-
-/// The arguments of a call of `miopenGetErrorString`, converted in order.
-unsafe fn C_miopenGetErrorString(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetErrorString.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetErrorString(py, &x0)?.into_ptr())
-}
+    ["error"],
+    |py, [x0]| miopenGetErrorString(py, &x0));
 
 fn miopenGetErrorString(py: Python<'_>, error: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetErrorString");
@@ -132,29 +116,10 @@ fn miopenGetErrorString(py: Python<'_>, error: &Bound<'_, PyAny>) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_error) });
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// `miopenGetVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetVersion: rt::call::Function = rt::call::Function::new(
-    c"miopenGetVersion",
-    "miopenGetVersion",
-    &[],
-    rt::fastcall_entry!(C_miopenGetVersion),
+rt::function!(F_miopenGetVersion, C_miopenGetVersion, c"miopenGetVersion", "miopenGetVersion",
     c"miopenGetVersion()\n--\n\nMethod to return version of MIOpen\n\nThe output values of this call follow from the versioning\nformat major.minor.patch\n\nPointers that are NULL will be ignored.\n\nReturns: a tuple of 4 item(s):\n    miopenStatus_t: status\n    major: int\n    minor: int\n    patch: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetVersion`, converted in order.
-unsafe fn C_miopenGetVersion(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_miopenGetVersion.args::<0>(py, args, nargs, kwnames)? };
-    Ok(miopenGetVersion(py)?.into_ptr())
-}
+    [],
+    |py, []| miopenGetVersion(py));
 
 fn miopenGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetVersion");
@@ -173,29 +138,10 @@ fn miopenGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_major, a_minor, a_patch) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_major)?, rt::obj(py, o_minor)?, rt::obj(py, o_patch)?])
 }
-/// `miopenCreate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreate: rt::call::Function = rt::call::Function::new(
-    c"miopenCreate",
-    "miopenCreate",
-    &[],
-    rt::fastcall_entry!(C_miopenCreate),
+rt::function!(F_miopenCreate, C_miopenCreate, c"miopenCreate", "miopenCreate",
     c"miopenCreate()\n--\n\nMethod to create the MIOpen handle object.\n\nThis function creates a MIOpen handle. This is called at the very start to initialize the MIOpen\nenvironment.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    handle: miopenHandle\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreate`, converted in order.
-unsafe fn C_miopenCreate(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_miopenCreate.args::<0>(py, args, nargs, kwnames)? };
-    Ok(miopenCreate(py)?.into_ptr())
-}
+    [],
+    |py, []| miopenCreate(py));
 
 fn miopenCreate(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreate");
@@ -210,29 +156,10 @@ fn miopenCreate(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 41, o_handle, None)?])
 }
-/// `miopenCreateWithStream` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateWithStream: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateWithStream",
-    "miopenCreateWithStream",
-    &["stream"],
-    rt::fastcall_entry!(C_miopenCreateWithStream),
+rt::function!(F_miopenCreateWithStream, C_miopenCreateWithStream, c"miopenCreateWithStream", "miopenCreateWithStream",
     c"miopenCreateWithStream(stream)\n--\n\nCreate a MIOpen handle with an accelerator stream.\n\nThe HIP side uses a hipStream_t type for the stream, while OpenCL will use a\ncl_command_queue.\n\nCreate a handle with a previously created accelerator command queue.\n\nArgs:\n    stream: An accelerator queue type (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    handle: miopenHandle\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateWithStream`, converted in order.
-unsafe fn C_miopenCreateWithStream(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenCreateWithStream.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateWithStream(py, rt::call::extract(x0, "stream")?)?.into_ptr())
-}
+    ["stream"],
+    |py, [x0]| miopenCreateWithStream(py, rt::call::extract(x0, "stream")?));
 
 fn miopenCreateWithStream(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateWithStream");
@@ -248,29 +175,10 @@ fn miopenCreateWithStream(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 41, o_handle, None)?])
 }
-/// `miopenDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDestroy: rt::call::Function = rt::call::Function::new(
-    c"miopenDestroy",
-    "miopenDestroy",
-    &["handle"],
-    rt::fastcall_entry!(C_miopenDestroy),
+rt::function!(F_miopenDestroy, C_miopenDestroy, c"miopenDestroy", "miopenDestroy",
     c"miopenDestroy(handle)\n--\n\nDestroys the MIOpen handle.\n\nThis is called when breaking down the MIOpen environment.\n\nArgs:\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDestroy`, converted in order.
-unsafe fn C_miopenDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDestroy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDestroy(py, rt::call::extract(x0, "handle")?)?.into_ptr())
-}
+    ["handle"],
+    |py, [x0]| miopenDestroy(py, rt::call::extract(x0, "handle")?));
 
 fn miopenDestroy(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroy");
@@ -284,29 +192,10 @@ fn miopenDestroy(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetStream` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetStream: rt::call::Function = rt::call::Function::new(
-    c"miopenSetStream",
-    "miopenSetStream",
-    &["handle", "streamID"],
-    rt::fastcall_entry!(C_miopenSetStream),
+rt::function!(F_miopenSetStream, C_miopenSetStream, c"miopenSetStream", "miopenSetStream",
     c"miopenSetStream(handle, streamID)\n--\n\nSet accelerator command queue previously created\n\nSet a command queue for an accelerator device\n\nArgs:\n    handle: MIOpen handle (input)\n    streamID: An accelerator queue type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetStream`, converted in order.
-unsafe fn C_miopenSetStream(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenSetStream.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenSetStream(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "streamID")?)?.into_ptr())
-}
+    ["handle", "streamID"],
+    |py, [x0, x1]| miopenSetStream(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "streamID")?));
 
 fn miopenSetStream(py: Python<'_>, handle: rt::PtrArg, streamID: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetStream");
@@ -321,29 +210,10 @@ fn miopenSetStream(py: Python<'_>, handle: rt::PtrArg, streamID: rt::PtrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamID) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetStream` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetStream: rt::call::Function = rt::call::Function::new(
-    c"miopenGetStream",
-    "miopenGetStream",
-    &["handle"],
-    rt::fastcall_entry!(C_miopenGetStream),
+rt::function!(F_miopenGetStream, C_miopenGetStream, c"miopenGetStream", "miopenGetStream",
     c"miopenGetStream(handle)\n--\n\nGet the previously created accelerator command queue\n\nCreates a command queue for an accelerator device\n\nArgs:\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    streamID: ihipStream_t\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetStream`, converted in order.
-unsafe fn C_miopenGetStream(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetStream.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetStream(py, rt::call::extract(x0, "handle")?)?.into_ptr())
-}
+    ["handle"],
+    |py, [x0]| miopenGetStream(py, rt::call::extract(x0, "handle")?));
 
 fn miopenGetStream(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetStream");
@@ -359,29 +229,10 @@ fn miopenGetStream(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamID) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 65, o_streamID, None)?])
 }
-/// `miopenSetAllocator` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetAllocator: rt::call::Function = rt::call::Function::new(
-    c"miopenSetAllocator",
-    "miopenSetAllocator",
-    &["handle", "allocator", "deallocator", "allocatorContext"],
-    rt::fastcall_entry!(C_miopenSetAllocator),
+rt::function!(F_miopenSetAllocator, C_miopenSetAllocator, c"miopenSetAllocator", "miopenSetAllocator",
     c"miopenSetAllocator(handle, allocator, deallocator, allocatorContext)\n--\n\nSet allocator for previously created miopenHandle\n\nSet a command queue for an accelerator device\n\nArgs:\n    handle: MIOpen handle\n    allocator: A callback function MIOpen will use for internal memory allocations.\n        The provided callback function should allocate device memory with requested size\n        and return a pointer to this memory.\n        Passing 0 will restore the default MIOpen allocator and deallocator.\n    deallocator: A callback function MIOpen will use to for internal memory deallocation.\n        The provided callback function should free the specified memory pointer\n    allocatorContext: User-specified pointer which is passed to allocator and \\p\n        deallocator\n        This allows the callback function to access state set by the caller to this function,\n        for example a stateful heap allocator or a c++ class.\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetAllocator`, converted in order.
-unsafe fn C_miopenSetAllocator(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_miopenSetAllocator.args::<4>(py, args, nargs, kwnames)? };
-    Ok(miopenSetAllocator(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "allocator")?, rt::call::extract(x2, "deallocator")?, rt::call::extract(x3, "allocatorContext")?)?.into_ptr())
-}
+    ["handle", "allocator", "deallocator", "allocatorContext"],
+    |py, [x0, x1, x2, x3]| miopenSetAllocator(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "allocator")?, rt::call::extract(x2, "deallocator")?, rt::call::extract(x3, "allocatorContext")?));
 
 fn miopenSetAllocator(py: Python<'_>, handle: rt::PtrArg, allocator: rt::PtrArg, deallocator: rt::PtrArg, allocatorContext: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetAllocator");
@@ -398,29 +249,10 @@ fn miopenSetAllocator(py: Python<'_>, handle: rt::PtrArg, allocator: rt::PtrArg,
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_allocator, a_deallocator, a_allocatorContext) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetKernelTime` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetKernelTime: rt::call::Function = rt::call::Function::new(
-    c"miopenGetKernelTime",
-    "miopenGetKernelTime",
-    &["handle"],
-    rt::fastcall_entry!(C_miopenGetKernelTime),
+rt::function!(F_miopenGetKernelTime, C_miopenGetKernelTime, c"miopenGetKernelTime", "miopenGetKernelTime",
     c"miopenGetKernelTime(handle)\n--\n\nGet time for last kernel launched\n\nThis function is used only when profiling mode has been enabled.\nKernel timings are based on the MIOpen handle and is not thread-safe.\nIn order to use multi-threaded profiling, create an MIOpen handle for each\nconcurrent thread.\n\nArgs:\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    time: float\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetKernelTime`, converted in order.
-unsafe fn C_miopenGetKernelTime(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetKernelTime.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetKernelTime(py, rt::call::extract(x0, "handle")?)?.into_ptr())
-}
+    ["handle"],
+    |py, [x0]| miopenGetKernelTime(py, rt::call::extract(x0, "handle")?));
 
 fn miopenGetKernelTime(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetKernelTime");
@@ -436,29 +268,10 @@ fn miopenGetKernelTime(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_time) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_time)?])
 }
-/// `miopenEnableProfiling` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenEnableProfiling: rt::call::Function = rt::call::Function::new(
-    c"miopenEnableProfiling",
-    "miopenEnableProfiling",
-    &["handle", "enable"],
-    rt::fastcall_entry!(C_miopenEnableProfiling),
+rt::function!(F_miopenEnableProfiling, C_miopenEnableProfiling, c"miopenEnableProfiling", "miopenEnableProfiling",
     c"miopenEnableProfiling(handle, enable)\n--\n\nEnable profiling to retrieve kernel time\n\nEnable or disable kernel profiling. This profiling is only for kernel time.\n\nArgs:\n    handle: MIOpen handle (input)\n    enable: Boolean to toggle profiling (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenEnableProfiling`, converted in order.
-unsafe fn C_miopenEnableProfiling(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenEnableProfiling.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenEnableProfiling(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "enable")?)?.into_ptr())
-}
+    ["handle", "enable"],
+    |py, [x0, x1]| miopenEnableProfiling(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "enable")?));
 
 fn miopenEnableProfiling(py: Python<'_>, handle: rt::PtrArg, enable: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenEnableProfiling");
@@ -473,29 +286,10 @@ fn miopenEnableProfiling(py: Python<'_>, handle: rt::PtrArg, enable: bool) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_enable) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenCreateTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateTensorDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateTensorDescriptor",
-    "miopenCreateTensorDescriptor",
-    &[],
-    rt::fastcall_entry!(C_miopenCreateTensorDescriptor),
+rt::function!(F_miopenCreateTensorDescriptor, C_miopenCreateTensorDescriptor, c"miopenCreateTensorDescriptor", "miopenCreateTensorDescriptor",
     c"miopenCreateTensorDescriptor()\n--\n\nCreate a Tensor Descriptor\n\nAPI for creating an uninitialized tensor descriptor.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    tensorDesc: miopenTensorDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateTensorDescriptor`, converted in order.
-unsafe fn C_miopenCreateTensorDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_miopenCreateTensorDescriptor.args::<0>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateTensorDescriptor(py)?.into_ptr())
-}
+    [],
+    |py, []| miopenCreateTensorDescriptor(py));
 
 fn miopenCreateTensorDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateTensorDescriptor");
@@ -510,29 +304,10 @@ fn miopenCreateTensorDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 43, o_tensorDesc, None)?])
 }
-/// `miopenSet4dTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSet4dTensorDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenSet4dTensorDescriptor",
-    "miopenSet4dTensorDescriptor",
-    &["tensorDesc", "dataType", "n", "c", "h", "w"],
-    rt::fastcall_entry!(C_miopenSet4dTensorDescriptor),
+rt::function!(F_miopenSet4dTensorDescriptor, C_miopenSet4dTensorDescriptor, c"miopenSet4dTensorDescriptor", "miopenSet4dTensorDescriptor",
     c"miopenSet4dTensorDescriptor(tensorDesc, dataType, n, c, h, w)\n--\n\nSet shape of 4D tensor\n\nInterface for setting 4-D tensor shape. MIOpen currently implements NCHW and NHWC layout.\n\nArgs:\n    tensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    n: Mini-batch size (input)\n    c: Number of channels (input)\n    h: Data height dimension size (input)\n    w: Data width dimension size (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSet4dTensorDescriptor`, converted in order.
-unsafe fn C_miopenSet4dTensorDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_miopenSet4dTensorDescriptor.args::<6>(py, args, nargs, kwnames)? };
-    Ok(miopenSet4dTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "c")?, rt::call::extract(x4, "h")?, rt::call::extract(x5, "w")?)?.into_ptr())
-}
+    ["tensorDesc", "dataType", "n", "c", "h", "w"],
+    |py, [x0, x1, x2, x3, x4, x5]| miopenSet4dTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "c")?, rt::call::extract(x4, "h")?, rt::call::extract(x5, "w")?));
 
 fn miopenSet4dTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, n: rt::CInt<i32>, c: rt::CInt<i32>, h: rt::CInt<i32>, w: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSet4dTensorDescriptor");
@@ -551,29 +326,10 @@ fn miopenSet4dTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg, dataType:
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_dataType, a_n, a_c, a_h, a_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetNdTensorDescriptorWithLayout` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetNdTensorDescriptorWithLayout: rt::call::Function = rt::call::Function::new(
-    c"miopenSetNdTensorDescriptorWithLayout",
-    "miopenSetNdTensorDescriptorWithLayout",
-    &["tensorDesc", "dataType", "tensorLayout", "lens", "num_lens"],
-    rt::fastcall_entry!(C_miopenSetNdTensorDescriptorWithLayout),
+rt::function!(F_miopenSetNdTensorDescriptorWithLayout, C_miopenSetNdTensorDescriptorWithLayout, c"miopenSetNdTensorDescriptorWithLayout", "miopenSetNdTensorDescriptorWithLayout",
     c"miopenSetNdTensorDescriptorWithLayout(tensorDesc, dataType, tensorLayout, lens, num_lens)\n--\n\nSet shape of ND tensor with specific layout\n\nInterface for setting N-D packed tensor shape. This interface support NHWC, NCHW, NCHWc*, CHWNc*\n\nArgs:\n    tensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    tensorLayout: Tensor layout (input)\n    lens: Tensor dimensions (input)\n    num_lens: Tensor dimension size (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetNdTensorDescriptorWithLayout`, converted in order.
-unsafe fn C_miopenSetNdTensorDescriptorWithLayout(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_miopenSetNdTensorDescriptorWithLayout.args::<5>(py, args, nargs, kwnames)? };
-    Ok(miopenSetNdTensorDescriptorWithLayout(py, rt::call::extract(x0, "tensorDesc")?, &x1, &x2, &x3, rt::call::extract(x4, "num_lens")?)?.into_ptr())
-}
+    ["tensorDesc", "dataType", "tensorLayout", "lens", "num_lens"],
+    |py, [x0, x1, x2, x3, x4]| miopenSetNdTensorDescriptorWithLayout(py, rt::call::extract(x0, "tensorDesc")?, &x1, &x2, &x3, rt::call::extract(x4, "num_lens")?));
 
 fn miopenSetNdTensorDescriptorWithLayout(py: Python<'_>, tensorDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, tensorLayout: &Bound<'_, PyAny>, lens: &Bound<'_, PyAny>, num_lens: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetNdTensorDescriptorWithLayout");
@@ -592,29 +348,10 @@ fn miopenSetNdTensorDescriptorWithLayout(py: Python<'_>, tensorDesc: rt::PtrArg,
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_dataType, a_tensorLayout, a_lens, a_num_lens) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSet4dTensorDescriptorEx` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSet4dTensorDescriptorEx: rt::call::Function = rt::call::Function::new(
-    c"miopenSet4dTensorDescriptorEx",
-    "miopenSet4dTensorDescriptorEx",
-    &["tensorDesc", "dataType", "n", "c", "h", "w", "nStride", "cStride", "hStride", "wStride"],
-    rt::fastcall_entry!(C_miopenSet4dTensorDescriptorEx),
+rt::function!(F_miopenSet4dTensorDescriptorEx, C_miopenSet4dTensorDescriptorEx, c"miopenSet4dTensorDescriptorEx", "miopenSet4dTensorDescriptorEx",
     c"miopenSet4dTensorDescriptorEx(tensorDesc, dataType, n, c, h, w, nStride, cStride, hStride, wStride)\n--\n\nSet shape and stride of 4D tensor\n\nInterface for setting 4-D tensor shape and stride. It allows to create the non-packed tensor.\nA non-packed tensor refers to the tensor where the elements are not compressed or packed in any\nspecific way. Each element in the tensor is stored individually, and there is no special\ncompression applied to the storage.\n\nArgs:\n    tensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    n: Mini-batch size (input)\n    c: Number of channels (input)\n    h: Data height dimension size (input)\n    w: Data width dimension size (input)\n    nStride: Mini-batch dimension stride (input)\n    cStride: Channel dimension stride (input)\n    hStride: Height dimension stride (input)\n    wStride: Width dimension stride (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSet4dTensorDescriptorEx`, converted in order.
-unsafe fn C_miopenSet4dTensorDescriptorEx(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
-        unsafe { F_miopenSet4dTensorDescriptorEx.args::<10>(py, args, nargs, kwnames)? };
-    Ok(miopenSet4dTensorDescriptorEx(py, rt::call::extract(x0, "tensorDesc")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "c")?, rt::call::extract(x4, "h")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "nStride")?, rt::call::extract(x7, "cStride")?, rt::call::extract(x8, "hStride")?, rt::call::extract(x9, "wStride")?)?.into_ptr())
-}
+    ["tensorDesc", "dataType", "n", "c", "h", "w", "nStride", "cStride", "hStride", "wStride"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| miopenSet4dTensorDescriptorEx(py, rt::call::extract(x0, "tensorDesc")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "c")?, rt::call::extract(x4, "h")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "nStride")?, rt::call::extract(x7, "cStride")?, rt::call::extract(x8, "hStride")?, rt::call::extract(x9, "wStride")?));
 
 fn miopenSet4dTensorDescriptorEx(py: Python<'_>, tensorDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, n: rt::CInt<i32>, c: rt::CInt<i32>, h: rt::CInt<i32>, w: rt::CInt<i32>, nStride: rt::CInt<i32>, cStride: rt::CInt<i32>, hStride: rt::CInt<i32>, wStride: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSet4dTensorDescriptorEx");
@@ -637,29 +374,10 @@ fn miopenSet4dTensorDescriptorEx(py: Python<'_>, tensorDesc: rt::PtrArg, dataTyp
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_dataType, a_n, a_c, a_h, a_w, a_nStride, a_cStride, a_hStride, a_wStride) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGet4dTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGet4dTensorDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenGet4dTensorDescriptor",
-    "miopenGet4dTensorDescriptor",
-    &["tensorDesc"],
-    rt::fastcall_entry!(C_miopenGet4dTensorDescriptor),
+rt::function!(F_miopenGet4dTensorDescriptor, C_miopenGet4dTensorDescriptor, c"miopenGet4dTensorDescriptor", "miopenGet4dTensorDescriptor",
     c"miopenGet4dTensorDescriptor(tensorDesc)\n--\n\nGet the details of the tensor descriptor\n\nInterface to query the 4-D tensor shape.\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 10 item(s):\n    miopenStatus_t: status\n    dataType: miopenDataType_t\n    n: int\n    c: int\n    h: int\n    w: int\n    nStride: int\n    cStride: int\n    hStride: int\n    wStride: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGet4dTensorDescriptor`, converted in order.
-unsafe fn C_miopenGet4dTensorDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGet4dTensorDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGet4dTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?)?.into_ptr())
-}
+    ["tensorDesc"],
+    |py, [x0]| miopenGet4dTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?));
 
 fn miopenGet4dTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGet4dTensorDescriptor");
@@ -691,29 +409,10 @@ fn miopenGet4dTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_dataType, a_n, a_c, a_h, a_w, a_nStride, a_cStride, a_hStride, a_wStride) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 1, o_dataType as i64)?, rt::obj(py, o_n)?, rt::obj(py, o_c)?, rt::obj(py, o_h)?, rt::obj(py, o_w)?, rt::obj(py, o_nStride)?, rt::obj(py, o_cStride)?, rt::obj(py, o_hStride)?, rt::obj(py, o_wStride)?])
 }
-/// `miopenSetTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetTensorDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenSetTensorDescriptor",
-    "miopenSetTensorDescriptor",
-    &["tensorDesc", "dataType", "nbDims", "dimsA", "stridesA"],
-    rt::fastcall_entry!(C_miopenSetTensorDescriptor),
+rt::function!(F_miopenSetTensorDescriptor, C_miopenSetTensorDescriptor, c"miopenSetTensorDescriptor", "miopenSetTensorDescriptor",
     c"miopenSetTensorDescriptor(tensorDesc, dataType, nbDims, dimsA, stridesA)\n--\n\nSet shape of N-dimensional tensor\n\nInterface for setting non-packed tensor shape.\n\nArgs:\n    tensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    nbDims: Number of dimensions in the dimsA array (input)\n    dimsA: Array containing the size of dimensions (input)\n    stridesA: Array containing the size of stride (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetTensorDescriptor`, converted in order.
-unsafe fn C_miopenSetTensorDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_miopenSetTensorDescriptor.args::<5>(py, args, nargs, kwnames)? };
-    Ok(miopenSetTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?, &x1, rt::call::extract(x2, "nbDims")?, &x3, &x4)?.into_ptr())
-}
+    ["tensorDesc", "dataType", "nbDims", "dimsA", "stridesA"],
+    |py, [x0, x1, x2, x3, x4]| miopenSetTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?, &x1, rt::call::extract(x2, "nbDims")?, &x3, &x4));
 
 fn miopenSetTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, nbDims: rt::CInt<i32>, dimsA: &Bound<'_, PyAny>, stridesA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetTensorDescriptor");
@@ -733,29 +432,10 @@ fn miopenSetTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg, dataType: &
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_dataType, a_nbDims, a_dimsA, a_stridesA) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetTensorDescriptorSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetTensorDescriptorSize: rt::call::Function = rt::call::Function::new(
-    c"miopenGetTensorDescriptorSize",
-    "miopenGetTensorDescriptorSize",
-    &["tensorDesc"],
-    rt::fastcall_entry!(C_miopenGetTensorDescriptorSize),
+rt::function!(F_miopenGetTensorDescriptorSize, C_miopenGetTensorDescriptorSize, c"miopenGetTensorDescriptorSize", "miopenGetTensorDescriptorSize",
     c"miopenGetTensorDescriptorSize(tensorDesc)\n--\n\nSet shape of N-dimensional tensor\n\nInterface for querying tensor size. MIOpen has support for 1, 2, 3, 4, 5 dimensional tensor of\nlayout.\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    size: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetTensorDescriptorSize`, converted in order.
-unsafe fn C_miopenGetTensorDescriptorSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetTensorDescriptorSize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetTensorDescriptorSize(py, rt::call::extract(x0, "tensorDesc")?)?.into_ptr())
-}
+    ["tensorDesc"],
+    |py, [x0]| miopenGetTensorDescriptorSize(py, rt::call::extract(x0, "tensorDesc")?));
 
 fn miopenGetTensorDescriptorSize(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetTensorDescriptorSize");
@@ -771,29 +451,10 @@ fn miopenGetTensorDescriptorSize(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_size)?])
 }
-/// `miopenGetTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetTensorDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenGetTensorDescriptor",
-    "miopenGetTensorDescriptor",
-    &["tensorDesc"],
-    rt::fastcall_entry!(C_miopenGetTensorDescriptor),
+rt::function!(F_miopenGetTensorDescriptor, C_miopenGetTensorDescriptor, c"miopenGetTensorDescriptor", "miopenGetTensorDescriptor",
     c"miopenGetTensorDescriptor(tensorDesc)\n--\n\nGet the details of the N-dimensional tensor descriptor.\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 4 item(s):\n    miopenStatus_t: status\n    dataType: miopenDataType_t\n    dimsA: int\n    stridesA: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetTensorDescriptor`, converted in order.
-unsafe fn C_miopenGetTensorDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetTensorDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?)?.into_ptr())
-}
+    ["tensorDesc"],
+    |py, [x0]| miopenGetTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?));
 
 fn miopenGetTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetTensorDescriptor");
@@ -813,29 +474,10 @@ fn miopenGetTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_dataType, a_dimsA, a_stridesA) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 1, o_dataType as i64)?, rt::obj(py, o_dimsA)?, rt::obj(py, o_stridesA)?])
 }
-/// `miopenDestroyTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDestroyTensorDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenDestroyTensorDescriptor",
-    "miopenDestroyTensorDescriptor",
-    &["tensorDesc"],
-    rt::fastcall_entry!(C_miopenDestroyTensorDescriptor),
+rt::function!(F_miopenDestroyTensorDescriptor, C_miopenDestroyTensorDescriptor, c"miopenDestroyTensorDescriptor", "miopenDestroyTensorDescriptor",
     c"miopenDestroyTensorDescriptor(tensorDesc)\n--\n\nDestroys the tensor descriptor\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDestroyTensorDescriptor`, converted in order.
-unsafe fn C_miopenDestroyTensorDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDestroyTensorDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDestroyTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?)?.into_ptr())
-}
+    ["tensorDesc"],
+    |py, [x0]| miopenDestroyTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?));
 
 fn miopenDestroyTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyTensorDescriptor");
@@ -849,29 +491,10 @@ fn miopenDestroyTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenCreateSeqTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateSeqTensorDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateSeqTensorDescriptor",
-    "miopenCreateSeqTensorDescriptor",
-    &[],
-    rt::fastcall_entry!(C_miopenCreateSeqTensorDescriptor),
+rt::function!(F_miopenCreateSeqTensorDescriptor, C_miopenCreateSeqTensorDescriptor, c"miopenCreateSeqTensorDescriptor", "miopenCreateSeqTensorDescriptor",
     c"miopenCreateSeqTensorDescriptor()\n--\n\nCreate a Tensor Descriptor for sequence data\n\nAPI for creating an uninitialized sequence data tensor descriptor.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    tensorDesc: miopenSeqTensorDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateSeqTensorDescriptor`, converted in order.
-unsafe fn C_miopenCreateSeqTensorDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_miopenCreateSeqTensorDescriptor.args::<0>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateSeqTensorDescriptor(py)?.into_ptr())
-}
+    [],
+    |py, []| miopenCreateSeqTensorDescriptor(py));
 
 fn miopenCreateSeqTensorDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateSeqTensorDescriptor");
@@ -886,29 +509,10 @@ fn miopenCreateSeqTensorDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 44, o_tensorDesc, None)?])
 }
-/// `miopenDestroySeqTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDestroySeqTensorDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenDestroySeqTensorDescriptor",
-    "miopenDestroySeqTensorDescriptor",
-    &["tensorDesc"],
-    rt::fastcall_entry!(C_miopenDestroySeqTensorDescriptor),
+rt::function!(F_miopenDestroySeqTensorDescriptor, C_miopenDestroySeqTensorDescriptor, c"miopenDestroySeqTensorDescriptor", "miopenDestroySeqTensorDescriptor",
     c"miopenDestroySeqTensorDescriptor(tensorDesc)\n--\n\nDestroys the sequence data tensor descriptor\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDestroySeqTensorDescriptor`, converted in order.
-unsafe fn C_miopenDestroySeqTensorDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDestroySeqTensorDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDestroySeqTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?)?.into_ptr())
-}
+    ["tensorDesc"],
+    |py, [x0]| miopenDestroySeqTensorDescriptor(py, rt::call::extract(x0, "tensorDesc")?));
 
 fn miopenDestroySeqTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroySeqTensorDescriptor");
@@ -922,29 +526,10 @@ fn miopenDestroySeqTensorDescriptor(py: Python<'_>, tensorDesc: rt::PtrArg) -> P
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenOpTensor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenOpTensor: rt::call::Function = rt::call::Function::new(
-    c"miopenOpTensor",
-    "miopenOpTensor",
-    &["handle", "tensorOp", "alpha1", "aDesc", "A", "alpha2", "bDesc", "B", "beta", "cDesc", "C"],
-    rt::fastcall_entry!(C_miopenOpTensor),
+rt::function!(F_miopenOpTensor, C_miopenOpTensor, c"miopenOpTensor", "miopenOpTensor",
     c"miopenOpTensor(handle, tensorOp, alpha1, aDesc, A, alpha2, bDesc, B, beta, cDesc, C)\n--\n\nExecute element-wise tensor operations\n\nThis function implements: \\f$ C = op ( alpha1[0] * A, alpha2[0] * B ) + beta[0] * C \\f$\n\nFor Forward Bias one can also use, miopenConvolutionForwardBias()\n\nArgs:\n    handle: MIOpen handle (input)\n    tensorOp: Operation from miopenTensorOp_t (input)\n    alpha1: Tensor A's floating point scaling factor, allocated on the host (input)\n    aDesc: Tensor descriptor for tensor A (input)\n    A: Tensor A (input)\n    alpha2: Tensor B's floating point scaling factor, allocated on the host (input)\n    bDesc: Tensor descriptor for tensor B (input)\n    B: Tensor B (input)\n    beta: Tensor C's floating point scaling factor, allocated on the host (input)\n    cDesc: Tensor descriptor for tensor C (input)\n    C: Tensor C (input and output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenOpTensor`, converted in order.
-unsafe fn C_miopenOpTensor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
-        unsafe { F_miopenOpTensor.args::<11>(py, args, nargs, kwnames)? };
-    Ok(miopenOpTensor(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha1")?, rt::call::extract(x3, "aDesc")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "alpha2")?, rt::call::extract(x6, "bDesc")?, rt::call::extract(x7, "B")?, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "cDesc")?, rt::call::extract(x10, "C")?)?.into_ptr())
-}
+    ["handle", "tensorOp", "alpha1", "aDesc", "A", "alpha2", "bDesc", "B", "beta", "cDesc", "C"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenOpTensor(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha1")?, rt::call::extract(x3, "aDesc")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "alpha2")?, rt::call::extract(x6, "bDesc")?, rt::call::extract(x7, "B")?, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "cDesc")?, rt::call::extract(x10, "C")?));
 
 fn miopenOpTensor(py: Python<'_>, handle: rt::PtrArg, tensorOp: &Bound<'_, PyAny>, alpha1: rt::PtrArg, aDesc: rt::PtrArg, A: rt::PtrArg, alpha2: rt::PtrArg, bDesc: rt::PtrArg, B: rt::PtrArg, beta: rt::PtrArg, cDesc: rt::PtrArg, C: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenOpTensor");
@@ -968,29 +553,10 @@ fn miopenOpTensor(py: Python<'_>, handle: rt::PtrArg, tensorOp: &Bound<'_, PyAny
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_tensorOp, a_alpha1, a_aDesc, a_A, a_alpha2, a_bDesc, a_B, a_beta, a_cDesc, a_C) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetTensor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetTensor: rt::call::Function = rt::call::Function::new(
-    c"miopenSetTensor",
-    "miopenSetTensor",
-    &["handle", "yDesc", "y", "alpha"],
-    rt::fastcall_entry!(C_miopenSetTensor),
+rt::function!(F_miopenSetTensor, C_miopenSetTensor, c"miopenSetTensor", "miopenSetTensor",
     c"miopenSetTensor(handle, yDesc, y, alpha)\n--\n\nFills a tensor with a single value.\n\nSupported datatypes are fp32, fp16, and bfp16\n\nArgs:\n    handle: MIOpen handle (input)\n    yDesc: Tensor descriptor for tensor y (input)\n    y: Tensor y (input)\n    alpha: Pointer to fill value (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetTensor`, converted in order.
-unsafe fn C_miopenSetTensor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_miopenSetTensor.args::<4>(py, args, nargs, kwnames)? };
-    Ok(miopenSetTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "yDesc")?, rt::call::extract(x2, "y")?, rt::call::extract(x3, "alpha")?)?.into_ptr())
-}
+    ["handle", "yDesc", "y", "alpha"],
+    |py, [x0, x1, x2, x3]| miopenSetTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "yDesc")?, rt::call::extract(x2, "y")?, rt::call::extract(x3, "alpha")?));
 
 fn miopenSetTensor(py: Python<'_>, handle: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, alpha: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetTensor");
@@ -1007,29 +573,10 @@ fn miopenSetTensor(py: Python<'_>, handle: rt::PtrArg, yDesc: rt::PtrArg, y: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_yDesc, a_y, a_alpha) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenScaleTensor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenScaleTensor: rt::call::Function = rt::call::Function::new(
-    c"miopenScaleTensor",
-    "miopenScaleTensor",
-    &["handle", "yDesc", "y", "alpha"],
-    rt::fastcall_entry!(C_miopenScaleTensor),
+rt::function!(F_miopenScaleTensor, C_miopenScaleTensor, c"miopenScaleTensor", "miopenScaleTensor",
     c"miopenScaleTensor(handle, yDesc, y, alpha)\n--\n\nScales all elements in a tensor by a single value.\n\nSupported datatypes are fp32 and fp16\n\nArgs:\n    handle: MIOpen handle (input)\n    yDesc: Tensor descriptor for tensor y (input)\n    y: Tensor y (input and output)\n    alpha: Floating point scaling factor, allocated on the host (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenScaleTensor`, converted in order.
-unsafe fn C_miopenScaleTensor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_miopenScaleTensor.args::<4>(py, args, nargs, kwnames)? };
-    Ok(miopenScaleTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "yDesc")?, rt::call::extract(x2, "y")?, rt::call::extract(x3, "alpha")?)?.into_ptr())
-}
+    ["handle", "yDesc", "y", "alpha"],
+    |py, [x0, x1, x2, x3]| miopenScaleTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "yDesc")?, rt::call::extract(x2, "y")?, rt::call::extract(x3, "alpha")?));
 
 fn miopenScaleTensor(py: Python<'_>, handle: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, alpha: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenScaleTensor");
@@ -1046,29 +593,10 @@ fn miopenScaleTensor(py: Python<'_>, handle: rt::PtrArg, yDesc: rt::PtrArg, y: r
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_yDesc, a_y, a_alpha) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetTensorNumBytes` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetTensorNumBytes: rt::call::Function = rt::call::Function::new(
-    c"miopenGetTensorNumBytes",
-    "miopenGetTensorNumBytes",
-    &["tensorDesc"],
-    rt::fastcall_entry!(C_miopenGetTensorNumBytes),
+rt::function!(F_miopenGetTensorNumBytes, C_miopenGetTensorNumBytes, c"miopenGetTensorNumBytes", "miopenGetTensorNumBytes",
     c"miopenGetTensorNumBytes(tensorDesc)\n--\n\nReturns number of bytes associated with tensor descriptor\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetTensorNumBytes`, converted in order.
-unsafe fn C_miopenGetTensorNumBytes(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetTensorNumBytes.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetTensorNumBytes(py, rt::call::extract(x0, "tensorDesc")?)?.into_ptr())
-}
+    ["tensorDesc"],
+    |py, [x0]| miopenGetTensorNumBytes(py, rt::call::extract(x0, "tensorDesc")?));
 
 fn miopenGetTensorNumBytes(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetTensorNumBytes");
@@ -1084,29 +612,10 @@ fn miopenGetTensorNumBytes(py: Python<'_>, tensorDesc: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_numBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
 }
-/// `miopenTransformTensor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenTransformTensor: rt::call::Function = rt::call::Function::new(
-    c"miopenTransformTensor",
-    "miopenTransformTensor",
-    &["handle", "alpha", "xDesc", "x", "beta", "yDesc", "y"],
-    rt::fastcall_entry!(C_miopenTransformTensor),
+rt::function!(F_miopenTransformTensor, C_miopenTransformTensor, c"miopenTransformTensor", "miopenTransformTensor",
     c"miopenTransformTensor(handle, alpha, xDesc, x, beta, yDesc, y)\n--\n\nCopies one tensor to another tensor with a different layout/scale.\n\nThis function implements:\n1. \\f$ Y = alpha * X + beta * Y \\f$ for fp32 and fp16 datatype\n2. Vectorize/de-vectorize along channel dimension C for int8 datatype\n\nCurrently this is used for transforming from int8 to int8x4 vector datatypes\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Source Tensor descriptor for tensor x (input)\n    x: Source Tensor x (input)\n    beta: Floating point scaling factor, allocated on the host (input)\n    yDesc: Destination Tensor descriptor for tensor y (input)\n    y: Destination Tensor y (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenTransformTensor`, converted in order.
-unsafe fn C_miopenTransformTensor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_miopenTransformTensor.args::<7>(py, args, nargs, kwnames)? };
-    Ok(miopenTransformTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?)?.into_ptr())
-}
+    ["handle", "alpha", "xDesc", "x", "beta", "yDesc", "y"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenTransformTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?));
 
 fn miopenTransformTensor(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenTransformTensor");
@@ -1126,29 +635,10 @@ fn miopenTransformTensor(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenCreateConvolutionDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateConvolutionDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateConvolutionDescriptor",
-    "miopenCreateConvolutionDescriptor",
-    &[],
-    rt::fastcall_entry!(C_miopenCreateConvolutionDescriptor),
+rt::function!(F_miopenCreateConvolutionDescriptor, C_miopenCreateConvolutionDescriptor, c"miopenCreateConvolutionDescriptor", "miopenCreateConvolutionDescriptor",
     c"miopenCreateConvolutionDescriptor()\n--\n\nCreates a convolution layer descriptor\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    convDesc: miopenConvolutionDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateConvolutionDescriptor`, converted in order.
-unsafe fn C_miopenCreateConvolutionDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_miopenCreateConvolutionDescriptor.args::<0>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateConvolutionDescriptor(py)?.into_ptr())
-}
+    [],
+    |py, []| miopenCreateConvolutionDescriptor(py));
 
 fn miopenCreateConvolutionDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateConvolutionDescriptor");
@@ -1163,29 +653,10 @@ fn miopenCreateConvolutionDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 45, o_convDesc, None)?])
 }
-/// `miopenInitConvolutionDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenInitConvolutionDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenInitConvolutionDescriptor",
-    "miopenInitConvolutionDescriptor",
-    &["convDesc", "c_mode", "pad_h", "pad_w", "stride_h", "stride_w", "dilation_h", "dilation_w"],
-    rt::fastcall_entry!(C_miopenInitConvolutionDescriptor),
+rt::function!(F_miopenInitConvolutionDescriptor, C_miopenInitConvolutionDescriptor, c"miopenInitConvolutionDescriptor", "miopenInitConvolutionDescriptor",
     c"miopenInitConvolutionDescriptor(convDesc, c_mode, pad_h, pad_w, stride_h, stride_w, dilation_h, dilation_w)\n--\n\nCreates a 2-D convolution layer descriptor\n\nFor group/depthwise convolution dilation height and width, only a dilation value of 1 is\nsupported.\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    c_mode: Convolutional mode (input)\n    pad_h: Height input data padding (input)\n    pad_w: Width input data padding (input)\n    stride_h: Stride for the height of input data (input)\n    stride_w: Stride for the width of input data (input)\n    dilation_h: Dilation height (input)\n    dilation_w: Dilation width (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenInitConvolutionDescriptor`, converted in order.
-unsafe fn C_miopenInitConvolutionDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_miopenInitConvolutionDescriptor.args::<8>(py, args, nargs, kwnames)? };
-    Ok(miopenInitConvolutionDescriptor(py, rt::call::extract(x0, "convDesc")?, &x1, rt::call::extract(x2, "pad_h")?, rt::call::extract(x3, "pad_w")?, rt::call::extract(x4, "stride_h")?, rt::call::extract(x5, "stride_w")?, rt::call::extract(x6, "dilation_h")?, rt::call::extract(x7, "dilation_w")?)?.into_ptr())
-}
+    ["convDesc", "c_mode", "pad_h", "pad_w", "stride_h", "stride_w", "dilation_h", "dilation_w"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| miopenInitConvolutionDescriptor(py, rt::call::extract(x0, "convDesc")?, &x1, rt::call::extract(x2, "pad_h")?, rt::call::extract(x3, "pad_w")?, rt::call::extract(x4, "stride_h")?, rt::call::extract(x5, "stride_w")?, rt::call::extract(x6, "dilation_h")?, rt::call::extract(x7, "dilation_w")?));
 
 fn miopenInitConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg, c_mode: &Bound<'_, PyAny>, pad_h: rt::CInt<i32>, pad_w: rt::CInt<i32>, stride_h: rt::CInt<i32>, stride_w: rt::CInt<i32>, dilation_h: rt::CInt<i32>, dilation_w: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenInitConvolutionDescriptor");
@@ -1206,29 +677,10 @@ fn miopenInitConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg, c_mode:
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_c_mode, a_pad_h, a_pad_w, a_stride_h, a_stride_w, a_dilation_h, a_dilation_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenInitConvolutionNdDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenInitConvolutionNdDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenInitConvolutionNdDescriptor",
-    "miopenInitConvolutionNdDescriptor",
-    &["convDesc", "spatialDim", "padA", "strideA", "dilationA", "c_mode"],
-    rt::fastcall_entry!(C_miopenInitConvolutionNdDescriptor),
+rt::function!(F_miopenInitConvolutionNdDescriptor, C_miopenInitConvolutionNdDescriptor, c"miopenInitConvolutionNdDescriptor", "miopenInitConvolutionNdDescriptor",
     c"miopenInitConvolutionNdDescriptor(convDesc, spatialDim, padA, strideA, dilationA, c_mode)\n--\n\nCreates a N-dimensional convolution layer descriptor\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    spatialDim: Convolutional spatial dimension (input)\n    padA: Array of input data padding (input)\n    strideA: Array of convolution stride (input)\n    dilationA: Array of convolution dilation (input)\n    c_mode: Convolutional mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenInitConvolutionNdDescriptor`, converted in order.
-unsafe fn C_miopenInitConvolutionNdDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_miopenInitConvolutionNdDescriptor.args::<6>(py, args, nargs, kwnames)? };
-    Ok(miopenInitConvolutionNdDescriptor(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "spatialDim")?, &x2, &x3, &x4, &x5)?.into_ptr())
-}
+    ["convDesc", "spatialDim", "padA", "strideA", "dilationA", "c_mode"],
+    |py, [x0, x1, x2, x3, x4, x5]| miopenInitConvolutionNdDescriptor(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "spatialDim")?, &x2, &x3, &x4, &x5));
 
 fn miopenInitConvolutionNdDescriptor(py: Python<'_>, convDesc: rt::PtrArg, spatialDim: rt::CInt<i32>, padA: &Bound<'_, PyAny>, strideA: &Bound<'_, PyAny>, dilationA: &Bound<'_, PyAny>, c_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenInitConvolutionNdDescriptor");
@@ -1250,29 +702,10 @@ fn miopenInitConvolutionNdDescriptor(py: Python<'_>, convDesc: rt::PtrArg, spati
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_spatialDim, a_padA, a_strideA, a_dilationA, a_c_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetConvolutionSpatialDim` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetConvolutionSpatialDim: rt::call::Function = rt::call::Function::new(
-    c"miopenGetConvolutionSpatialDim",
-    "miopenGetConvolutionSpatialDim",
-    &["convDesc"],
-    rt::fastcall_entry!(C_miopenGetConvolutionSpatialDim),
+rt::function!(F_miopenGetConvolutionSpatialDim, C_miopenGetConvolutionSpatialDim, c"miopenGetConvolutionSpatialDim", "miopenGetConvolutionSpatialDim",
     c"miopenGetConvolutionSpatialDim(convDesc)\n--\n\nRetrieves the spatial dimension of a convolution layer descriptor\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    spatialDim: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetConvolutionSpatialDim`, converted in order.
-unsafe fn C_miopenGetConvolutionSpatialDim(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetConvolutionSpatialDim.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetConvolutionSpatialDim(py, rt::call::extract(x0, "convDesc")?)?.into_ptr())
-}
+    ["convDesc"],
+    |py, [x0]| miopenGetConvolutionSpatialDim(py, rt::call::extract(x0, "convDesc")?));
 
 fn miopenGetConvolutionSpatialDim(py: Python<'_>, convDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionSpatialDim");
@@ -1288,29 +721,10 @@ fn miopenGetConvolutionSpatialDim(py: Python<'_>, convDesc: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_spatialDim) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_spatialDim)?])
 }
-/// `miopenGetConvolutionDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetConvolutionDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenGetConvolutionDescriptor",
-    "miopenGetConvolutionDescriptor",
-    &["convDesc"],
-    rt::fastcall_entry!(C_miopenGetConvolutionDescriptor),
+rt::function!(F_miopenGetConvolutionDescriptor, C_miopenGetConvolutionDescriptor, c"miopenGetConvolutionDescriptor", "miopenGetConvolutionDescriptor",
     c"miopenGetConvolutionDescriptor(convDesc)\n--\n\nRetrieves a 2-D convolution layer descriptor's details\n\nFor group/depthwise convolution dilation height and width, only a dilation value of 1 is\nsupported.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n\nReturns: a tuple of 8 item(s):\n    miopenStatus_t: status\n    c_mode: miopenConvolutionMode_t\n    pad_h: int\n    pad_w: int\n    stride_h: int\n    stride_w: int\n    dilation_h: int\n    dilation_w: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetConvolutionDescriptor`, converted in order.
-unsafe fn C_miopenGetConvolutionDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetConvolutionDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetConvolutionDescriptor(py, rt::call::extract(x0, "convDesc")?)?.into_ptr())
-}
+    ["convDesc"],
+    |py, [x0]| miopenGetConvolutionDescriptor(py, rt::call::extract(x0, "convDesc")?));
 
 fn miopenGetConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionDescriptor");
@@ -1338,29 +752,10 @@ fn miopenGetConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_c_mode, a_pad_h, a_pad_w, a_stride_h, a_stride_w, a_dilation_h, a_dilation_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 5, o_c_mode as i64)?, rt::obj(py, o_pad_h)?, rt::obj(py, o_pad_w)?, rt::obj(py, o_stride_h)?, rt::obj(py, o_stride_w)?, rt::obj(py, o_dilation_h)?, rt::obj(py, o_dilation_w)?])
 }
-/// `miopenGetConvolutionNdDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetConvolutionNdDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenGetConvolutionNdDescriptor",
-    "miopenGetConvolutionNdDescriptor",
-    &["convDesc", "requestedSpatialDim"],
-    rt::fastcall_entry!(C_miopenGetConvolutionNdDescriptor),
+rt::function!(F_miopenGetConvolutionNdDescriptor, C_miopenGetConvolutionNdDescriptor, c"miopenGetConvolutionNdDescriptor", "miopenGetConvolutionNdDescriptor",
     c"miopenGetConvolutionNdDescriptor(convDesc, requestedSpatialDim)\n--\n\nRetrieves a N-dimensional convolution layer descriptor's details\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    requestedSpatialDim: Expected convolution spatial dimension (intput)\n\nReturns: a tuple of 6 item(s):\n    miopenStatus_t: status\n    spatialDim: int\n    padA: int\n    strideA: int\n    dilationA: int\n    c_mode: miopenConvolutionMode_t\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetConvolutionNdDescriptor`, converted in order.
-unsafe fn C_miopenGetConvolutionNdDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenGetConvolutionNdDescriptor.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenGetConvolutionNdDescriptor(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "requestedSpatialDim")?)?.into_ptr())
-}
+    ["convDesc", "requestedSpatialDim"],
+    |py, [x0, x1]| miopenGetConvolutionNdDescriptor(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "requestedSpatialDim")?));
 
 fn miopenGetConvolutionNdDescriptor(py: Python<'_>, convDesc: rt::PtrArg, requestedSpatialDim: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionNdDescriptor");
@@ -1385,29 +780,10 @@ fn miopenGetConvolutionNdDescriptor(py: Python<'_>, convDesc: rt::PtrArg, reques
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_requestedSpatialDim, a_spatialDim, a_padA, a_strideA, a_dilationA, a_c_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_spatialDim)?, rt::obj(py, o_padA)?, rt::obj(py, o_strideA)?, rt::obj(py, o_dilationA)?, TYPES.enum_member(py, 5, o_c_mode as i64)?])
 }
-/// `miopenGetConvolutionGroupCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetConvolutionGroupCount: rt::call::Function = rt::call::Function::new(
-    c"miopenGetConvolutionGroupCount",
-    "miopenGetConvolutionGroupCount",
-    &["convDesc"],
-    rt::fastcall_entry!(C_miopenGetConvolutionGroupCount),
+rt::function!(F_miopenGetConvolutionGroupCount, C_miopenGetConvolutionGroupCount, c"miopenGetConvolutionGroupCount", "miopenGetConvolutionGroupCount",
     c"miopenGetConvolutionGroupCount(convDesc)\n--\n\nGet the number of groups to be used in Group/Depthwise convolution\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    groupCount: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetConvolutionGroupCount`, converted in order.
-unsafe fn C_miopenGetConvolutionGroupCount(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetConvolutionGroupCount.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetConvolutionGroupCount(py, rt::call::extract(x0, "convDesc")?)?.into_ptr())
-}
+    ["convDesc"],
+    |py, [x0]| miopenGetConvolutionGroupCount(py, rt::call::extract(x0, "convDesc")?));
 
 fn miopenGetConvolutionGroupCount(py: Python<'_>, convDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionGroupCount");
@@ -1423,29 +799,10 @@ fn miopenGetConvolutionGroupCount(py: Python<'_>, convDesc: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_groupCount) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_groupCount)?])
 }
-/// `miopenSetConvolutionGroupCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetConvolutionGroupCount: rt::call::Function = rt::call::Function::new(
-    c"miopenSetConvolutionGroupCount",
-    "miopenSetConvolutionGroupCount",
-    &["convDesc", "groupCount"],
-    rt::fastcall_entry!(C_miopenSetConvolutionGroupCount),
+rt::function!(F_miopenSetConvolutionGroupCount, C_miopenSetConvolutionGroupCount, c"miopenSetConvolutionGroupCount", "miopenSetConvolutionGroupCount",
     c"miopenSetConvolutionGroupCount(convDesc, groupCount)\n--\n\nSet the number of groups to be used in Group/Depthwise convolution\n\nMust be called before all computational APIs of group/depthwise convolution, it is preferable to\ncall miopenInitConvolutionDescriptor() first, then miopenSetConvolutionGroupCount() to fully\ninitialize group convolutions. Both Convolution Mode and Transpose Convolution Mode support\ngroup/depthwise convolution. To run depthwise convolution, set groupCount value equal to number\nof channels.\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    groupCount: number of groups, in depthwise conv using filter_number/channel_multiplier\n        (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetConvolutionGroupCount`, converted in order.
-unsafe fn C_miopenSetConvolutionGroupCount(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenSetConvolutionGroupCount.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenSetConvolutionGroupCount(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "groupCount")?)?.into_ptr())
-}
+    ["convDesc", "groupCount"],
+    |py, [x0, x1]| miopenSetConvolutionGroupCount(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "groupCount")?));
 
 fn miopenSetConvolutionGroupCount(py: Python<'_>, convDesc: rt::PtrArg, groupCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetConvolutionGroupCount");
@@ -1460,29 +817,10 @@ fn miopenSetConvolutionGroupCount(py: Python<'_>, convDesc: rt::PtrArg, groupCou
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_groupCount) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetTransposeConvOutputPadding` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetTransposeConvOutputPadding: rt::call::Function = rt::call::Function::new(
-    c"miopenSetTransposeConvOutputPadding",
-    "miopenSetTransposeConvOutputPadding",
-    &["convDesc", "adj_h", "adj_w"],
-    rt::fastcall_entry!(C_miopenSetTransposeConvOutputPadding),
+rt::function!(F_miopenSetTransposeConvOutputPadding, C_miopenSetTransposeConvOutputPadding, c"miopenSetTransposeConvOutputPadding", "miopenSetTransposeConvOutputPadding",
     c"miopenSetTransposeConvOutputPadding(convDesc, adj_h, adj_w)\n--\n\nSet the output padding to be used in 2-D Transpose convolution\n\nThis function is optional for initialization of Transpose convolution. If applicable, it must be\ncalled before all computational APIs of Transpose convolution. It is preferable to call\nmiopenInitConvolutionDescriptor() first, then miopenSetTransposeConvOutputPadding() to fully\ninitialize transpose convolutions.\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    adj_h: output padding for the height of output data (input)\n    adj_w: output padding for the width of output data (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetTransposeConvOutputPadding`, converted in order.
-unsafe fn C_miopenSetTransposeConvOutputPadding(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_miopenSetTransposeConvOutputPadding.args::<3>(py, args, nargs, kwnames)? };
-    Ok(miopenSetTransposeConvOutputPadding(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "adj_h")?, rt::call::extract(x2, "adj_w")?)?.into_ptr())
-}
+    ["convDesc", "adj_h", "adj_w"],
+    |py, [x0, x1, x2]| miopenSetTransposeConvOutputPadding(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "adj_h")?, rt::call::extract(x2, "adj_w")?));
 
 fn miopenSetTransposeConvOutputPadding(py: Python<'_>, convDesc: rt::PtrArg, adj_h: rt::CInt<i32>, adj_w: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetTransposeConvOutputPadding");
@@ -1498,29 +836,10 @@ fn miopenSetTransposeConvOutputPadding(py: Python<'_>, convDesc: rt::PtrArg, adj
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_adj_h, a_adj_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetTransposeConvNdOutputPadding` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetTransposeConvNdOutputPadding: rt::call::Function = rt::call::Function::new(
-    c"miopenSetTransposeConvNdOutputPadding",
-    "miopenSetTransposeConvNdOutputPadding",
-    &["convDesc", "spatialDim", "adjA"],
-    rt::fastcall_entry!(C_miopenSetTransposeConvNdOutputPadding),
+rt::function!(F_miopenSetTransposeConvNdOutputPadding, C_miopenSetTransposeConvNdOutputPadding, c"miopenSetTransposeConvNdOutputPadding", "miopenSetTransposeConvNdOutputPadding",
     c"miopenSetTransposeConvNdOutputPadding(convDesc, spatialDim, adjA)\n--\n\nSet the output padding to be used in N-dimensional Transpose convolution\n\nThis function is optional for initialization of Transpose convolution. If applicable, it must be\ncalled before all computational APIs of Transpose convolution. It is preferable to call\nmiopenInitConvolutionNdDescriptor() first, then miopenSetTransposeConvNdOutputPadding() to fully\ninitialize transpose convolutions. Currently, 2-D and 3-D convolutions are supported.\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    spatialDim: Convolutional spatial dimension (input)\n    adjA: array of output padding for output data (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetTransposeConvNdOutputPadding`, converted in order.
-unsafe fn C_miopenSetTransposeConvNdOutputPadding(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_miopenSetTransposeConvNdOutputPadding.args::<3>(py, args, nargs, kwnames)? };
-    Ok(miopenSetTransposeConvNdOutputPadding(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "spatialDim")?, &x2)?.into_ptr())
-}
+    ["convDesc", "spatialDim", "adjA"],
+    |py, [x0, x1, x2]| miopenSetTransposeConvNdOutputPadding(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "spatialDim")?, &x2));
 
 fn miopenSetTransposeConvNdOutputPadding(py: Python<'_>, convDesc: rt::PtrArg, spatialDim: rt::CInt<i32>, adjA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetTransposeConvNdOutputPadding");
@@ -1537,29 +856,10 @@ fn miopenSetTransposeConvNdOutputPadding(py: Python<'_>, convDesc: rt::PtrArg, s
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_spatialDim, a_adjA) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetConvolutionForwardOutputDim` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetConvolutionForwardOutputDim: rt::call::Function = rt::call::Function::new(
-    c"miopenGetConvolutionForwardOutputDim",
-    "miopenGetConvolutionForwardOutputDim",
-    &["convDesc", "inputTensorDesc", "filterDesc"],
-    rt::fastcall_entry!(C_miopenGetConvolutionForwardOutputDim),
+rt::function!(F_miopenGetConvolutionForwardOutputDim, C_miopenGetConvolutionForwardOutputDim, c"miopenGetConvolutionForwardOutputDim", "miopenGetConvolutionForwardOutputDim",
     c"miopenGetConvolutionForwardOutputDim(convDesc, inputTensorDesc, filterDesc)\n--\n\nGet the shape of a resulting 4-D tensor from a 2-D convolution\n\nThis function returns the dimensions of the resulting 4D tensor of a 2D\nconvolution, given the convolution descriptor, the input tensor descriptor\nand the filter descriptor. This function can help to setup the output tensor\nand allocate the proper amount of memory prior to launch the actual\nconvolution.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    inputTensorDesc: Input data tensor descriptor (input)\n    filterDesc: Weight descriptor (input)\n\nReturns: a tuple of 5 item(s):\n    miopenStatus_t: status\n    n: int\n    c: int\n    h: int\n    w: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetConvolutionForwardOutputDim`, converted in order.
-unsafe fn C_miopenGetConvolutionForwardOutputDim(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_miopenGetConvolutionForwardOutputDim.args::<3>(py, args, nargs, kwnames)? };
-    Ok(miopenGetConvolutionForwardOutputDim(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "inputTensorDesc")?, rt::call::extract(x2, "filterDesc")?)?.into_ptr())
-}
+    ["convDesc", "inputTensorDesc", "filterDesc"],
+    |py, [x0, x1, x2]| miopenGetConvolutionForwardOutputDim(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "inputTensorDesc")?, rt::call::extract(x2, "filterDesc")?));
 
 fn miopenGetConvolutionForwardOutputDim(py: Python<'_>, convDesc: rt::PtrArg, inputTensorDesc: rt::PtrArg, filterDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionForwardOutputDim");
@@ -1583,29 +883,10 @@ fn miopenGetConvolutionForwardOutputDim(py: Python<'_>, convDesc: rt::PtrArg, in
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_inputTensorDesc, a_filterDesc, a_n, a_c, a_h, a_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_n)?, rt::obj(py, o_c)?, rt::obj(py, o_h)?, rt::obj(py, o_w)?])
 }
-/// `miopenGetConvolutionNdForwardOutputDim` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetConvolutionNdForwardOutputDim: rt::call::Function = rt::call::Function::new(
-    c"miopenGetConvolutionNdForwardOutputDim",
-    "miopenGetConvolutionNdForwardOutputDim",
-    &["convDesc", "inputTensorDesc", "filterDesc"],
-    rt::fastcall_entry!(C_miopenGetConvolutionNdForwardOutputDim),
+rt::function!(F_miopenGetConvolutionNdForwardOutputDim, C_miopenGetConvolutionNdForwardOutputDim, c"miopenGetConvolutionNdForwardOutputDim", "miopenGetConvolutionNdForwardOutputDim",
     c"miopenGetConvolutionNdForwardOutputDim(convDesc, inputTensorDesc, filterDesc)\n--\n\nGet the shape of a resulting N-dimensional tensor from a (N-2)-dimensional convolution\n\nThis function returns the dimensions of the resulting N-dimensional tensor of a (N-2)-dimensional\nconvolution, given the convolution descriptor, the input tensor descriptor\nand the filter descriptor. It is used to setup the output tensor descriptor prior to executing\nthe convolution layer.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    inputTensorDesc: Input data tensor descriptor (input)\n    filterDesc: Weight descriptor (input)\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    nDim: int\n    outputTensorDimA: int",
-);
-
-/// The arguments of a call of `miopenGetConvolutionNdForwardOutputDim`, converted in order.
-unsafe fn C_miopenGetConvolutionNdForwardOutputDim(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_miopenGetConvolutionNdForwardOutputDim.args::<3>(py, args, nargs, kwnames)? };
-    Ok(miopenGetConvolutionNdForwardOutputDim(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "inputTensorDesc")?, rt::call::extract(x2, "filterDesc")?)?.into_ptr())
-}
+    ["convDesc", "inputTensorDesc", "filterDesc"],
+    |py, [x0, x1, x2]| miopenGetConvolutionNdForwardOutputDim(py, rt::call::extract(x0, "convDesc")?, rt::call::extract(x1, "inputTensorDesc")?, rt::call::extract(x2, "filterDesc")?));
 
 fn miopenGetConvolutionNdForwardOutputDim(py: Python<'_>, convDesc: rt::PtrArg, inputTensorDesc: rt::PtrArg, filterDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionNdForwardOutputDim");
@@ -1625,29 +906,10 @@ fn miopenGetConvolutionNdForwardOutputDim(py: Python<'_>, convDesc: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_inputTensorDesc, a_filterDesc, a_nDim, a_outputTensorDimA) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_nDim)?, rt::obj(py, o_outputTensorDimA)?])
 }
-/// `miopenDestroyConvolutionDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDestroyConvolutionDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenDestroyConvolutionDescriptor",
-    "miopenDestroyConvolutionDescriptor",
-    &["convDesc"],
-    rt::fastcall_entry!(C_miopenDestroyConvolutionDescriptor),
+rt::function!(F_miopenDestroyConvolutionDescriptor, C_miopenDestroyConvolutionDescriptor, c"miopenDestroyConvolutionDescriptor", "miopenDestroyConvolutionDescriptor",
     c"miopenDestroyConvolutionDescriptor(convDesc)\n--\n\nDestroys the tensor descriptor object\n\nArgs:\n    convDesc: Convolution tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDestroyConvolutionDescriptor`, converted in order.
-unsafe fn C_miopenDestroyConvolutionDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDestroyConvolutionDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDestroyConvolutionDescriptor(py, rt::call::extract(x0, "convDesc")?)?.into_ptr())
-}
+    ["convDesc"],
+    |py, [x0]| miopenDestroyConvolutionDescriptor(py, rt::call::extract(x0, "convDesc")?));
 
 fn miopenDestroyConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyConvolutionDescriptor");
@@ -1661,29 +923,10 @@ fn miopenDestroyConvolutionDescriptor(py: Python<'_>, convDesc: rt::PtrArg) -> P
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetConvolutionAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetConvolutionAttribute: rt::call::Function = rt::call::Function::new(
-    c"miopenSetConvolutionAttribute",
-    "miopenSetConvolutionAttribute",
-    &["convDesc", "attr", "value"],
-    rt::fastcall_entry!(C_miopenSetConvolutionAttribute),
+rt::function!(F_miopenSetConvolutionAttribute, C_miopenSetConvolutionAttribute, c"miopenSetConvolutionAttribute", "miopenSetConvolutionAttribute",
     c"miopenSetConvolutionAttribute(convDesc, attr, value)\n--\n\nSet the attribute of the convolution descriptor\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    attr: Attribute of this convolution to set (input)\n    value: Value of this attribute (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status",
-);
-
-/// The arguments of a call of `miopenSetConvolutionAttribute`, converted in order.
-unsafe fn C_miopenSetConvolutionAttribute(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_miopenSetConvolutionAttribute.args::<3>(py, args, nargs, kwnames)? };
-    Ok(miopenSetConvolutionAttribute(py, rt::call::extract(x0, "convDesc")?, &x1, rt::call::extract(x2, "value")?)?.into_ptr())
-}
+    ["convDesc", "attr", "value"],
+    |py, [x0, x1, x2]| miopenSetConvolutionAttribute(py, rt::call::extract(x0, "convDesc")?, &x1, rt::call::extract(x2, "value")?));
 
 fn miopenSetConvolutionAttribute(py: Python<'_>, convDesc: rt::PtrArg, attr: &Bound<'_, PyAny>, value: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetConvolutionAttribute");
@@ -1699,29 +942,10 @@ fn miopenSetConvolutionAttribute(py: Python<'_>, convDesc: rt::PtrArg, attr: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_attr, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetConvolutionAttribute` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetConvolutionAttribute: rt::call::Function = rt::call::Function::new(
-    c"miopenGetConvolutionAttribute",
-    "miopenGetConvolutionAttribute",
-    &["convDesc", "attr"],
-    rt::fastcall_entry!(C_miopenGetConvolutionAttribute),
+rt::function!(F_miopenGetConvolutionAttribute, C_miopenGetConvolutionAttribute, c"miopenGetConvolutionAttribute", "miopenGetConvolutionAttribute",
     c"miopenGetConvolutionAttribute(convDesc, attr)\n--\n\nGet the attribute of the convolution descriptor\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    attr: Attribute of this convolution to get (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    value: int",
-);
-
-/// The arguments of a call of `miopenGetConvolutionAttribute`, converted in order.
-unsafe fn C_miopenGetConvolutionAttribute(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenGetConvolutionAttribute.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenGetConvolutionAttribute(py, rt::call::extract(x0, "convDesc")?, &x1)?.into_ptr())
-}
+    ["convDesc", "attr"],
+    |py, [x0, x1]| miopenGetConvolutionAttribute(py, rt::call::extract(x0, "convDesc")?, &x1));
 
 fn miopenGetConvolutionAttribute(py: Python<'_>, convDesc: rt::PtrArg, attr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionAttribute");
@@ -1738,29 +962,10 @@ fn miopenGetConvolutionAttribute(py: Python<'_>, convDesc: rt::PtrArg, attr: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_attr, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_value)?])
 }
-/// `miopenSetConvolutionFindMode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetConvolutionFindMode: rt::call::Function = rt::call::Function::new(
-    c"miopenSetConvolutionFindMode",
-    "miopenSetConvolutionFindMode",
-    &["convDesc", "findMode"],
-    rt::fastcall_entry!(C_miopenSetConvolutionFindMode),
+rt::function!(F_miopenSetConvolutionFindMode, C_miopenSetConvolutionFindMode, c"miopenSetConvolutionFindMode", "miopenSetConvolutionFindMode",
     c"miopenSetConvolutionFindMode(convDesc, findMode)\n--\n\nSets the Find Mode attribute in the convolution descriptor.\n\nThe subsequent calls of miopenFindConvolutionForwardAlgorithm(),\nmiopenFindConvolutionBackwardDataAlgorithm(), or miopenFindConvolutionBackwardWeightsAlgorithm()\ninvoked with convDesc, will follow the findMode set by this call.\n\nNote that the default Find Mode is overriden by the MIOPEN_FIND_MODE environment variable,\nif it is set. If unset, the default is as specified by miopenConvolutionFindModeDefault.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    findMode: Find Mode of convDesc (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetConvolutionFindMode`, converted in order.
-unsafe fn C_miopenSetConvolutionFindMode(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenSetConvolutionFindMode.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenSetConvolutionFindMode(py, rt::call::extract(x0, "convDesc")?, &x1)?.into_ptr())
-}
+    ["convDesc", "findMode"],
+    |py, [x0, x1]| miopenSetConvolutionFindMode(py, rt::call::extract(x0, "convDesc")?, &x1));
 
 fn miopenSetConvolutionFindMode(py: Python<'_>, convDesc: rt::PtrArg, findMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetConvolutionFindMode");
@@ -1775,29 +980,10 @@ fn miopenSetConvolutionFindMode(py: Python<'_>, convDesc: rt::PtrArg, findMode: 
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_findMode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetConvolutionFindMode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetConvolutionFindMode: rt::call::Function = rt::call::Function::new(
-    c"miopenGetConvolutionFindMode",
-    "miopenGetConvolutionFindMode",
-    &["convDesc"],
-    rt::fastcall_entry!(C_miopenGetConvolutionFindMode),
+rt::function!(F_miopenGetConvolutionFindMode, C_miopenGetConvolutionFindMode, c"miopenGetConvolutionFindMode", "miopenGetConvolutionFindMode",
     c"miopenGetConvolutionFindMode(convDesc)\n--\n\nReads the Find Mode attribute from the convolution descriptor.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    findMode: miopenConvolutionFindMode_t\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetConvolutionFindMode`, converted in order.
-unsafe fn C_miopenGetConvolutionFindMode(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetConvolutionFindMode.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetConvolutionFindMode(py, rt::call::extract(x0, "convDesc")?)?.into_ptr())
-}
+    ["convDesc"],
+    |py, [x0]| miopenGetConvolutionFindMode(py, rt::call::extract(x0, "convDesc")?));
 
 fn miopenGetConvolutionFindMode(py: Python<'_>, convDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetConvolutionFindMode");
@@ -1813,29 +999,10 @@ fn miopenGetConvolutionFindMode(py: Python<'_>, convDesc: rt::PtrArg) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_findMode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 19, o_findMode as i64)?])
 }
-/// `miopenConvolutionForwardGetSolutionCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionForwardGetSolutionCount: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionForwardGetSolutionCount",
-    "miopenConvolutionForwardGetSolutionCount",
-    &["handle", "wDesc", "xDesc", "convDesc", "yDesc"],
-    rt::fastcall_entry!(C_miopenConvolutionForwardGetSolutionCount),
+rt::function!(F_miopenConvolutionForwardGetSolutionCount, C_miopenConvolutionForwardGetSolutionCount, c"miopenConvolutionForwardGetSolutionCount", "miopenConvolutionForwardGetSolutionCount",
     c"miopenConvolutionForwardGetSolutionCount(handle, wDesc, xDesc, convDesc, yDesc)\n--\n\nQuery the maximum number of solutions applicable for the given input/output and weights\ntensor descriptor for Convolution in the Forward direction.\n\nThis call returns the maximum number of applicable solutions for a forward convolution problem.\nThe \\c solutionCount returned may be used to allocate the memory required for the\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionForwardGetSolutionCount`, converted in order.
-unsafe fn C_miopenConvolutionForwardGetSolutionCount(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_miopenConvolutionForwardGetSolutionCount.args::<5>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionForwardGetSolutionCount(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?)?.into_ptr())
-}
+    ["handle", "wDesc", "xDesc", "convDesc", "yDesc"],
+    |py, [x0, x1, x2, x3, x4]| miopenConvolutionForwardGetSolutionCount(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?));
 
 fn miopenConvolutionForwardGetSolutionCount(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardGetSolutionCount");
@@ -1855,29 +1022,10 @@ fn miopenConvolutionForwardGetSolutionCount(py: Python<'_>, handle: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_xDesc, a_convDesc, a_yDesc, a_solutionCount) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
 }
-/// `miopenConvolutionForwardGetSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionForwardGetSolution: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionForwardGetSolution",
-    "miopenConvolutionForwardGetSolution",
-    &["handle", "wDesc", "xDesc", "convDesc", "yDesc", "maxSolutionCount", "solutions"],
-    rt::fastcall_entry!(C_miopenConvolutionForwardGetSolution),
+rt::function!(F_miopenConvolutionForwardGetSolution, C_miopenConvolutionForwardGetSolution, c"miopenConvolutionForwardGetSolution", "miopenConvolutionForwardGetSolution",
     c"miopenConvolutionForwardGetSolution(handle, wDesc, xDesc, convDesc, yDesc, maxSolutionCount, solutions)\n--\n\nQuery the applicable solutions for a convolution configuration described by\ninput, output and convolution descriptors.\n\nThe returned solutions array is sorted in the order of decreasing performance. The returned\nsolutions\nmight be based\non heuristics and for more consistent performance results the user the advised to run the Find\nstep.\nThe maximum length of the solutions array may be queried using\nmiopenConvolutionForwardGetSolutionCount\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    maxSolutionCount: The size of the solutions array passed in below (input)\n    solutions: A pointer to an array of type miopenConvSolution_t allocated by the user,\n        filled in by MIOpen with applicable solutions. (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionForwardGetSolution`, converted in order.
-unsafe fn C_miopenConvolutionForwardGetSolution(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_miopenConvolutionForwardGetSolution.args::<7>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionForwardGetSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?, rt::call::extract(x5, "maxSolutionCount")?, &x6)?.into_ptr())
-}
+    ["handle", "wDesc", "xDesc", "convDesc", "yDesc", "maxSolutionCount", "solutions"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenConvolutionForwardGetSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?, rt::call::extract(x5, "maxSolutionCount")?, &x6));
 
 fn miopenConvolutionForwardGetSolution(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, maxSolutionCount: rt::CInt<u64>, solutions: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardGetSolution");
@@ -1900,29 +1048,10 @@ fn miopenConvolutionForwardGetSolution(py: Python<'_>, handle: rt::PtrArg, wDesc
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_xDesc, a_convDesc, a_yDesc, a_maxSolutionCount, a_solutionCount, a_solutions) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
 }
-/// `miopenConvolutionForwardGetSolutionWorkspaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionForwardGetSolutionWorkspaceSize: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionForwardGetSolutionWorkspaceSize",
-    "miopenConvolutionForwardGetSolutionWorkspaceSize",
-    &["handle", "wDesc", "xDesc", "convDesc", "yDesc", "solution_id"],
-    rt::fastcall_entry!(C_miopenConvolutionForwardGetSolutionWorkspaceSize),
+rt::function!(F_miopenConvolutionForwardGetSolutionWorkspaceSize, C_miopenConvolutionForwardGetSolutionWorkspaceSize, c"miopenConvolutionForwardGetSolutionWorkspaceSize", "miopenConvolutionForwardGetSolutionWorkspaceSize",
     c"miopenConvolutionForwardGetSolutionWorkspaceSize(handle, wDesc, xDesc, convDesc, yDesc, solution_id)\n--\n\nReturns the workspace size required for a particular solution id.\n\nThis is an optional call for users who may have serialized the solution id and just need the\nworkspace\nsize for it. The same information is returned by the miopenConvolutionForwardGetSolution as part\nof the\nmiopenConvSolution_t struct.\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    solution_id: ID of the solution for which workspace size is required (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionForwardGetSolutionWorkspaceSize`, converted in order.
-unsafe fn C_miopenConvolutionForwardGetSolutionWorkspaceSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_miopenConvolutionForwardGetSolutionWorkspaceSize.args::<6>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionForwardGetSolutionWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?, rt::call::extract(x5, "solution_id")?)?.into_ptr())
-}
+    ["handle", "wDesc", "xDesc", "convDesc", "yDesc", "solution_id"],
+    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionForwardGetSolutionWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?, rt::call::extract(x5, "solution_id")?));
 
 fn miopenConvolutionForwardGetSolutionWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardGetSolutionWorkspaceSize");
@@ -1943,29 +1072,10 @@ fn miopenConvolutionForwardGetSolutionWorkspaceSize(py: Python<'_>, handle: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_xDesc, a_convDesc, a_yDesc, a_solution_id, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// `miopenConvolutionForwardCompileSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionForwardCompileSolution: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionForwardCompileSolution",
-    "miopenConvolutionForwardCompileSolution",
-    &["handle", "wDesc", "xDesc", "convDesc", "yDesc", "solution_id"],
-    rt::fastcall_entry!(C_miopenConvolutionForwardCompileSolution),
+rt::function!(F_miopenConvolutionForwardCompileSolution, C_miopenConvolutionForwardCompileSolution, c"miopenConvolutionForwardCompileSolution", "miopenConvolutionForwardCompileSolution",
     c"miopenConvolutionForwardCompileSolution(handle, wDesc, xDesc, convDesc, yDesc, solution_id)\n--\n\nCompiles the solution provided by the user, this solution may be acquired by the\nmiopenConvolutionForwardGetSolution API call above.\nCompiling the solution ensures that the first API call to miopenConvolutionForwardImmediate\ndoes\nnot cause a compile.\n\nThis is an optional step and may be skipped if a slow first miopenConvolutionForwardImmediate\ninvocation is acceptable.\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionForwardCompileSolution`, converted in order.
-unsafe fn C_miopenConvolutionForwardCompileSolution(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_miopenConvolutionForwardCompileSolution.args::<6>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionForwardCompileSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?, rt::call::extract(x5, "solution_id")?)?.into_ptr())
-}
+    ["handle", "wDesc", "xDesc", "convDesc", "yDesc", "solution_id"],
+    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionForwardCompileSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?, rt::call::extract(x5, "solution_id")?));
 
 fn miopenConvolutionForwardCompileSolution(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardCompileSolution");
@@ -1984,29 +1094,10 @@ fn miopenConvolutionForwardCompileSolution(py: Python<'_>, handle: rt::PtrArg, w
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_xDesc, a_convDesc, a_yDesc, a_solution_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenConvolutionForwardImmediate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionForwardImmediate: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionForwardImmediate",
-    "miopenConvolutionForwardImmediate",
-    &["handle", "wDesc", "w", "xDesc", "x", "convDesc", "yDesc", "y", "workSpace", "workSpaceSize", "solution_id"],
-    rt::fastcall_entry!(C_miopenConvolutionForwardImmediate),
+rt::function!(F_miopenConvolutionForwardImmediate, C_miopenConvolutionForwardImmediate, c"miopenConvolutionForwardImmediate", "miopenConvolutionForwardImmediate",
     c"miopenConvolutionForwardImmediate(handle, wDesc, w, xDesc, x, convDesc, yDesc, y, workSpace, workSpaceSize, solution_id)\n--\n\nExecutes the Forward convolution operation based on the provided solution ID.\n\nSupported datatypes are fp32, fp16, bfp16, and int8\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    x: Data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    workSpace: Workspace tensor (input)\n    workSpaceSize: Size of the memory in bytes pointed to by workSpace above\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionForwardImmediate`, converted in order.
-unsafe fn C_miopenConvolutionForwardImmediate(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
-        unsafe { F_miopenConvolutionForwardImmediate.args::<11>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionForwardImmediate(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "w")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?)?.into_ptr())
-}
+    ["handle", "wDesc", "w", "xDesc", "x", "convDesc", "yDesc", "y", "workSpace", "workSpaceSize", "solution_id"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenConvolutionForwardImmediate(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "w")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?));
 
 fn miopenConvolutionForwardImmediate(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardImmediate");
@@ -2030,29 +1121,10 @@ fn miopenConvolutionForwardImmediate(py: Python<'_>, handle: rt::PtrArg, wDesc: 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_w, a_xDesc, a_x, a_convDesc, a_yDesc, a_y, a_workSpace, a_workSpaceSize, a_solution_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenConvolutionBackwardDataGetSolutionCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionBackwardDataGetSolutionCount: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionBackwardDataGetSolutionCount",
-    "miopenConvolutionBackwardDataGetSolutionCount",
-    &["handle", "dyDesc", "wDesc", "convDesc", "dxDesc"],
-    rt::fastcall_entry!(C_miopenConvolutionBackwardDataGetSolutionCount),
+rt::function!(F_miopenConvolutionBackwardDataGetSolutionCount, C_miopenConvolutionBackwardDataGetSolutionCount, c"miopenConvolutionBackwardDataGetSolutionCount", "miopenConvolutionBackwardDataGetSolutionCount",
     c"miopenConvolutionBackwardDataGetSolutionCount(handle, dyDesc, wDesc, convDesc, dxDesc)\n--\n\nQuery the maximum number of solutions applicable for the given input/output and weights\ntensor descriptor for backward Convolution w-r-t Data.\n\nThis call returns the maximum number of applicable solutions for a the convolution problem, the\nnumber\nreturned may be used to allocate the memory required for the miopenConvAlgoPert2_t which is\nrequired\nby miopenConvolutionBackwardDataGetSolution API calls.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionBackwardDataGetSolutionCount`, converted in order.
-unsafe fn C_miopenConvolutionBackwardDataGetSolutionCount(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_miopenConvolutionBackwardDataGetSolutionCount.args::<5>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionBackwardDataGetSolutionCount(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?)?.into_ptr())
-}
+    ["handle", "dyDesc", "wDesc", "convDesc", "dxDesc"],
+    |py, [x0, x1, x2, x3, x4]| miopenConvolutionBackwardDataGetSolutionCount(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?));
 
 fn miopenConvolutionBackwardDataGetSolutionCount(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, wDesc: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataGetSolutionCount");
@@ -2072,29 +1144,10 @@ fn miopenConvolutionBackwardDataGetSolutionCount(py: Python<'_>, handle: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_wDesc, a_convDesc, a_dxDesc, a_solutionCount) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
 }
-/// `miopenConvolutionBackwardDataGetSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionBackwardDataGetSolution: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionBackwardDataGetSolution",
-    "miopenConvolutionBackwardDataGetSolution",
-    &["handle", "dyDesc", "wDesc", "convDesc", "dxDesc", "maxSolutionCount", "solutions"],
-    rt::fastcall_entry!(C_miopenConvolutionBackwardDataGetSolution),
+rt::function!(F_miopenConvolutionBackwardDataGetSolution, C_miopenConvolutionBackwardDataGetSolution, c"miopenConvolutionBackwardDataGetSolution", "miopenConvolutionBackwardDataGetSolution",
     c"miopenConvolutionBackwardDataGetSolution(handle, dyDesc, wDesc, convDesc, dxDesc, maxSolutionCount, solutions)\n--\n\nQuery the applicable solutions for a backward convolution w-r-t data as described by\ninput, output and convolution descriptors.\n\nThe returned solutions array is sorted in the order of decreasing performance. The returned\nsolutions\nns\nmight be based\non heuristics and for more consistent performance results the user the advised to run the Find\nstep.\nThe maximum length of the solutions array may be queried using\nmiopenConvolutionBackwardDataGetSolutionCount\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    maxSolutionCount: The size of the solutions array passed in below (input)\n    solutions: A pointer to an array of type miopenConvSolution_t allocated by the user,\n        filled in by MIOpen with applicable solutions. (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionBackwardDataGetSolution`, converted in order.
-unsafe fn C_miopenConvolutionBackwardDataGetSolution(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_miopenConvolutionBackwardDataGetSolution.args::<7>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionBackwardDataGetSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?, rt::call::extract(x5, "maxSolutionCount")?, &x6)?.into_ptr())
-}
+    ["handle", "dyDesc", "wDesc", "convDesc", "dxDesc", "maxSolutionCount", "solutions"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenConvolutionBackwardDataGetSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?, rt::call::extract(x5, "maxSolutionCount")?, &x6));
 
 fn miopenConvolutionBackwardDataGetSolution(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, wDesc: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, maxSolutionCount: rt::CInt<u64>, solutions: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataGetSolution");
@@ -2117,29 +1170,10 @@ fn miopenConvolutionBackwardDataGetSolution(py: Python<'_>, handle: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_wDesc, a_convDesc, a_dxDesc, a_maxSolutionCount, a_solutionCount, a_solutions) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
 }
-/// `miopenConvolutionBackwardDataGetSolutionWorkspaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionBackwardDataGetSolutionWorkspaceSize: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionBackwardDataGetSolutionWorkspaceSize",
-    "miopenConvolutionBackwardDataGetSolutionWorkspaceSize",
-    &["handle", "dyDesc", "wDesc", "convDesc", "dxDesc", "solution_id"],
-    rt::fastcall_entry!(C_miopenConvolutionBackwardDataGetSolutionWorkspaceSize),
+rt::function!(F_miopenConvolutionBackwardDataGetSolutionWorkspaceSize, C_miopenConvolutionBackwardDataGetSolutionWorkspaceSize, c"miopenConvolutionBackwardDataGetSolutionWorkspaceSize", "miopenConvolutionBackwardDataGetSolutionWorkspaceSize",
     c"miopenConvolutionBackwardDataGetSolutionWorkspaceSize(handle, dyDesc, wDesc, convDesc, dxDesc, solution_id)\n--\n\nReturns the workspace size required for a particular solution id.\n\nThis is an optional call for users who may have serialized the solution id and just need the\nworkspace\nsize for it. The same information is returned by the miopenConvolutionBackwardDataGetSolution as\npart of the\nmiopenConvSolution_t struct.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    solution_id: ID of the solution for which workspace size is required (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionBackwardDataGetSolutionWorkspaceSize`, converted in order.
-unsafe fn C_miopenConvolutionBackwardDataGetSolutionWorkspaceSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_miopenConvolutionBackwardDataGetSolutionWorkspaceSize.args::<6>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionBackwardDataGetSolutionWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?, rt::call::extract(x5, "solution_id")?)?.into_ptr())
-}
+    ["handle", "dyDesc", "wDesc", "convDesc", "dxDesc", "solution_id"],
+    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionBackwardDataGetSolutionWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?, rt::call::extract(x5, "solution_id")?));
 
 fn miopenConvolutionBackwardDataGetSolutionWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, wDesc: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataGetSolutionWorkspaceSize");
@@ -2160,29 +1194,10 @@ fn miopenConvolutionBackwardDataGetSolutionWorkspaceSize(py: Python<'_>, handle:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_wDesc, a_convDesc, a_dxDesc, a_solution_id, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// `miopenConvolutionBackwardDataCompileSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionBackwardDataCompileSolution: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionBackwardDataCompileSolution",
-    "miopenConvolutionBackwardDataCompileSolution",
-    &["handle", "dyDesc", "wDesc", "convDesc", "dxDesc", "solution_id"],
-    rt::fastcall_entry!(C_miopenConvolutionBackwardDataCompileSolution),
+rt::function!(F_miopenConvolutionBackwardDataCompileSolution, C_miopenConvolutionBackwardDataCompileSolution, c"miopenConvolutionBackwardDataCompileSolution", "miopenConvolutionBackwardDataCompileSolution",
     c"miopenConvolutionBackwardDataCompileSolution(handle, dyDesc, wDesc, convDesc, dxDesc, solution_id)\n--\n\nCompiles the solution provided by the user, this solution may be acquired by the\nmiopenConvolutionBackwardDataGetSolution API call above.\nCompiling the solution ensures that the first API call to\nmiopenConvolutionBackwardDataImmediate\ndoes not cause a compile.\n\nThis is an optional step and may be skipped if a slow first\nmiopenConvolutionBackwardDataImmediate\ninvocation is acceptable.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionBackwardDataCompileSolution`, converted in order.
-unsafe fn C_miopenConvolutionBackwardDataCompileSolution(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_miopenConvolutionBackwardDataCompileSolution.args::<6>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionBackwardDataCompileSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?, rt::call::extract(x5, "solution_id")?)?.into_ptr())
-}
+    ["handle", "dyDesc", "wDesc", "convDesc", "dxDesc", "solution_id"],
+    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionBackwardDataCompileSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?, rt::call::extract(x5, "solution_id")?));
 
 fn miopenConvolutionBackwardDataCompileSolution(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, wDesc: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataCompileSolution");
@@ -2201,29 +1216,10 @@ fn miopenConvolutionBackwardDataCompileSolution(py: Python<'_>, handle: rt::PtrA
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_wDesc, a_convDesc, a_dxDesc, a_solution_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenConvolutionBackwardDataImmediate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionBackwardDataImmediate: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionBackwardDataImmediate",
-    "miopenConvolutionBackwardDataImmediate",
-    &["handle", "dyDesc", "dy", "wDesc", "w", "convDesc", "dxDesc", "dx", "workSpace", "workSpaceSize", "solution_id"],
-    rt::fastcall_entry!(C_miopenConvolutionBackwardDataImmediate),
+rt::function!(F_miopenConvolutionBackwardDataImmediate, C_miopenConvolutionBackwardDataImmediate, c"miopenConvolutionBackwardDataImmediate", "miopenConvolutionBackwardDataImmediate",
     c"miopenConvolutionBackwardDataImmediate(handle, dyDesc, dy, wDesc, w, convDesc, dxDesc, dx, workSpace, workSpaceSize, solution_id)\n--\n\nExecutes the Backward convolution w-r-t data  operation based on the provided solution\nID.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    workSpace: Workspace tensor (input)\n    workSpaceSize: Size in bytes of the workspace memory pointed to by workSpace\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionBackwardDataImmediate`, converted in order.
-unsafe fn C_miopenConvolutionBackwardDataImmediate(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
-        unsafe { F_miopenConvolutionBackwardDataImmediate.args::<11>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionBackwardDataImmediate(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "wDesc")?, rt::call::extract(x4, "w")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dxDesc")?, rt::call::extract(x7, "dx")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?)?.into_ptr())
-}
+    ["handle", "dyDesc", "dy", "wDesc", "w", "convDesc", "dxDesc", "dx", "workSpace", "workSpaceSize", "solution_id"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenConvolutionBackwardDataImmediate(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "wDesc")?, rt::call::extract(x4, "w")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dxDesc")?, rt::call::extract(x7, "dx")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?));
 
 fn miopenConvolutionBackwardDataImmediate(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataImmediate");
@@ -2247,29 +1243,10 @@ fn miopenConvolutionBackwardDataImmediate(py: Python<'_>, handle: rt::PtrArg, dy
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_dy, a_wDesc, a_w, a_convDesc, a_dxDesc, a_dx, a_workSpace, a_workSpaceSize, a_solution_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenConvolutionBackwardWeightsGetSolutionCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionBackwardWeightsGetSolutionCount: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionBackwardWeightsGetSolutionCount",
-    "miopenConvolutionBackwardWeightsGetSolutionCount",
-    &["handle", "dyDesc", "xDesc", "convDesc", "dwDesc"],
-    rt::fastcall_entry!(C_miopenConvolutionBackwardWeightsGetSolutionCount),
+rt::function!(F_miopenConvolutionBackwardWeightsGetSolutionCount, C_miopenConvolutionBackwardWeightsGetSolutionCount, c"miopenConvolutionBackwardWeightsGetSolutionCount", "miopenConvolutionBackwardWeightsGetSolutionCount",
     c"miopenConvolutionBackwardWeightsGetSolutionCount(handle, dyDesc, xDesc, convDesc, dwDesc)\n--\n\nQuery the maximum number of solutions applicable for the given input/output and weights\ntensor descriptor for backward Convolution w-r-t Weights.\n\nThis call returns the maximum number of applicable solutions for a the convolution problem, the\nnumber\nreturned may be used to allocate the memory required for the miopenConvAlgoPert2_t which is\nrequired\nby miopenConvolutionBackwardWeightsGetSolution API calls.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionBackwardWeightsGetSolutionCount`, converted in order.
-unsafe fn C_miopenConvolutionBackwardWeightsGetSolutionCount(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_miopenConvolutionBackwardWeightsGetSolutionCount.args::<5>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionBackwardWeightsGetSolutionCount(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?)?.into_ptr())
-}
+    ["handle", "dyDesc", "xDesc", "convDesc", "dwDesc"],
+    |py, [x0, x1, x2, x3, x4]| miopenConvolutionBackwardWeightsGetSolutionCount(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?));
 
 fn miopenConvolutionBackwardWeightsGetSolutionCount(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsGetSolutionCount");
@@ -2289,29 +1266,10 @@ fn miopenConvolutionBackwardWeightsGetSolutionCount(py: Python<'_>, handle: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_xDesc, a_convDesc, a_dwDesc, a_solutionCount) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
 }
-/// `miopenConvolutionBackwardWeightsGetSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionBackwardWeightsGetSolution: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionBackwardWeightsGetSolution",
-    "miopenConvolutionBackwardWeightsGetSolution",
-    &["handle", "dyDesc", "xDesc", "convDesc", "dwDesc", "maxSolutionCount", "solutions"],
-    rt::fastcall_entry!(C_miopenConvolutionBackwardWeightsGetSolution),
+rt::function!(F_miopenConvolutionBackwardWeightsGetSolution, C_miopenConvolutionBackwardWeightsGetSolution, c"miopenConvolutionBackwardWeightsGetSolution", "miopenConvolutionBackwardWeightsGetSolution",
     c"miopenConvolutionBackwardWeightsGetSolution(handle, dyDesc, xDesc, convDesc, dwDesc, maxSolutionCount, solutions)\n--\n\nQuery the applicable solutions for a backward convolution w-r-t weights as described by\ninput, output and convolution descriptors.\n\nThe returned solutions array is sorted in the order of decreasing performance. The returned\nsolutions\nmight be based\non heuristics and for more consistent performance results the user the advised to run the Find\nstep.\nThe maximum length of the solutions array may be queried using\nmiopenConvolutionBackwardWeightsGetSolutionCount\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    maxSolutionCount: The size of the solutions array passed in below (input)\n    solutions: A pointer to an array of type miopenConvSolution_t allocated by the user,\n        filled in by MIOpen with applicable solutions. (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionBackwardWeightsGetSolution`, converted in order.
-unsafe fn C_miopenConvolutionBackwardWeightsGetSolution(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_miopenConvolutionBackwardWeightsGetSolution.args::<7>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionBackwardWeightsGetSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?, rt::call::extract(x5, "maxSolutionCount")?, &x6)?.into_ptr())
-}
+    ["handle", "dyDesc", "xDesc", "convDesc", "dwDesc", "maxSolutionCount", "solutions"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenConvolutionBackwardWeightsGetSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?, rt::call::extract(x5, "maxSolutionCount")?, &x6));
 
 fn miopenConvolutionBackwardWeightsGetSolution(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, maxSolutionCount: rt::CInt<u64>, solutions: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsGetSolution");
@@ -2334,29 +1292,10 @@ fn miopenConvolutionBackwardWeightsGetSolution(py: Python<'_>, handle: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_xDesc, a_convDesc, a_dwDesc, a_maxSolutionCount, a_solutionCount, a_solutions) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
 }
-/// `miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize",
-    "miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize",
-    &["handle", "dyDesc", "xDesc", "convDesc", "dwDesc", "solution_id"],
-    rt::fastcall_entry!(C_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize),
+rt::function!(F_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize, C_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize, c"miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize", "miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize",
     c"miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(handle, dyDesc, xDesc, convDesc, dwDesc, solution_id)\n--\n\nReturns the workspace size required for a particular solution id.\n\nThis is an optional call for users who may have serialized the solution id and just need the\nworkspace\nsize for it. The same information is returned by the miopenConvolutionBackwardWeightsGetSolution\nas part of the\nmiopenConvSolution_t struct.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    solution_id: ID of the solution for which workspace size is required (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize`, converted in order.
-unsafe fn C_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize.args::<6>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?, rt::call::extract(x5, "solution_id")?)?.into_ptr())
-}
+    ["handle", "dyDesc", "xDesc", "convDesc", "dwDesc", "solution_id"],
+    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?, rt::call::extract(x5, "solution_id")?));
 
 fn miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize");
@@ -2377,29 +1316,10 @@ fn miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(py: Python<'_>, hand
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_xDesc, a_convDesc, a_dwDesc, a_solution_id, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// `miopenConvolutionBackwardWeightsCompileSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionBackwardWeightsCompileSolution: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionBackwardWeightsCompileSolution",
-    "miopenConvolutionBackwardWeightsCompileSolution",
-    &["handle", "dyDesc", "xDesc", "convDesc", "dwDesc", "solution_id"],
-    rt::fastcall_entry!(C_miopenConvolutionBackwardWeightsCompileSolution),
+rt::function!(F_miopenConvolutionBackwardWeightsCompileSolution, C_miopenConvolutionBackwardWeightsCompileSolution, c"miopenConvolutionBackwardWeightsCompileSolution", "miopenConvolutionBackwardWeightsCompileSolution",
     c"miopenConvolutionBackwardWeightsCompileSolution(handle, dyDesc, xDesc, convDesc, dwDesc, solution_id)\n--\n\nCompiles the solution provided by the user, this solution may be acquired by the\nmiopenConvolutionBackwardWeightsGetSolution API call above.\nCompiling the solution ensures that the first API call to\nmiopenConvolutionBackwardWeightsImmediate\ndoes not cause a compile.\n\nThis is an optional step and may be skipped if a slow first\nmiopenConvolutionBackwardWeightsImmediate invocation is acceptable.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionBackwardWeightsCompileSolution`, converted in order.
-unsafe fn C_miopenConvolutionBackwardWeightsCompileSolution(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_miopenConvolutionBackwardWeightsCompileSolution.args::<6>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionBackwardWeightsCompileSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?, rt::call::extract(x5, "solution_id")?)?.into_ptr())
-}
+    ["handle", "dyDesc", "xDesc", "convDesc", "dwDesc", "solution_id"],
+    |py, [x0, x1, x2, x3, x4, x5]| miopenConvolutionBackwardWeightsCompileSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?, rt::call::extract(x5, "solution_id")?));
 
 fn miopenConvolutionBackwardWeightsCompileSolution(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsCompileSolution");
@@ -2418,29 +1338,10 @@ fn miopenConvolutionBackwardWeightsCompileSolution(py: Python<'_>, handle: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_xDesc, a_convDesc, a_dwDesc, a_solution_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenConvolutionBackwardWeightsImmediate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionBackwardWeightsImmediate: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionBackwardWeightsImmediate",
-    "miopenConvolutionBackwardWeightsImmediate",
-    &["handle", "dyDesc", "dy", "xDesc", "x", "convDesc", "dwDesc", "dw", "workSpace", "workSpaceSize", "solution_id"],
-    rt::fastcall_entry!(C_miopenConvolutionBackwardWeightsImmediate),
+rt::function!(F_miopenConvolutionBackwardWeightsImmediate, C_miopenConvolutionBackwardWeightsImmediate, c"miopenConvolutionBackwardWeightsImmediate", "miopenConvolutionBackwardWeightsImmediate",
     c"miopenConvolutionBackwardWeightsImmediate(handle, dyDesc, dy, xDesc, x, convDesc, dwDesc, dw, workSpace, workSpaceSize, solution_id)\n--\n\nExecutes the Backward convolution w-r-t weights  operation based on the provided solution\nID.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    x: Data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    dw: Weights delta tensor dw (output)\n    workSpace: Workspace tensor (input)\n    workSpaceSize: Size in bytes of the memory passed in, pointed to by workSpace pointer\n        above\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionBackwardWeightsImmediate`, converted in order.
-unsafe fn C_miopenConvolutionBackwardWeightsImmediate(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
-        unsafe { F_miopenConvolutionBackwardWeightsImmediate.args::<11>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionBackwardWeightsImmediate(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dwDesc")?, rt::call::extract(x7, "dw")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?)?.into_ptr())
-}
+    ["handle", "dyDesc", "dy", "xDesc", "x", "convDesc", "dwDesc", "dw", "workSpace", "workSpaceSize", "solution_id"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenConvolutionBackwardWeightsImmediate(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dwDesc")?, rt::call::extract(x7, "dw")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?));
 
 fn miopenConvolutionBackwardWeightsImmediate(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsImmediate");
@@ -2464,29 +1365,10 @@ fn miopenConvolutionBackwardWeightsImmediate(py: Python<'_>, handle: rt::PtrArg,
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_dy, a_xDesc, a_x, a_convDesc, a_dwDesc, a_dw, a_workSpace, a_workSpaceSize, a_solution_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenConvolutionForwardGetWorkSpaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionForwardGetWorkSpaceSize: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionForwardGetWorkSpaceSize",
-    "miopenConvolutionForwardGetWorkSpaceSize",
-    &["handle", "wDesc", "xDesc", "convDesc", "yDesc"],
-    rt::fastcall_entry!(C_miopenConvolutionForwardGetWorkSpaceSize),
+rt::function!(F_miopenConvolutionForwardGetWorkSpaceSize, C_miopenConvolutionForwardGetWorkSpaceSize, c"miopenConvolutionForwardGetWorkSpaceSize", "miopenConvolutionForwardGetWorkSpaceSize",
     c"miopenConvolutionForwardGetWorkSpaceSize(handle, wDesc, xDesc, convDesc, yDesc)\n--\n\nQuery the workspace size required for a forward convolution algorithm.\n\nFor given tensor and convolution descriptors, this function calculates and returns the minimum\nsize of the workspace that must be provided to miopenFindConvolutionForwardAlgorithm() in order\nfor the latter to find the best candidate from the available forward data convolution algorithms.\n\nWARNING: Providing smaller workspace may result in the selection of a slow convolution\nalgorithm, and therefore affect library performance.\n\nIt should be assumed that the required workspace size is different for each convolution\nconfiguration. Therefore, typically this function should be called at least once for each\nconvolution configuration used.\n\nSince the convolution configuration is determined by tensor and convolution descriptors, the user\nshould ensure that all descriptors contain complete information. For example, if Group/Depthwise\nconvolution mode is used, then miopenSetConvolutionGroupCount() should be called before running\nthis, and so on.\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionForwardGetWorkSpaceSize`, converted in order.
-unsafe fn C_miopenConvolutionForwardGetWorkSpaceSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_miopenConvolutionForwardGetWorkSpaceSize.args::<5>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionForwardGetWorkSpaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?)?.into_ptr())
-}
+    ["handle", "wDesc", "xDesc", "convDesc", "yDesc"],
+    |py, [x0, x1, x2, x3, x4]| miopenConvolutionForwardGetWorkSpaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "yDesc")?));
 
 fn miopenConvolutionForwardGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardGetWorkSpaceSize");
@@ -2506,29 +1388,10 @@ fn miopenConvolutionForwardGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_xDesc, a_convDesc, a_yDesc, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// `miopenFindConvolutionForwardAlgorithm` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenFindConvolutionForwardAlgorithm: rt::call::Function = rt::call::Function::new(
-    c"miopenFindConvolutionForwardAlgorithm",
-    "miopenFindConvolutionForwardAlgorithm",
-    &["handle", "xDesc", "x", "wDesc", "w", "convDesc", "yDesc", "y", "requestAlgoCount", "perfResults", "workSpace", "workSpaceSize", "exhaustiveSearch"],
-    rt::fastcall_entry!(C_miopenFindConvolutionForwardAlgorithm),
+rt::function!(F_miopenFindConvolutionForwardAlgorithm, C_miopenFindConvolutionForwardAlgorithm, c"miopenFindConvolutionForwardAlgorithm", "miopenFindConvolutionForwardAlgorithm",
     c"miopenFindConvolutionForwardAlgorithm(handle, xDesc, x, wDesc, w, convDesc, yDesc, y, requestAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch)\n--\n\nSearch and run the forward convolutional algorithms and return a list of kernel times.\n\nThis function attempts all MIOpen forward convolution algorithms based on\nthe input configuration, and outputs performance metrics to a\nuser-allocated array of type miopenConvAlgoPerf_t. These metrics are written\nin a sorted fashion where the first element has the lowest compute time.\nUsers can chose the top-most algorithm if they only care about the fastest\nalgorithm.\n\nThis function is mandatory before using miopenConvolutionForward(). In order\nto execute this function, miopenConvolutionForwardGetWorkSpaceSize() must be\nrun to determine the required memory for this search.\n\n* If exhaustiveSearch == 0, MIOpen will look for the first kernel with a configuration match. If\na configuration match is not found, a default configuration will be returned.\n\n* If exhaustiveSearch == 1, MIOpen will look for the best kernel for the provided configuration.\nIf a match is not found, an exhaustive search is performed by running individual algorithms.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    requestAlgoCount: Number of algorithms to return kernel times (input)\n    perfResults: Pointer to union of best algorithm for forward and backwards (input)\n    workSpace: Pointer to workspace buffer (input).\n    workSpaceSize: Size in bytes of the workspace buffer (input).\n        The buffer must be allocated on the device by the caller.\n        The size of the buffer should be determined by calling\n        miopenConvolutionForwardGetWorkSpaceSize(), see its\n        documentation for details.\n    exhaustiveSearch: A boolean to toggle a full search of all algorithms\n        and configurations (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    returnedAlgoCount: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenFindConvolutionForwardAlgorithm`, converted in order.
-unsafe fn C_miopenFindConvolutionForwardAlgorithm(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
-        unsafe { F_miopenFindConvolutionForwardAlgorithm.args::<13>(py, args, nargs, kwnames)? };
-    Ok(miopenFindConvolutionForwardAlgorithm(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "xDesc")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "wDesc")?, rt::call::extract(x4, "w")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?)?.into_ptr())
-}
+    ["handle", "xDesc", "x", "wDesc", "w", "convDesc", "yDesc", "y", "requestAlgoCount", "perfResults", "workSpace", "workSpaceSize", "exhaustiveSearch"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenFindConvolutionForwardAlgorithm(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "xDesc")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "wDesc")?, rt::call::extract(x4, "w")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?));
 
 fn miopenFindConvolutionForwardAlgorithm(py: Python<'_>, handle: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFindConvolutionForwardAlgorithm");
@@ -2557,29 +1420,10 @@ fn miopenFindConvolutionForwardAlgorithm(py: Python<'_>, handle: rt::PtrArg, xDe
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_xDesc, a_x, a_wDesc, a_w, a_convDesc, a_yDesc, a_y, a_requestAlgoCount, a_returnedAlgoCount, a_perfResults, a_workSpace, a_workSpaceSize, a_exhaustiveSearch) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_returnedAlgoCount)?])
 }
-/// `miopenConvolutionForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionForward: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionForward",
-    "miopenConvolutionForward",
-    &["handle", "alpha", "xDesc", "x", "wDesc", "w", "convDesc", "algo", "beta", "yDesc", "y", "workSpace", "workSpaceSize"],
-    rt::fastcall_entry!(C_miopenConvolutionForward),
+rt::function!(F_miopenConvolutionForward, C_miopenConvolutionForward, c"miopenConvolutionForward", "miopenConvolutionForward",
     c"miopenConvolutionForward(handle, alpha, xDesc, x, wDesc, w, convDesc, algo, beta, yDesc, y, workSpace, workSpaceSize)\n--\n\nExecute a forward convolution layer\n\nRuns the forward convolution layer based on the selected algorithm. The function\nmiopenFindConvolutionForwardAlgorithm() must have been executed previously to\ndetermine the required memory needed for the workspace and the best convolutional algorithm.\nThe scaling parameter alpha (float) and shift parameter beta (float) are only supported for\nalpha = 1 and beta = 0 in 2D. In 3D, these parameters can take other values.\n\nThe forward convolution is designed to accommodate both packed and non-packed tensor strides for\nmultiple data types and dimensions across various platforms. This flexibility ensures optimal\nperformance in handling diverse computational scenarios. To configure tensor parameters,\nincluding strides, users can utilize the APIs miopenSetTensorDescriptor() and\nmiopenGetTensorDescriptor(). These APIs empower developers to seamlessly set and retrieve tensor\ninformation, facilitating a more intuitive and efficient workflow. The tensor strides are\nnon-packed by default.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (inputs)\n    convDesc: Convolution layer descriptor (inputs)\n    algo: Algorithm selected (inputs)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    workSpace: Pointer to workspace required (input)\n    workSpaceSize: Size in bytes of the memory determined by the find step (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionForward`, converted in order.
-unsafe fn C_miopenConvolutionForward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
-        unsafe { F_miopenConvolutionForward.args::<13>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "yDesc")?, rt::call::extract(x10, "y")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?)?.into_ptr())
-}
+    ["handle", "alpha", "xDesc", "x", "wDesc", "w", "convDesc", "algo", "beta", "yDesc", "y", "workSpace", "workSpaceSize"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenConvolutionForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "yDesc")?, rt::call::extract(x10, "y")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?));
 
 fn miopenConvolutionForward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForward");
@@ -2605,29 +1449,10 @@ fn miopenConvolutionForward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_xDesc, a_x, a_wDesc, a_w, a_convDesc, a_algo, a_beta, a_yDesc, a_y, a_workSpace, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenConvolutionForwardBias` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionForwardBias: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionForwardBias",
-    "miopenConvolutionForwardBias",
-    &["handle", "alpha", "bDesc", "b", "beta", "yDesc", "y"],
-    rt::fastcall_entry!(C_miopenConvolutionForwardBias),
+rt::function!(F_miopenConvolutionForwardBias, C_miopenConvolutionForwardBias, c"miopenConvolutionForwardBias", "miopenConvolutionForwardBias",
     c"miopenConvolutionForwardBias(handle, alpha, bDesc, b, beta, yDesc, y)\n--\n\nCalculate element-wise scale and shift of a tensor via a bias tensor\n\nThis function applies an element-wise bias to a data tensor from an input bias tensor.\nThe scaling parameter alpha (float) and shift parameter beta (float) are only supported for\nalpha = 1 and beta = 0.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    bDesc: Tensor descriptor for bias tensor b (input)\n    b: Bias tensor b (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for data tensor y (input)\n    y: Data tensor y (input and output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionForwardBias`, converted in order.
-unsafe fn C_miopenConvolutionForwardBias(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_miopenConvolutionForwardBias.args::<7>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionForwardBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "bDesc")?, rt::call::extract(x3, "b")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?)?.into_ptr())
-}
+    ["handle", "alpha", "bDesc", "b", "beta", "yDesc", "y"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenConvolutionForwardBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "bDesc")?, rt::call::extract(x3, "b")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?));
 
 fn miopenConvolutionForwardBias(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, bDesc: rt::PtrArg, b: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardBias");
@@ -2647,29 +1472,10 @@ fn miopenConvolutionForwardBias(py: Python<'_>, handle: rt::PtrArg, alpha: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_bDesc, a_b, a_beta, a_yDesc, a_y) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenConvolutionBackwardDataGetWorkSpaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionBackwardDataGetWorkSpaceSize: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionBackwardDataGetWorkSpaceSize",
-    "miopenConvolutionBackwardDataGetWorkSpaceSize",
-    &["handle", "dyDesc", "wDesc", "convDesc", "dxDesc"],
-    rt::fastcall_entry!(C_miopenConvolutionBackwardDataGetWorkSpaceSize),
+rt::function!(F_miopenConvolutionBackwardDataGetWorkSpaceSize, C_miopenConvolutionBackwardDataGetWorkSpaceSize, c"miopenConvolutionBackwardDataGetWorkSpaceSize", "miopenConvolutionBackwardDataGetWorkSpaceSize",
     c"miopenConvolutionBackwardDataGetWorkSpaceSize(handle, dyDesc, wDesc, convDesc, dxDesc)\n--\n\nQuery the workspace size required for a backward data convolution algorithm.\n\nFor given tensor and convolution descriptors, this function calculates and returns the minimum\nsize of the workspace that must be provided to miopenFindConvolutionBackwardDataAlgorithm() in\norder for the latter to find the best candidate from the available backward data convolution\nalgorithms.\n\nWARNING: Providing smaller workspace may result in the selection of a slow convolution\nalgorithm, and therefore affect library performance.\n\nIt should be assumed that the required workspace size is different for each convolution\nconfiguration. Therefore, typically this function should be called at least once for each\nconvolution configuration used.\n\nSince the convolution configuration is determined by tensor and convolution descriptors, the user\nshould ensure that all descriptors contain complete information. For example, if Group/Depthwise\nconvolution mode is used, then miopenSetConvolutionGroupCount() should be called before running\nthis, and so on.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionBackwardDataGetWorkSpaceSize`, converted in order.
-unsafe fn C_miopenConvolutionBackwardDataGetWorkSpaceSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_miopenConvolutionBackwardDataGetWorkSpaceSize.args::<5>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionBackwardDataGetWorkSpaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?)?.into_ptr())
-}
+    ["handle", "dyDesc", "wDesc", "convDesc", "dxDesc"],
+    |py, [x0, x1, x2, x3, x4]| miopenConvolutionBackwardDataGetWorkSpaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "wDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dxDesc")?));
 
 fn miopenConvolutionBackwardDataGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, wDesc: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataGetWorkSpaceSize");
@@ -2689,29 +1495,10 @@ fn miopenConvolutionBackwardDataGetWorkSpaceSize(py: Python<'_>, handle: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_wDesc, a_convDesc, a_dxDesc, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// `miopenFindConvolutionBackwardDataAlgorithm` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenFindConvolutionBackwardDataAlgorithm: rt::call::Function = rt::call::Function::new(
-    c"miopenFindConvolutionBackwardDataAlgorithm",
-    "miopenFindConvolutionBackwardDataAlgorithm",
-    &["handle", "dyDesc", "dy", "wDesc", "w", "convDesc", "dxDesc", "dx", "requestAlgoCount", "perfResults", "workSpace", "workSpaceSize", "exhaustiveSearch"],
-    rt::fastcall_entry!(C_miopenFindConvolutionBackwardDataAlgorithm),
+rt::function!(F_miopenFindConvolutionBackwardDataAlgorithm, C_miopenFindConvolutionBackwardDataAlgorithm, c"miopenFindConvolutionBackwardDataAlgorithm", "miopenFindConvolutionBackwardDataAlgorithm",
     c"miopenFindConvolutionBackwardDataAlgorithm(handle, dyDesc, dy, wDesc, w, convDesc, dxDesc, dx, requestAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch)\n--\n\nSearch and run the backwards data convolution algorithms and return a list of kernel\ntimes.\n\nThis function attempts all MIOpen backward data convolution algorithms, and outputs the\nperformance metrics to a user-allocated array of type miopenConvAlgoPerf_t.\nThese metrics are written in sorted fashion where the first element has the lowest compute time.\nThis function is mandatory before using backwards convolutions. Users can chose the top-most\nalgorithm if they only care about the fastest algorithm.\n\nThis function is mandatory before using miopenConvolutionBackwardData(). In order to\nexecute this function, miopenConvolutionBackwardsDataGetWorkSpaceSize() must be run to determine\nthe required memory for this search.\n\n* If exhaustiveSearch == 0, MIOpen will look for the first kernel with a configuration match. If\na configuration match is not found, a default configuration will be returned.\n\n* If exhaustiveSearch == 1, MIOpen will look for the best kernel for the provided configuration.\nIf a match is not found, an exhaustive search is performed by running individual algorithms.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (input)\n    requestAlgoCount: Number of algorithms to return kernel times (input)\n    perfResults: Pointer to union of best algorithm for forward and backwards (output)\n    workSpace: Pointer to workspace buffer (input).\n    workSpaceSize: Size in bytes of the workspace buffer (input).\n        The buffer must be allocated on the device by the caller.\n        The size of the buffer should be determined by calling\n        miopenConvolutionBackwardDataGetWorkSpaceSize(), see its\n        documentation for details.\n    exhaustiveSearch: A boolean to toggle a full search of all algorithms\n        and configurations (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    returnedAlgoCount: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenFindConvolutionBackwardDataAlgorithm`, converted in order.
-unsafe fn C_miopenFindConvolutionBackwardDataAlgorithm(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
-        unsafe { F_miopenFindConvolutionBackwardDataAlgorithm.args::<13>(py, args, nargs, kwnames)? };
-    Ok(miopenFindConvolutionBackwardDataAlgorithm(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "wDesc")?, rt::call::extract(x4, "w")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dxDesc")?, rt::call::extract(x7, "dx")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?)?.into_ptr())
-}
+    ["handle", "dyDesc", "dy", "wDesc", "w", "convDesc", "dxDesc", "dx", "requestAlgoCount", "perfResults", "workSpace", "workSpaceSize", "exhaustiveSearch"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenFindConvolutionBackwardDataAlgorithm(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "wDesc")?, rt::call::extract(x4, "w")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dxDesc")?, rt::call::extract(x7, "dx")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?));
 
 fn miopenFindConvolutionBackwardDataAlgorithm(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFindConvolutionBackwardDataAlgorithm");
@@ -2740,29 +1527,10 @@ fn miopenFindConvolutionBackwardDataAlgorithm(py: Python<'_>, handle: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_dy, a_wDesc, a_w, a_convDesc, a_dxDesc, a_dx, a_requestAlgoCount, a_returnedAlgoCount, a_perfResults, a_workSpace, a_workSpaceSize, a_exhaustiveSearch) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_returnedAlgoCount)?])
 }
-/// `miopenConvolutionBackwardData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionBackwardData: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionBackwardData",
-    "miopenConvolutionBackwardData",
-    &["handle", "alpha", "dyDesc", "dy", "wDesc", "w", "convDesc", "algo", "beta", "dxDesc", "dx", "workSpace", "workSpaceSize"],
-    rt::fastcall_entry!(C_miopenConvolutionBackwardData),
+rt::function!(F_miopenConvolutionBackwardData, C_miopenConvolutionBackwardData, c"miopenConvolutionBackwardData", "miopenConvolutionBackwardData",
     c"miopenConvolutionBackwardData(handle, alpha, dyDesc, dy, wDesc, w, convDesc, algo, beta, dxDesc, dx, workSpace, workSpaceSize)\n--\n\nExecute a backward data convolution layer\n\nRuns the backward data convolution layer based on the selected algorithm. The function\nmiopenFindConvolutionBackwardDataAlgorithm() must have been executed previously to\ndetermine the required memory needed for the workspace and the best convolutional\nalgorithm.\n\nThe backward data convolution is designed to accommodate both packed and non-packed tensor\nstrides for multiple data types and dimensions across various platforms. This flexibility ensures\noptimal performance in handling diverse computational scenarios. To configure tensor parameters,\nincluding strides, users can utilize the APIs miopenSetTensorDescriptor() and\nmiopenGetTensorDescriptor(). These APIs empower developers to seamlessly set and retrieve tensor\ninformation, facilitating a more intuitive and efficient workflow. The tensor strides are\nnon-packed by default.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    algo: Algorithm selected (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    workSpace: Pointer to workspace required for the search (input)\n    workSpaceSize: Size in bytes of the memory needed for find (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionBackwardData`, converted in order.
-unsafe fn C_miopenConvolutionBackwardData(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
-        unsafe { F_miopenConvolutionBackwardData.args::<13>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionBackwardData(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "dyDesc")?, rt::call::extract(x3, "dy")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "dxDesc")?, rt::call::extract(x10, "dx")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?)?.into_ptr())
-}
+    ["handle", "alpha", "dyDesc", "dy", "wDesc", "w", "convDesc", "algo", "beta", "dxDesc", "dx", "workSpace", "workSpaceSize"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenConvolutionBackwardData(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "dyDesc")?, rt::call::extract(x3, "dy")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "dxDesc")?, rt::call::extract(x10, "dx")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?));
 
 fn miopenConvolutionBackwardData(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardData");
@@ -2788,29 +1556,10 @@ fn miopenConvolutionBackwardData(py: Python<'_>, handle: rt::PtrArg, alpha: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_dyDesc, a_dy, a_wDesc, a_w, a_convDesc, a_algo, a_beta, a_dxDesc, a_dx, a_workSpace, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenConvolutionBackwardWeightsGetWorkSpaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionBackwardWeightsGetWorkSpaceSize: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionBackwardWeightsGetWorkSpaceSize",
-    "miopenConvolutionBackwardWeightsGetWorkSpaceSize",
-    &["handle", "dyDesc", "xDesc", "convDesc", "dwDesc"],
-    rt::fastcall_entry!(C_miopenConvolutionBackwardWeightsGetWorkSpaceSize),
+rt::function!(F_miopenConvolutionBackwardWeightsGetWorkSpaceSize, C_miopenConvolutionBackwardWeightsGetWorkSpaceSize, c"miopenConvolutionBackwardWeightsGetWorkSpaceSize", "miopenConvolutionBackwardWeightsGetWorkSpaceSize",
     c"miopenConvolutionBackwardWeightsGetWorkSpaceSize(handle, dyDesc, xDesc, convDesc, dwDesc)\n--\n\nGet the GPU memory required for the backward weights convolution algorithm.\n\nFor given tensor and convolution descriptors, this function calculates and returns the minimum\nsize of the workspace that must be provided to miopenFindConvolutionBackwardWeightsAlgorithm() in\norder for the latter to find the best candidate from the available backward weights convolution\nalgorithms.\n\nWARNING: Providing smaller workspace may result in the selection of a slow convolution\nalgorithm, and therefore affect library performance.\n\nIt should be assumed that the required workspace size is different for each convolution\nconfiguration. Therefore, typically this function should be called at least once for each\nconvolution configuration used.\n\nSince the convolution configuration is determined by tensor and convolution descriptors, the user\nshould ensure that all descriptors contain complete information. For example, if Group/Depthwise\nconvolution mode is used, then miopenSetConvolutionGroupCount() should be called before running\nthis, and so on.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for output weights tensor dw (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionBackwardWeightsGetWorkSpaceSize`, converted in order.
-unsafe fn C_miopenConvolutionBackwardWeightsGetWorkSpaceSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_miopenConvolutionBackwardWeightsGetWorkSpaceSize.args::<5>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionBackwardWeightsGetWorkSpaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?)?.into_ptr())
-}
+    ["handle", "dyDesc", "xDesc", "convDesc", "dwDesc"],
+    |py, [x0, x1, x2, x3, x4]| miopenConvolutionBackwardWeightsGetWorkSpaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "convDesc")?, rt::call::extract(x4, "dwDesc")?));
 
 fn miopenConvolutionBackwardWeightsGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, xDesc: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsGetWorkSpaceSize");
@@ -2830,29 +1579,10 @@ fn miopenConvolutionBackwardWeightsGetWorkSpaceSize(py: Python<'_>, handle: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_xDesc, a_convDesc, a_dwDesc, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// `miopenFindConvolutionBackwardWeightsAlgorithm` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenFindConvolutionBackwardWeightsAlgorithm: rt::call::Function = rt::call::Function::new(
-    c"miopenFindConvolutionBackwardWeightsAlgorithm",
-    "miopenFindConvolutionBackwardWeightsAlgorithm",
-    &["handle", "dyDesc", "dy", "xDesc", "x", "convDesc", "dwDesc", "dw", "requestAlgoCount", "perfResults", "workSpace", "workSpaceSize", "exhaustiveSearch"],
-    rt::fastcall_entry!(C_miopenFindConvolutionBackwardWeightsAlgorithm),
+rt::function!(F_miopenFindConvolutionBackwardWeightsAlgorithm, C_miopenFindConvolutionBackwardWeightsAlgorithm, c"miopenFindConvolutionBackwardWeightsAlgorithm", "miopenFindConvolutionBackwardWeightsAlgorithm",
     c"miopenFindConvolutionBackwardWeightsAlgorithm(handle, dyDesc, dy, xDesc, x, convDesc, dwDesc, dw, requestAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch)\n--\n\nSearch and run the backwards weights convolutional algorithms and return a list of kernel\ntimes.\n\nThis function attempts all MIOpen backward weights convolution algorithms, and outputs\nthe performance metrics to a user-allocated array of type miopenConvAlgoPerf_t. These metrics are\nwritten in sorted fashion where the first element has the lowest compute time.\nThis function is mandatory before using backwards weight convolutions. Users can chose the\ntop-most algorithm if they only care about the fastest algorithm.\n\nThis function is mandatory before using miopenConvolutionBackwardWeights(). In order to\nexecute this function, miopenConvolutionBackwardsWeightsGetWorkSpaceSize() must be run to\ndetermine the required memory for this search.\n\n* If exhaustiveSearch == 0, MIOpen will look for the first kernel with a configuration match. If\na configuration match is not found, a default configuration will be returned.\n\n* If exhaustiveSearch == 1, MIOpen will look for the best kernel for the provided configuration.\nIf a match is not found, an exhaustive search is performed by running individual algorithms.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for output data tensor x (input)\n    x: Data delta tensor dx (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    dw: Weights delta tensor dw (input)\n    requestAlgoCount: Number of algorithms to return kernel times (input)\n    perfResults: Pointer to union of best algorithm for forward and backwards (output)\n    workSpace: Pointer to workspace buffer (input).\n    workSpaceSize: Size in bytes of the workspace buffer (input).\n        The buffer must be allocated on the device by the caller.\n        The size of the buffer should be determined by calling\n        miopenConvolutionBackwardWeightsGetWorkSpaceSize(), see its\n        documentation for details.\n    exhaustiveSearch: A boolean to toggle a full search of all algorithms\n        and configurations (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    returnedAlgoCount: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenFindConvolutionBackwardWeightsAlgorithm`, converted in order.
-unsafe fn C_miopenFindConvolutionBackwardWeightsAlgorithm(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
-        unsafe { F_miopenFindConvolutionBackwardWeightsAlgorithm.args::<13>(py, args, nargs, kwnames)? };
-    Ok(miopenFindConvolutionBackwardWeightsAlgorithm(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dwDesc")?, rt::call::extract(x7, "dw")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?)?.into_ptr())
-}
+    ["handle", "dyDesc", "dy", "xDesc", "x", "convDesc", "dwDesc", "dw", "requestAlgoCount", "perfResults", "workSpace", "workSpaceSize", "exhaustiveSearch"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenFindConvolutionBackwardWeightsAlgorithm(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dwDesc")?, rt::call::extract(x7, "dw")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?));
 
 fn miopenFindConvolutionBackwardWeightsAlgorithm(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArgMut, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFindConvolutionBackwardWeightsAlgorithm");
@@ -2881,29 +1611,10 @@ fn miopenFindConvolutionBackwardWeightsAlgorithm(py: Python<'_>, handle: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_dy, a_xDesc, a_x, a_convDesc, a_dwDesc, a_dw, a_requestAlgoCount, a_returnedAlgoCount, a_perfResults, a_workSpace, a_workSpaceSize, a_exhaustiveSearch) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_returnedAlgoCount)?])
 }
-/// `miopenConvolutionBackwardWeights` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionBackwardWeights: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionBackwardWeights",
-    "miopenConvolutionBackwardWeights",
-    &["handle", "alpha", "dyDesc", "dy", "xDesc", "x", "convDesc", "algo", "beta", "dwDesc", "dw", "workSpace", "workSpaceSize"],
-    rt::fastcall_entry!(C_miopenConvolutionBackwardWeights),
+rt::function!(F_miopenConvolutionBackwardWeights, C_miopenConvolutionBackwardWeights, c"miopenConvolutionBackwardWeights", "miopenConvolutionBackwardWeights",
     c"miopenConvolutionBackwardWeights(handle, alpha, dyDesc, dy, xDesc, x, convDesc, algo, beta, dwDesc, dw, workSpace, workSpaceSize)\n--\n\nExecute a backward weights convolution layer\n\nRuns the backward weights convolution layer based on the selected algorithm. The function\nmiopenFindConvolutionBackwardWeightsAlgorithm() must have\nbeen executed previously to determine the required memory needed for the workspace and the\nbest convolutional algorithm.\n\nThe backward weights convolution is designed to accommodate both packed and non-packed tensor\nstrides for multiple data types and dimensions across various platforms. This flexibility ensures\noptimal performance in handling diverse computational scenarios. To configure tensor parameters,\nincluding strides, users can utilize the APIs miopenSetTensorDescriptor() and\nmiopenGetTensorDescriptor(). These APIs empower developers to seamlessly set and retrieve tensor\ninformation, facilitating a more intuitive and efficient workflow. The tensor strides are\nnon-packed by default.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    x: Data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    algo: Algorithm selected (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    dw: Weights delta tensor dw (output)\n    workSpace: Pointer to workspace required for the search (input)\n    workSpaceSize: Size in bytes of the memory needed for find (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionBackwardWeights`, converted in order.
-unsafe fn C_miopenConvolutionBackwardWeights(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
-        unsafe { F_miopenConvolutionBackwardWeights.args::<13>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionBackwardWeights(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "dyDesc")?, rt::call::extract(x3, "dy")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "dwDesc")?, rt::call::extract(x10, "dw")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?)?.into_ptr())
-}
+    ["handle", "alpha", "dyDesc", "dy", "xDesc", "x", "convDesc", "algo", "beta", "dwDesc", "dw", "workSpace", "workSpaceSize"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenConvolutionBackwardWeights(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "dyDesc")?, rt::call::extract(x3, "dy")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "dwDesc")?, rt::call::extract(x10, "dw")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?));
 
 fn miopenConvolutionBackwardWeights(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeights");
@@ -2929,29 +1640,10 @@ fn miopenConvolutionBackwardWeights(py: Python<'_>, handle: rt::PtrArg, alpha: r
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_dyDesc, a_dy, a_xDesc, a_x, a_convDesc, a_algo, a_beta, a_dwDesc, a_dw, a_workSpace, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenConvolutionBackwardBias` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionBackwardBias: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionBackwardBias",
-    "miopenConvolutionBackwardBias",
-    &["handle", "alpha", "dyDesc", "dy", "beta", "dbDesc", "db"],
-    rt::fastcall_entry!(C_miopenConvolutionBackwardBias),
+rt::function!(F_miopenConvolutionBackwardBias, C_miopenConvolutionBackwardBias, c"miopenConvolutionBackwardBias", "miopenConvolutionBackwardBias",
     c"miopenConvolutionBackwardBias(handle, alpha, dyDesc, dy, beta, dbDesc, db)\n--\n\nCalculates the gradient with respect to the bias.\n\nCompute the convolution backwards gradient with respect to the bias tensor.\nThe scaling parameter alpha (float) and shift parameter beta (float) are only supported for\nalpha = 1 and beta = 0.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dbDesc: Tensor descriptor for input bias tensor db (input)\n    db: Bias delta tensor db (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenConvolutionBackwardBias`, converted in order.
-unsafe fn C_miopenConvolutionBackwardBias(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_miopenConvolutionBackwardBias.args::<7>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionBackwardBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "dyDesc")?, rt::call::extract(x3, "dy")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "dbDesc")?, rt::call::extract(x6, "db")?)?.into_ptr())
-}
+    ["handle", "alpha", "dyDesc", "dy", "beta", "dbDesc", "db"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenConvolutionBackwardBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "dyDesc")?, rt::call::extract(x3, "dy")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "dbDesc")?, rt::call::extract(x6, "db")?));
 
 fn miopenConvolutionBackwardBias(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, beta: rt::PtrArg, dbDesc: rt::PtrArg, db: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardBias");
@@ -2971,29 +1663,10 @@ fn miopenConvolutionBackwardBias(py: Python<'_>, handle: rt::PtrArg, alpha: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_dyDesc, a_dy, a_beta, a_dbDesc, a_db) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenCreatePoolingDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreatePoolingDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenCreatePoolingDescriptor",
-    "miopenCreatePoolingDescriptor",
-    &[],
-    rt::fastcall_entry!(C_miopenCreatePoolingDescriptor),
+rt::function!(F_miopenCreatePoolingDescriptor, C_miopenCreatePoolingDescriptor, c"miopenCreatePoolingDescriptor", "miopenCreatePoolingDescriptor",
     c"miopenCreatePoolingDescriptor()\n--\n\nCreates a pooling layer descriptor\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    poolDesc: miopenPoolingDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreatePoolingDescriptor`, converted in order.
-unsafe fn C_miopenCreatePoolingDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_miopenCreatePoolingDescriptor.args::<0>(py, args, nargs, kwnames)? };
-    Ok(miopenCreatePoolingDescriptor(py)?.into_ptr())
-}
+    [],
+    |py, []| miopenCreatePoolingDescriptor(py));
 
 fn miopenCreatePoolingDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreatePoolingDescriptor");
@@ -3008,29 +1681,10 @@ fn miopenCreatePoolingDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 46, o_poolDesc, None)?])
 }
-/// `miopenSetPoolingIndexType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetPoolingIndexType: rt::call::Function = rt::call::Function::new(
-    c"miopenSetPoolingIndexType",
-    "miopenSetPoolingIndexType",
-    &["poolDesc", "index_type"],
-    rt::fastcall_entry!(C_miopenSetPoolingIndexType),
+rt::function!(F_miopenSetPoolingIndexType, C_miopenSetPoolingIndexType, c"miopenSetPoolingIndexType", "miopenSetPoolingIndexType",
     c"miopenSetPoolingIndexType(poolDesc, index_type)\n--\n\nSet index data type for pooling layer. The default indexing type is uint8_t.\nUsers can set the index type to any of the miopenIndexType_t sizes; 8, 16, 32, or 64 bit\nunsigned integers.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n    index_type: Index type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetPoolingIndexType`, converted in order.
-unsafe fn C_miopenSetPoolingIndexType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenSetPoolingIndexType.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenSetPoolingIndexType(py, rt::call::extract(x0, "poolDesc")?, &x1)?.into_ptr())
-}
+    ["poolDesc", "index_type"],
+    |py, [x0, x1]| miopenSetPoolingIndexType(py, rt::call::extract(x0, "poolDesc")?, &x1));
 
 fn miopenSetPoolingIndexType(py: Python<'_>, poolDesc: rt::PtrArg, index_type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetPoolingIndexType");
@@ -3045,29 +1699,10 @@ fn miopenSetPoolingIndexType(py: Python<'_>, poolDesc: rt::PtrArg, index_type: &
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_index_type) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetPoolingIndexType` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetPoolingIndexType: rt::call::Function = rt::call::Function::new(
-    c"miopenGetPoolingIndexType",
-    "miopenGetPoolingIndexType",
-    &["poolDesc"],
-    rt::fastcall_entry!(C_miopenGetPoolingIndexType),
+rt::function!(F_miopenGetPoolingIndexType, C_miopenGetPoolingIndexType, c"miopenGetPoolingIndexType", "miopenGetPoolingIndexType",
     c"miopenGetPoolingIndexType(poolDesc)\n--\n\nGet the index data type for pooling layer. The index type to any of the\nmiopenIndexType_t sizes; 8, 16, 32, or 64 bit unsigned integers.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    index_type: miopenIndexType_t\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetPoolingIndexType`, converted in order.
-unsafe fn C_miopenGetPoolingIndexType(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetPoolingIndexType.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetPoolingIndexType(py, rt::call::extract(x0, "poolDesc")?)?.into_ptr())
-}
+    ["poolDesc"],
+    |py, [x0]| miopenGetPoolingIndexType(py, rt::call::extract(x0, "poolDesc")?));
 
 fn miopenGetPoolingIndexType(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetPoolingIndexType");
@@ -3083,29 +1718,10 @@ fn miopenGetPoolingIndexType(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_index_type) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 3, o_index_type as i64)?])
 }
-/// `miopenSetPoolingWorkSpaceIndexMode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetPoolingWorkSpaceIndexMode: rt::call::Function = rt::call::Function::new(
-    c"miopenSetPoolingWorkSpaceIndexMode",
-    "miopenSetPoolingWorkSpaceIndexMode",
-    &["poolDesc", "workspace_index"],
-    rt::fastcall_entry!(C_miopenSetPoolingWorkSpaceIndexMode),
+rt::function!(F_miopenSetPoolingWorkSpaceIndexMode, C_miopenSetPoolingWorkSpaceIndexMode, c"miopenSetPoolingWorkSpaceIndexMode", "miopenSetPoolingWorkSpaceIndexMode",
     c"miopenSetPoolingWorkSpaceIndexMode(poolDesc, workspace_index)\n--\n\nSet workspace index mode for pooling layer. The default mode is\nmiopenPoolingWorkSpaceIndexMask.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input/output)\n    workspace_index: Workspace index mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetPoolingWorkSpaceIndexMode`, converted in order.
-unsafe fn C_miopenSetPoolingWorkSpaceIndexMode(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenSetPoolingWorkSpaceIndexMode.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenSetPoolingWorkSpaceIndexMode(py, rt::call::extract(x0, "poolDesc")?, &x1)?.into_ptr())
-}
+    ["poolDesc", "workspace_index"],
+    |py, [x0, x1]| miopenSetPoolingWorkSpaceIndexMode(py, rt::call::extract(x0, "poolDesc")?, &x1));
 
 fn miopenSetPoolingWorkSpaceIndexMode(py: Python<'_>, poolDesc: rt::PtrArg, workspace_index: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetPoolingWorkSpaceIndexMode");
@@ -3120,29 +1736,10 @@ fn miopenSetPoolingWorkSpaceIndexMode(py: Python<'_>, poolDesc: rt::PtrArg, work
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_workspace_index) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetPoolingWorkSpaceIndexMode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetPoolingWorkSpaceIndexMode: rt::call::Function = rt::call::Function::new(
-    c"miopenGetPoolingWorkSpaceIndexMode",
-    "miopenGetPoolingWorkSpaceIndexMode",
-    &["poolDesc"],
-    rt::fastcall_entry!(C_miopenGetPoolingWorkSpaceIndexMode),
+rt::function!(F_miopenGetPoolingWorkSpaceIndexMode, C_miopenGetPoolingWorkSpaceIndexMode, c"miopenGetPoolingWorkSpaceIndexMode", "miopenGetPoolingWorkSpaceIndexMode",
     c"miopenGetPoolingWorkSpaceIndexMode(poolDesc)\n--\n\nGet workspace index mode for pooling layer.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workspace_index: miopenPoolingWorkspaceIndexMode_t\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetPoolingWorkSpaceIndexMode`, converted in order.
-unsafe fn C_miopenGetPoolingWorkSpaceIndexMode(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetPoolingWorkSpaceIndexMode.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetPoolingWorkSpaceIndexMode(py, rt::call::extract(x0, "poolDesc")?)?.into_ptr())
-}
+    ["poolDesc"],
+    |py, [x0]| miopenGetPoolingWorkSpaceIndexMode(py, rt::call::extract(x0, "poolDesc")?));
 
 fn miopenGetPoolingWorkSpaceIndexMode(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetPoolingWorkSpaceIndexMode");
@@ -3158,29 +1755,10 @@ fn miopenGetPoolingWorkSpaceIndexMode(py: Python<'_>, poolDesc: rt::PtrArg) -> P
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_workspace_index) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 8, o_workspace_index as i64)?])
 }
-/// `miopenSet2dPoolingDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSet2dPoolingDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenSet2dPoolingDescriptor",
-    "miopenSet2dPoolingDescriptor",
-    &["poolDesc", "mode", "windowHeight", "windowWidth", "pad_h", "pad_w", "stride_h", "stride_w"],
-    rt::fastcall_entry!(C_miopenSet2dPoolingDescriptor),
+rt::function!(F_miopenSet2dPoolingDescriptor, C_miopenSet2dPoolingDescriptor, c"miopenSet2dPoolingDescriptor", "miopenSet2dPoolingDescriptor",
     c"miopenSet2dPoolingDescriptor(poolDesc, mode, windowHeight, windowWidth, pad_h, pad_w, stride_h, stride_w)\n--\n\nSets a 2-D pooling layer descriptor details.\n\nSets the window shape, padding, and stride for a previously created 2-D pooling descriptor.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (output)\n    mode: Pooling mode enum (input)\n    windowHeight: Input window height dimension (input)\n    windowWidth: Input window width dimension (input)\n    pad_h: Number of elements to pad height (input)\n    pad_w: Number of elements to pad width (input)\n    stride_h: Vertical stride (input)\n    stride_w: Horizontal stride (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSet2dPoolingDescriptor`, converted in order.
-unsafe fn C_miopenSet2dPoolingDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_miopenSet2dPoolingDescriptor.args::<8>(py, args, nargs, kwnames)? };
-    Ok(miopenSet2dPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?, &x1, rt::call::extract(x2, "windowHeight")?, rt::call::extract(x3, "windowWidth")?, rt::call::extract(x4, "pad_h")?, rt::call::extract(x5, "pad_w")?, rt::call::extract(x6, "stride_h")?, rt::call::extract(x7, "stride_w")?)?.into_ptr())
-}
+    ["poolDesc", "mode", "windowHeight", "windowWidth", "pad_h", "pad_w", "stride_h", "stride_w"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| miopenSet2dPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?, &x1, rt::call::extract(x2, "windowHeight")?, rt::call::extract(x3, "windowWidth")?, rt::call::extract(x4, "pad_h")?, rt::call::extract(x5, "pad_w")?, rt::call::extract(x6, "stride_h")?, rt::call::extract(x7, "stride_w")?));
 
 fn miopenSet2dPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, mode: &Bound<'_, PyAny>, windowHeight: rt::CInt<i32>, windowWidth: rt::CInt<i32>, pad_h: rt::CInt<i32>, pad_w: rt::CInt<i32>, stride_h: rt::CInt<i32>, stride_w: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSet2dPoolingDescriptor");
@@ -3201,29 +1779,10 @@ fn miopenSet2dPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, mode: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_mode, a_windowHeight, a_windowWidth, a_pad_h, a_pad_w, a_stride_h, a_stride_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGet2dPoolingDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGet2dPoolingDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenGet2dPoolingDescriptor",
-    "miopenGet2dPoolingDescriptor",
-    &["poolDesc"],
-    rt::fastcall_entry!(C_miopenGet2dPoolingDescriptor),
+rt::function!(F_miopenGet2dPoolingDescriptor, C_miopenGet2dPoolingDescriptor, c"miopenGet2dPoolingDescriptor", "miopenGet2dPoolingDescriptor",
     c"miopenGet2dPoolingDescriptor(poolDesc)\n--\n\nGets a 2-D pooling layer descriptor details\n\nGets the window shape, padding, and stride for a previously created 2-D pooling descriptor.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n\nReturns: a tuple of 8 item(s):\n    miopenStatus_t: status\n    mode: miopenPoolingMode_t\n    windowHeight: int\n    windowWidth: int\n    pad_h: int\n    pad_w: int\n    stride_h: int\n    stride_w: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGet2dPoolingDescriptor`, converted in order.
-unsafe fn C_miopenGet2dPoolingDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGet2dPoolingDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGet2dPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?)?.into_ptr())
-}
+    ["poolDesc"],
+    |py, [x0]| miopenGet2dPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?));
 
 fn miopenGet2dPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGet2dPoolingDescriptor");
@@ -3251,29 +1810,10 @@ fn miopenGet2dPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_mode, a_windowHeight, a_windowWidth, a_pad_h, a_pad_w, a_stride_h, a_stride_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 7, o_mode as i64)?, rt::obj(py, o_windowHeight)?, rt::obj(py, o_windowWidth)?, rt::obj(py, o_pad_h)?, rt::obj(py, o_pad_w)?, rt::obj(py, o_stride_h)?, rt::obj(py, o_stride_w)?])
 }
-/// `miopenGetPoolingForwardOutputDim` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetPoolingForwardOutputDim: rt::call::Function = rt::call::Function::new(
-    c"miopenGetPoolingForwardOutputDim",
-    "miopenGetPoolingForwardOutputDim",
-    &["poolDesc", "tensorDesc"],
-    rt::fastcall_entry!(C_miopenGetPoolingForwardOutputDim),
+rt::function!(F_miopenGetPoolingForwardOutputDim, C_miopenGetPoolingForwardOutputDim, c"miopenGetPoolingForwardOutputDim", "miopenGetPoolingForwardOutputDim",
     c"miopenGetPoolingForwardOutputDim(poolDesc, tensorDesc)\n--\n\nGets the shape of the output tensor for 2-D pooling\n\nRetrieve the tensor dimensions for the forward 2-D pooling. This call is required for\nthe forward if the output dimensions are different than the input tensor\ndimensions.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n    tensorDesc: Input tensor descriptor (input)\n\nReturns: a tuple of 5 item(s):\n    miopenStatus_t: status\n    n: int\n    c: int\n    h: int\n    w: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetPoolingForwardOutputDim`, converted in order.
-unsafe fn C_miopenGetPoolingForwardOutputDim(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenGetPoolingForwardOutputDim.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenGetPoolingForwardOutputDim(py, rt::call::extract(x0, "poolDesc")?, rt::call::extract(x1, "tensorDesc")?)?.into_ptr())
-}
+    ["poolDesc", "tensorDesc"],
+    |py, [x0, x1]| miopenGetPoolingForwardOutputDim(py, rt::call::extract(x0, "poolDesc")?, rt::call::extract(x1, "tensorDesc")?));
 
 fn miopenGetPoolingForwardOutputDim(py: Python<'_>, poolDesc: rt::PtrArg, tensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetPoolingForwardOutputDim");
@@ -3296,29 +1836,10 @@ fn miopenGetPoolingForwardOutputDim(py: Python<'_>, poolDesc: rt::PtrArg, tensor
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_tensorDesc, a_n, a_c, a_h, a_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_n)?, rt::obj(py, o_c)?, rt::obj(py, o_h)?, rt::obj(py, o_w)?])
 }
-/// `miopenSetNdPoolingDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetNdPoolingDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenSetNdPoolingDescriptor",
-    "miopenSetNdPoolingDescriptor",
-    &["poolDesc", "mode", "nbDims", "windowDimA", "padA", "stridesA"],
-    rt::fastcall_entry!(C_miopenSetNdPoolingDescriptor),
+rt::function!(F_miopenSetNdPoolingDescriptor, C_miopenSetNdPoolingDescriptor, c"miopenSetNdPoolingDescriptor", "miopenSetNdPoolingDescriptor",
     c"miopenSetNdPoolingDescriptor(poolDesc, mode, nbDims, windowDimA, padA, stridesA)\n--\n\nSet details of a N-D pooling layer descriptor\n\nSet the window shape, padding, and stride for a previously created N-D pooling descriptor.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input/output)\n    mode: Pooling mode enum (input)\n    nbDims: Dimension of the pooling (input)\n    windowDimA: Array of input window dimensions with length equal to or larger than\n        dimsRequested (input)\n    padA: Array of number of elements to padding with length equal to or larger than\n        dimsRequested (input)\n    stridesA: Array of stride parameter with length equal to or larger than dimsRequested\n        (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetNdPoolingDescriptor`, converted in order.
-unsafe fn C_miopenSetNdPoolingDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_miopenSetNdPoolingDescriptor.args::<6>(py, args, nargs, kwnames)? };
-    Ok(miopenSetNdPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?, &x1, rt::call::extract(x2, "nbDims")?, &x3, &x4, &x5)?.into_ptr())
-}
+    ["poolDesc", "mode", "nbDims", "windowDimA", "padA", "stridesA"],
+    |py, [x0, x1, x2, x3, x4, x5]| miopenSetNdPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?, &x1, rt::call::extract(x2, "nbDims")?, &x3, &x4, &x5));
 
 fn miopenSetNdPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, mode: &Bound<'_, PyAny>, nbDims: rt::CInt<i32>, windowDimA: &Bound<'_, PyAny>, padA: &Bound<'_, PyAny>, stridesA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetNdPoolingDescriptor");
@@ -3340,29 +1861,10 @@ fn miopenSetNdPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, mode: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_mode, a_nbDims, a_windowDimA, a_padA, a_stridesA) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetNdPoolingDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetNdPoolingDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenGetNdPoolingDescriptor",
-    "miopenGetNdPoolingDescriptor",
-    &["poolDesc", "nbDimsRequested"],
-    rt::fastcall_entry!(C_miopenGetNdPoolingDescriptor),
+rt::function!(F_miopenGetNdPoolingDescriptor, C_miopenGetNdPoolingDescriptor, c"miopenGetNdPoolingDescriptor", "miopenGetNdPoolingDescriptor",
     c"miopenGetNdPoolingDescriptor(poolDesc, nbDimsRequested)\n--\n\nGet details of a N-D pooling layer descriptor\n\nGet the window shape, padding, and stride for a previously created N-D pooling descriptor.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n    nbDimsRequested: Dimension of the expected pooling descriptor (input)\n\nReturns: a tuple of 6 item(s):\n    miopenStatus_t: status\n    mode: miopenPoolingMode_t\n    nbDims: int\n    windowDimA: int\n    padA: int\n    stridesA: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetNdPoolingDescriptor`, converted in order.
-unsafe fn C_miopenGetNdPoolingDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenGetNdPoolingDescriptor.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenGetNdPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?, rt::call::extract(x1, "nbDimsRequested")?)?.into_ptr())
-}
+    ["poolDesc", "nbDimsRequested"],
+    |py, [x0, x1]| miopenGetNdPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?, rt::call::extract(x1, "nbDimsRequested")?));
 
 fn miopenGetNdPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, nbDimsRequested: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetNdPoolingDescriptor");
@@ -3387,29 +1889,10 @@ fn miopenGetNdPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg, nbDimsRequ
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_nbDimsRequested, a_mode, a_nbDims, a_windowDimA, a_padA, a_stridesA) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 7, o_mode as i64)?, rt::obj(py, o_nbDims)?, rt::obj(py, o_windowDimA)?, rt::obj(py, o_padA)?, rt::obj(py, o_stridesA)?])
 }
-/// `miopenGetPoolingNdForwardOutputDim` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetPoolingNdForwardOutputDim: rt::call::Function = rt::call::Function::new(
-    c"miopenGetPoolingNdForwardOutputDim",
-    "miopenGetPoolingNdForwardOutputDim",
-    &["poolDesc", "tensorDesc", "dims"],
-    rt::fastcall_entry!(C_miopenGetPoolingNdForwardOutputDim),
+rt::function!(F_miopenGetPoolingNdForwardOutputDim, C_miopenGetPoolingNdForwardOutputDim, c"miopenGetPoolingNdForwardOutputDim", "miopenGetPoolingNdForwardOutputDim",
     c"miopenGetPoolingNdForwardOutputDim(poolDesc, tensorDesc, dims)\n--\n\nGets the shape of the output tensor for N-D pooling\n\nRetrieve the tensor dimensions for the forward N-D pooling. This call is required for\nthe forward if the output dimensions are different than the input tensor\ndimensions.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n    tensorDesc: Input tensor descriptor (input)\n    dims: Dimension of the pooling (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    tensorDimArr: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetPoolingNdForwardOutputDim`, converted in order.
-unsafe fn C_miopenGetPoolingNdForwardOutputDim(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_miopenGetPoolingNdForwardOutputDim.args::<3>(py, args, nargs, kwnames)? };
-    Ok(miopenGetPoolingNdForwardOutputDim(py, rt::call::extract(x0, "poolDesc")?, rt::call::extract(x1, "tensorDesc")?, rt::call::extract(x2, "dims")?)?.into_ptr())
-}
+    ["poolDesc", "tensorDesc", "dims"],
+    |py, [x0, x1, x2]| miopenGetPoolingNdForwardOutputDim(py, rt::call::extract(x0, "poolDesc")?, rt::call::extract(x1, "tensorDesc")?, rt::call::extract(x2, "dims")?));
 
 fn miopenGetPoolingNdForwardOutputDim(py: Python<'_>, poolDesc: rt::PtrArg, tensorDesc: rt::PtrArg, dims: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetPoolingNdForwardOutputDim");
@@ -3427,29 +1910,10 @@ fn miopenGetPoolingNdForwardOutputDim(py: Python<'_>, poolDesc: rt::PtrArg, tens
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_tensorDesc, a_dims, a_tensorDimArr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_tensorDimArr)?])
 }
-/// `miopenPoolingGetWorkSpaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenPoolingGetWorkSpaceSize: rt::call::Function = rt::call::Function::new(
-    c"miopenPoolingGetWorkSpaceSize",
-    "miopenPoolingGetWorkSpaceSize",
-    &["yDesc"],
-    rt::fastcall_entry!(C_miopenPoolingGetWorkSpaceSize),
+rt::function!(F_miopenPoolingGetWorkSpaceSize, C_miopenPoolingGetWorkSpaceSize, c"miopenPoolingGetWorkSpaceSize", "miopenPoolingGetWorkSpaceSize",
     c"miopenPoolingGetWorkSpaceSize(yDesc)\n--\n\nGet the amount of GPU memory required for pooling\n\nRetrieves the amount of workspace in bytes require for pooling. This call is required to\ndetermine the amount of GPU memory needed for the backwards pooling algorithms. For max-\npooling, an assumption is that index data type is uint8_t, therefore the returned\nworkspace size will be based on this assumption even if the user sets the index type with\nmiopenSetPoolingIndexType().\n\nArgs:\n    yDesc: Descriptor for pooling layer (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenPoolingGetWorkSpaceSize`, converted in order.
-unsafe fn C_miopenPoolingGetWorkSpaceSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenPoolingGetWorkSpaceSize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenPoolingGetWorkSpaceSize(py, rt::call::extract(x0, "yDesc")?)?.into_ptr())
-}
+    ["yDesc"],
+    |py, [x0]| miopenPoolingGetWorkSpaceSize(py, rt::call::extract(x0, "yDesc")?));
 
 fn miopenPoolingGetWorkSpaceSize(py: Python<'_>, yDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenPoolingGetWorkSpaceSize");
@@ -3465,29 +1929,10 @@ fn miopenPoolingGetWorkSpaceSize(py: Python<'_>, yDesc: rt::PtrArg) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_yDesc, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// `miopenPoolingGetWorkSpaceSizeV2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenPoolingGetWorkSpaceSizeV2: rt::call::Function = rt::call::Function::new(
-    c"miopenPoolingGetWorkSpaceSizeV2",
-    "miopenPoolingGetWorkSpaceSizeV2",
-    &["poolDesc", "yDesc"],
-    rt::fastcall_entry!(C_miopenPoolingGetWorkSpaceSizeV2),
+rt::function!(F_miopenPoolingGetWorkSpaceSizeV2, C_miopenPoolingGetWorkSpaceSizeV2, c"miopenPoolingGetWorkSpaceSizeV2", "miopenPoolingGetWorkSpaceSizeV2",
     c"miopenPoolingGetWorkSpaceSizeV2(poolDesc, yDesc)\n--\n\nGet the amount of GPU memory required for pooling\n\nRetrieves the amount of workspace in bytes require for pooling. This call is required to\ndetermine the amount of GPU memory needed for the backwards pooling algorithms. For max-\npooling, there is no assumption on index data type. As the user can set the index datatype\nsize using miopenSetPoolingIndexType().\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n    yDesc: Descriptor for pooling layer (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenPoolingGetWorkSpaceSizeV2`, converted in order.
-unsafe fn C_miopenPoolingGetWorkSpaceSizeV2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenPoolingGetWorkSpaceSizeV2.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenPoolingGetWorkSpaceSizeV2(py, rt::call::extract(x0, "poolDesc")?, rt::call::extract(x1, "yDesc")?)?.into_ptr())
-}
+    ["poolDesc", "yDesc"],
+    |py, [x0, x1]| miopenPoolingGetWorkSpaceSizeV2(py, rt::call::extract(x0, "poolDesc")?, rt::call::extract(x1, "yDesc")?));
 
 fn miopenPoolingGetWorkSpaceSizeV2(py: Python<'_>, poolDesc: rt::PtrArg, yDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenPoolingGetWorkSpaceSizeV2");
@@ -3504,29 +1949,10 @@ fn miopenPoolingGetWorkSpaceSizeV2(py: Python<'_>, poolDesc: rt::PtrArg, yDesc: 
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_yDesc, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// `miopenPoolingForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenPoolingForward: rt::call::Function = rt::call::Function::new(
-    c"miopenPoolingForward",
-    "miopenPoolingForward",
-    &["handle", "poolDesc", "alpha", "xDesc", "x", "beta", "yDesc", "y", "do_backward", "workSpace", "workSpaceSize"],
-    rt::fastcall_entry!(C_miopenPoolingForward),
+rt::function!(F_miopenPoolingForward, C_miopenPoolingForward, c"miopenPoolingForward", "miopenPoolingForward",
     c"miopenPoolingForward(handle, poolDesc, alpha, xDesc, x, beta, yDesc, y, do_backward, workSpace, workSpaceSize)\n--\n\nExecute a forward pooling layer\n\nRuns forward pooling. miopenGetPoolingForwardOutputDim() should be called before\nmiopenPoolingForward().\nIf the parameter do_backward == 0, then set workSpace = nullptr and workSpaceSize = 0. However,\nfor back-propagation do_backwards must be set to 1 in miopenPoolingForward().\n\nArgs:\n    handle: MIOpen handle (input)\n    poolDesc: Descriptor for pooling layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    do_backward: Boolean to toggle save data in workspace for backwards pass (input)\n    workSpace: Pointer user allocated memory (input)\n    workSpaceSize: Size in bytes of the memory needed (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenPoolingForward`, converted in order.
-unsafe fn C_miopenPoolingForward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
-        unsafe { F_miopenPoolingForward.args::<11>(py, args, nargs, kwnames)? };
-    Ok(miopenPoolingForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "poolDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "do_backward")?, rt::call::extract(x9, "workSpace")?, rt::call::extract(x10, "workSpaceSize")?)?.into_ptr())
-}
+    ["handle", "poolDesc", "alpha", "xDesc", "x", "beta", "yDesc", "y", "do_backward", "workSpace", "workSpaceSize"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenPoolingForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "poolDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "do_backward")?, rt::call::extract(x9, "workSpace")?, rt::call::extract(x10, "workSpaceSize")?));
 
 fn miopenPoolingForward(py: Python<'_>, handle: rt::PtrArg, poolDesc: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, do_backward: bool, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenPoolingForward");
@@ -3550,29 +1976,10 @@ fn miopenPoolingForward(py: Python<'_>, handle: rt::PtrArg, poolDesc: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_poolDesc, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y, a_do_backward, a_workSpace, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenPoolingBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenPoolingBackward: rt::call::Function = rt::call::Function::new(
-    c"miopenPoolingBackward",
-    "miopenPoolingBackward",
-    &["handle", "poolDesc", "alpha", "yDesc", "y", "dyDesc", "dy", "xDesc", "x", "beta", "dxDesc", "dx", "workSpace"],
-    rt::fastcall_entry!(C_miopenPoolingBackward),
+rt::function!(F_miopenPoolingBackward, C_miopenPoolingBackward, c"miopenPoolingBackward", "miopenPoolingBackward",
     c"miopenPoolingBackward(handle, poolDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx, workSpace)\n--\n\nExecute a backward pooling layer\n\nRuns backward pooling. miopenPoolingGetWorkSpaceSize() must be called before\nmiopenPoolingBackward() to determine the amount of workSpace to be allocated.\n\nArgs:\n    handle: MIOpen handle (input)\n    poolDesc: Descriptor for pooling layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for output data tensor x (input)\n    x: Data tensor x (output)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for tensor dx (input)\n    dx: Weights delta tensor dx (output)\n    workSpace: Pointer to user allocated workspace (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenPoolingBackward`, converted in order.
-unsafe fn C_miopenPoolingBackward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
-        unsafe { F_miopenPoolingBackward.args::<13>(py, args, nargs, kwnames)? };
-    Ok(miopenPoolingBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "poolDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "yDesc")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "dyDesc")?, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "xDesc")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "workSpace")?)?.into_ptr())
-}
+    ["handle", "poolDesc", "alpha", "yDesc", "y", "dyDesc", "dy", "xDesc", "x", "beta", "dxDesc", "dx", "workSpace"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenPoolingBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "poolDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "yDesc")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "dyDesc")?, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "xDesc")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "workSpace")?));
 
 fn miopenPoolingBackward(py: Python<'_>, handle: rt::PtrArg, poolDesc: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, workSpace: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenPoolingBackward");
@@ -3598,29 +2005,10 @@ fn miopenPoolingBackward(py: Python<'_>, handle: rt::PtrArg, poolDesc: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_poolDesc, a_alpha, a_yDesc, a_y, a_dyDesc, a_dy, a_xDesc, a_x, a_beta, a_dxDesc, a_dx, a_workSpace) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenDestroyPoolingDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDestroyPoolingDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenDestroyPoolingDescriptor",
-    "miopenDestroyPoolingDescriptor",
-    &["poolDesc"],
-    rt::fastcall_entry!(C_miopenDestroyPoolingDescriptor),
+rt::function!(F_miopenDestroyPoolingDescriptor, C_miopenDestroyPoolingDescriptor, c"miopenDestroyPoolingDescriptor", "miopenDestroyPoolingDescriptor",
     c"miopenDestroyPoolingDescriptor(poolDesc)\n--\n\nDestroys the pooling descriptor object\n\nArgs:\n    poolDesc: Pooling tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDestroyPoolingDescriptor`, converted in order.
-unsafe fn C_miopenDestroyPoolingDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDestroyPoolingDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDestroyPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?)?.into_ptr())
-}
+    ["poolDesc"],
+    |py, [x0]| miopenDestroyPoolingDescriptor(py, rt::call::extract(x0, "poolDesc")?));
 
 fn miopenDestroyPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyPoolingDescriptor");
@@ -3634,29 +2022,10 @@ fn miopenDestroyPoolingDescriptor(py: Python<'_>, poolDesc: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenCreateLRNDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateLRNDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateLRNDescriptor",
-    "miopenCreateLRNDescriptor",
-    &[],
-    rt::fastcall_entry!(C_miopenCreateLRNDescriptor),
+rt::function!(F_miopenCreateLRNDescriptor, C_miopenCreateLRNDescriptor, c"miopenCreateLRNDescriptor", "miopenCreateLRNDescriptor",
     c"miopenCreateLRNDescriptor()\n--\n\nCreates a local response normalization (LRN) layer descriptor\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    lrnDesc: miopenLRNDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateLRNDescriptor`, converted in order.
-unsafe fn C_miopenCreateLRNDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_miopenCreateLRNDescriptor.args::<0>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateLRNDescriptor(py)?.into_ptr())
-}
+    [],
+    |py, []| miopenCreateLRNDescriptor(py));
 
 fn miopenCreateLRNDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateLRNDescriptor");
@@ -3671,29 +2040,10 @@ fn miopenCreateLRNDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_lrnDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 47, o_lrnDesc, None)?])
 }
-/// `miopenSetLRNDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetLRNDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenSetLRNDescriptor",
-    "miopenSetLRNDescriptor",
-    &["lrnDesc", "mode", "lrnN", "lrnAlpha", "lrnBeta", "lrnK"],
-    rt::fastcall_entry!(C_miopenSetLRNDescriptor),
+rt::function!(F_miopenSetLRNDescriptor, C_miopenSetLRNDescriptor, c"miopenSetLRNDescriptor", "miopenSetLRNDescriptor",
     c"miopenSetLRNDescriptor(lrnDesc, mode, lrnN, lrnAlpha, lrnBeta, lrnK)\n--\n\nSets a LRN layer descriptor details\n\nSets all of the descriptor details for the LRN layer. The number of window elements lrnN is\na diameter and always odd.\n\nArgs:\n    lrnDesc: Pointer to a LRN layer descriptor (output)\n    mode: LRN mode enum (input)\n    lrnN: Number of normalization window elements (input)\n    lrnAlpha: Scaling factor (input)\n    lrnBeta: Shift factor (input)\n    lrnK: K factor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetLRNDescriptor`, converted in order.
-unsafe fn C_miopenSetLRNDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_miopenSetLRNDescriptor.args::<6>(py, args, nargs, kwnames)? };
-    Ok(miopenSetLRNDescriptor(py, rt::call::extract(x0, "lrnDesc")?, &x1, rt::call::extract(x2, "lrnN")?, rt::call::extract(x3, "lrnAlpha")?, rt::call::extract(x4, "lrnBeta")?, rt::call::extract(x5, "lrnK")?)?.into_ptr())
-}
+    ["lrnDesc", "mode", "lrnN", "lrnAlpha", "lrnBeta", "lrnK"],
+    |py, [x0, x1, x2, x3, x4, x5]| miopenSetLRNDescriptor(py, rt::call::extract(x0, "lrnDesc")?, &x1, rt::call::extract(x2, "lrnN")?, rt::call::extract(x3, "lrnAlpha")?, rt::call::extract(x4, "lrnBeta")?, rt::call::extract(x5, "lrnK")?));
 
 fn miopenSetLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg, mode: &Bound<'_, PyAny>, lrnN: rt::CInt<u32>, lrnAlpha: f64, lrnBeta: f64, lrnK: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetLRNDescriptor");
@@ -3712,29 +2062,10 @@ fn miopenSetLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg, mode: &Bound<'_, 
     let __r = py.allow_threads(move || unsafe { __f(a_lrnDesc, a_mode, a_lrnN, a_lrnAlpha, a_lrnBeta, a_lrnK) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetLRNDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetLRNDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenGetLRNDescriptor",
-    "miopenGetLRNDescriptor",
-    &["lrnDesc"],
-    rt::fastcall_entry!(C_miopenGetLRNDescriptor),
+rt::function!(F_miopenGetLRNDescriptor, C_miopenGetLRNDescriptor, c"miopenGetLRNDescriptor", "miopenGetLRNDescriptor",
     c"miopenGetLRNDescriptor(lrnDesc)\n--\n\nGets a LRN layer descriptor details\n\nRetrieve the LRN descriptor details.\n\nArgs:\n    lrnDesc: Pointer to a LRN layer descriptor (input)\n\nReturns: a tuple of 6 item(s):\n    miopenStatus_t: status\n    mode: miopenLRNMode_t\n    lrnN: int\n    lrnAlpha: float\n    lrnBeta: float\n    lrnK: float\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetLRNDescriptor`, converted in order.
-unsafe fn C_miopenGetLRNDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetLRNDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetLRNDescriptor(py, rt::call::extract(x0, "lrnDesc")?)?.into_ptr())
-}
+    ["lrnDesc"],
+    |py, [x0]| miopenGetLRNDescriptor(py, rt::call::extract(x0, "lrnDesc")?));
 
 fn miopenGetLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetLRNDescriptor");
@@ -3758,29 +2089,10 @@ fn miopenGetLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_lrnDesc, a_mode, a_lrnN, a_lrnAlpha, a_lrnBeta, a_lrnK) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 9, o_mode as i64)?, rt::obj(py, o_lrnN)?, rt::obj(py, o_lrnAlpha)?, rt::obj(py, o_lrnBeta)?, rt::obj(py, o_lrnK)?])
 }
-/// `miopenLRNGetWorkSpaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenLRNGetWorkSpaceSize: rt::call::Function = rt::call::Function::new(
-    c"miopenLRNGetWorkSpaceSize",
-    "miopenLRNGetWorkSpaceSize",
-    &["yDesc"],
-    rt::fastcall_entry!(C_miopenLRNGetWorkSpaceSize),
+rt::function!(F_miopenLRNGetWorkSpaceSize, C_miopenLRNGetWorkSpaceSize, c"miopenLRNGetWorkSpaceSize", "miopenLRNGetWorkSpaceSize",
     c"miopenLRNGetWorkSpaceSize(yDesc)\n--\n\nDetermine the workspace requirements.\n\nThis function determines the GPU memory allocation required to execute the LRN layer based on the\nLRN descriptor.\n\nArgs:\n    yDesc: Pointer to a LRN layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenLRNGetWorkSpaceSize`, converted in order.
-unsafe fn C_miopenLRNGetWorkSpaceSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenLRNGetWorkSpaceSize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenLRNGetWorkSpaceSize(py, rt::call::extract(x0, "yDesc")?)?.into_ptr())
-}
+    ["yDesc"],
+    |py, [x0]| miopenLRNGetWorkSpaceSize(py, rt::call::extract(x0, "yDesc")?));
 
 fn miopenLRNGetWorkSpaceSize(py: Python<'_>, yDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenLRNGetWorkSpaceSize");
@@ -3796,29 +2108,10 @@ fn miopenLRNGetWorkSpaceSize(py: Python<'_>, yDesc: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_yDesc, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// `miopenLRNForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenLRNForward: rt::call::Function = rt::call::Function::new(
-    c"miopenLRNForward",
-    "miopenLRNForward",
-    &["handle", "lrnDesc", "alpha", "xDesc", "x", "beta", "yDesc", "y", "do_backward", "workSpace"],
-    rt::fastcall_entry!(C_miopenLRNForward),
+rt::function!(F_miopenLRNForward, C_miopenLRNForward, c"miopenLRNForward", "miopenLRNForward",
     c"miopenLRNForward(handle, lrnDesc, alpha, xDesc, x, beta, yDesc, y, do_backward, workSpace)\n--\n\nExecute a LRN forward layer\n\nRuns the forward layer normalization in the forward direction. If do_backward == 0, then\nset workSpace = nullptr and workSpaceSize = 0. However, if the user wishes to execute backwards,\nthen they must set do_backwards = 1 in miopenLRNForward().\n\nArgs:\n    handle: MIOpen handle (input)\n    lrnDesc: Descriptor for LRN layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    do_backward: Boolean to toggle save data in workspace for backwards pass (input)\n    workSpace: Pointer user allocated memory (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenLRNForward`, converted in order.
-unsafe fn C_miopenLRNForward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
-        unsafe { F_miopenLRNForward.args::<10>(py, args, nargs, kwnames)? };
-    Ok(miopenLRNForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "lrnDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "do_backward")?, rt::call::extract(x9, "workSpace")?)?.into_ptr())
-}
+    ["handle", "lrnDesc", "alpha", "xDesc", "x", "beta", "yDesc", "y", "do_backward", "workSpace"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| miopenLRNForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "lrnDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "do_backward")?, rt::call::extract(x9, "workSpace")?));
 
 fn miopenLRNForward(py: Python<'_>, handle: rt::PtrArg, lrnDesc: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, do_backward: bool, workSpace: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenLRNForward");
@@ -3841,29 +2134,10 @@ fn miopenLRNForward(py: Python<'_>, handle: rt::PtrArg, lrnDesc: rt::PtrArg, alp
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_lrnDesc, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y, a_do_backward, a_workSpace) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenLRNBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenLRNBackward: rt::call::Function = rt::call::Function::new(
-    c"miopenLRNBackward",
-    "miopenLRNBackward",
-    &["handle", "lrnDesc", "alpha", "yDesc", "y", "dyDesc", "dy", "xDesc", "x", "beta", "dxDesc", "dx", "workSpace"],
-    rt::fastcall_entry!(C_miopenLRNBackward),
+rt::function!(F_miopenLRNBackward, C_miopenLRNBackward, c"miopenLRNBackward", "miopenLRNBackward",
     c"miopenLRNBackward(handle, lrnDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx, workSpace)\n--\n\nExecute a LRN backward layer\n\nArgs:\n    handle: MIOpen handle (input)\n    lrnDesc: Descriptor for LRN layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for data input tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for output data tensor dx(input)\n    dx: Data delta tensor x (output)\n    workSpace: Pointer user allocated memory (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenLRNBackward`, converted in order.
-unsafe fn C_miopenLRNBackward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
-        unsafe { F_miopenLRNBackward.args::<13>(py, args, nargs, kwnames)? };
-    Ok(miopenLRNBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "lrnDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "yDesc")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "dyDesc")?, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "xDesc")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "workSpace")?)?.into_ptr())
-}
+    ["handle", "lrnDesc", "alpha", "yDesc", "y", "dyDesc", "dy", "xDesc", "x", "beta", "dxDesc", "dx", "workSpace"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenLRNBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "lrnDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "yDesc")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "dyDesc")?, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "xDesc")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "workSpace")?));
 
 fn miopenLRNBackward(py: Python<'_>, handle: rt::PtrArg, lrnDesc: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, workSpace: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenLRNBackward");
@@ -3889,29 +2163,10 @@ fn miopenLRNBackward(py: Python<'_>, handle: rt::PtrArg, lrnDesc: rt::PtrArg, al
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_lrnDesc, a_alpha, a_yDesc, a_y, a_dyDesc, a_dy, a_xDesc, a_x, a_beta, a_dxDesc, a_dx, a_workSpace) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenDestroyLRNDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDestroyLRNDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenDestroyLRNDescriptor",
-    "miopenDestroyLRNDescriptor",
-    &["lrnDesc"],
-    rt::fastcall_entry!(C_miopenDestroyLRNDescriptor),
+rt::function!(F_miopenDestroyLRNDescriptor, C_miopenDestroyLRNDescriptor, c"miopenDestroyLRNDescriptor", "miopenDestroyLRNDescriptor",
     c"miopenDestroyLRNDescriptor(lrnDesc)\n--\n\nDestroys the LRN descriptor object\n\nArgs:\n    lrnDesc: LRN tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDestroyLRNDescriptor`, converted in order.
-unsafe fn C_miopenDestroyLRNDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDestroyLRNDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDestroyLRNDescriptor(py, rt::call::extract(x0, "lrnDesc")?)?.into_ptr())
-}
+    ["lrnDesc"],
+    |py, [x0]| miopenDestroyLRNDescriptor(py, rt::call::extract(x0, "lrnDesc")?));
 
 fn miopenDestroyLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyLRNDescriptor");
@@ -3925,29 +2180,10 @@ fn miopenDestroyLRNDescriptor(py: Python<'_>, lrnDesc: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_lrnDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenDeriveBNTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDeriveBNTensorDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenDeriveBNTensorDescriptor",
-    "miopenDeriveBNTensorDescriptor",
-    &["derivedBnDesc", "xDesc", "bn_mode"],
-    rt::fastcall_entry!(C_miopenDeriveBNTensorDescriptor),
+rt::function!(F_miopenDeriveBNTensorDescriptor, C_miopenDeriveBNTensorDescriptor, c"miopenDeriveBNTensorDescriptor", "miopenDeriveBNTensorDescriptor",
     c"miopenDeriveBNTensorDescriptor(derivedBnDesc, xDesc, bn_mode)\n--\n\nDerive tensor for gamma and beta from input tensor descriptor\n\nThis function takes the input tensor descriptor and outputs a derived tensor for the\nnormalization scale (gamma) and shift (beta) tensors.\n\nFor an input tensor NCHW and spatial mode, the output derived tensor is 1C11, while for\nper-activation the derived tensor is 1CHW.\n\nFor an input tensor NCDHW and spatial mode, the output derived tensor is 1C111, while for\nper-activation the derived tensor is 1CDHW.\n\nArgs:\n    derivedBnDesc: Output derived tensor descriptor (output)\n    xDesc: Input tensor descriptor (input)\n    bn_mode: Batch Normalization mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDeriveBNTensorDescriptor`, converted in order.
-unsafe fn C_miopenDeriveBNTensorDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_miopenDeriveBNTensorDescriptor.args::<3>(py, args, nargs, kwnames)? };
-    Ok(miopenDeriveBNTensorDescriptor(py, rt::call::extract(x0, "derivedBnDesc")?, rt::call::extract(x1, "xDesc")?, &x2)?.into_ptr())
-}
+    ["derivedBnDesc", "xDesc", "bn_mode"],
+    |py, [x0, x1, x2]| miopenDeriveBNTensorDescriptor(py, rt::call::extract(x0, "derivedBnDesc")?, rt::call::extract(x1, "xDesc")?, &x2));
 
 fn miopenDeriveBNTensorDescriptor(py: Python<'_>, derivedBnDesc: rt::PtrArg, xDesc: rt::PtrArg, bn_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDeriveBNTensorDescriptor");
@@ -3963,29 +2199,10 @@ fn miopenDeriveBNTensorDescriptor(py: Python<'_>, derivedBnDesc: rt::PtrArg, xDe
     let __r = py.allow_threads(move || unsafe { __f(a_derivedBnDesc, a_xDesc, a_bn_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenBatchNormalizationForwardTraining` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenBatchNormalizationForwardTraining: rt::call::Function = rt::call::Function::new(
-    c"miopenBatchNormalizationForwardTraining",
-    "miopenBatchNormalizationForwardTraining",
-    &["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "bnScaleBiasMeanVarDesc", "bnScale", "bnBias", "expAvgFactor", "resultRunningMean", "resultRunningVariance", "epsilon", "resultSaveMean", "resultSaveInvVariance"],
-    rt::fastcall_entry!(C_miopenBatchNormalizationForwardTraining),
+rt::function!(F_miopenBatchNormalizationForwardTraining, C_miopenBatchNormalizationForwardTraining, c"miopenBatchNormalizationForwardTraining", "miopenBatchNormalizationForwardTraining",
     c"miopenBatchNormalizationForwardTraining(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, bnScaleBiasMeanVarDesc, bnScale, bnBias, expAvgFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance)\n--\n\nExecute forward training layer for batch normalization\n\nBatch normalization pass for forward training pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either resultSaveMean, or resultSaveInvVariance are null pointers then the values for the mean\nand inverse variance will not be used.\n\nLikewise, if either resultRunningMean, or resultRunningVariance are null pointers then the values\nfor the running mean and variance will not be saved.\nRunning averages and variances are scaled using an exponential averaging factor: \\f[\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    bnScaleBiasMeanVarDesc: Tensor descriptor for BN scaling, shifting, saved variance and\n        mean (input)\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    expAvgFactor: Exponential averaging factor (input)\n    resultRunningMean: Running average saved for inference (output)\n    resultRunningVariance: Running variance saved for inference (output)\n    epsilon: Value to stablize inverse variance calculation (input)\n    resultSaveMean: Saved mini-batch mean for backwards pass (output)\n    resultSaveInvVariance: Saved mini-batch inverse variance for backwards pass (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenBatchNormalizationForwardTraining`, converted in order.
-unsafe fn C_miopenBatchNormalizationForwardTraining(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16] =
-        unsafe { F_miopenBatchNormalizationForwardTraining.args::<17>(py, args, nargs, kwnames)? };
-    Ok(miopenBatchNormalizationForwardTraining(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "bnScaleBiasMeanVarDesc")?, rt::call::extract(x9, "bnScale")?, rt::call::extract(x10, "bnBias")?, rt::call::extract(x11, "expAvgFactor")?, rt::call::extract(x12, "resultRunningMean")?, rt::call::extract(x13, "resultRunningVariance")?, rt::call::extract(x14, "epsilon")?, rt::call::extract(x15, "resultSaveMean")?, rt::call::extract(x16, "resultSaveInvVariance")?)?.into_ptr())
-}
+    ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "bnScaleBiasMeanVarDesc", "bnScale", "bnBias", "expAvgFactor", "resultRunningMean", "resultRunningVariance", "epsilon", "resultSaveMean", "resultSaveInvVariance"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| miopenBatchNormalizationForwardTraining(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "bnScaleBiasMeanVarDesc")?, rt::call::extract(x9, "bnScale")?, rt::call::extract(x10, "bnBias")?, rt::call::extract(x11, "expAvgFactor")?, rt::call::extract(x12, "resultRunningMean")?, rt::call::extract(x13, "resultRunningVariance")?, rt::call::extract(x14, "epsilon")?, rt::call::extract(x15, "resultSaveMean")?, rt::call::extract(x16, "resultSaveInvVariance")?));
 
 fn miopenBatchNormalizationForwardTraining(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, bnScaleBiasMeanVarDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, expAvgFactor: f64, resultRunningMean: rt::PtrArgMut, resultRunningVariance: rt::PtrArgMut, epsilon: f64, resultSaveMean: rt::PtrArgMut, resultSaveInvVariance: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationForwardTraining");
@@ -4015,29 +2232,10 @@ fn miopenBatchNormalizationForwardTraining(py: Python<'_>, handle: rt::PtrArg, b
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_bnScaleBiasMeanVarDesc, a_bnScale, a_bnBias, a_expAvgFactor, a_resultRunningMean, a_resultRunningVariance, a_epsilon, a_resultSaveMean, a_resultSaveInvVariance) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenBatchNormalizationForwardTraining_V2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenBatchNormalizationForwardTraining_V2: rt::call::Function = rt::call::Function::new(
-    c"miopenBatchNormalizationForwardTraining_V2",
-    "miopenBatchNormalizationForwardTraining_V2",
-    &["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasVarDesc", "savedMeanDesc", "savedVarDesc", "bnScale", "bnBias", "expAvgFactor", "resultRunningMean", "resultRunningVariance", "epsilon", "resultSaveMean", "resultSaveInvVariance"],
-    rt::fastcall_entry!(C_miopenBatchNormalizationForwardTraining_V2),
+rt::function!(F_miopenBatchNormalizationForwardTraining_V2, C_miopenBatchNormalizationForwardTraining_V2, c"miopenBatchNormalizationForwardTraining_V2", "miopenBatchNormalizationForwardTraining_V2",
     c"miopenBatchNormalizationForwardTraining_V2(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasVarDesc, savedMeanDesc, savedVarDesc, bnScale, bnBias, expAvgFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance)\n--\n\nExecute forward training layer for batch normalization\n\nBatch normalization pass for forward training pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either resultSaveMean, or resultSaveInvVariance are null pointers then the values for the mean\nand inverse variance will not be used.\n\nLikewise, if either resultRunningMean, or resultRunningVariance are null pointers then the values\nfor the running mean and variance will not be saved.\nRunning averages and variances are scaled using an exponential averaging factor: \\f[\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    scaleDesc\n    biasVarDesc: Tensor descriptor for BN bias\n    savedMeanDesc: Tensor descriptor for BN saved Mean\n    savedVarDesc: Tensor descriptor for BN saved Variance\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    expAvgFactor: Exponential averaging factor (input)\n    resultRunningMean: Running average saved for inference (output)\n    resultRunningVariance: Running variance saved for inference (output)\n    epsilon: Value to stablize inverse variance calculation (input)\n    resultSaveMean: Saved mini-batch mean for backwards pass (output)\n    resultSaveInvVariance: Saved mini-batch inverse variance for backwards pass (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenBatchNormalizationForwardTraining_V2`, converted in order.
-unsafe fn C_miopenBatchNormalizationForwardTraining_V2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19] =
-        unsafe { F_miopenBatchNormalizationForwardTraining_V2.args::<20>(py, args, nargs, kwnames)? };
-    Ok(miopenBatchNormalizationForwardTraining_V2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasVarDesc")?, rt::call::extract(x10, "savedMeanDesc")?, rt::call::extract(x11, "savedVarDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "expAvgFactor")?, rt::call::extract(x15, "resultRunningMean")?, rt::call::extract(x16, "resultRunningVariance")?, rt::call::extract(x17, "epsilon")?, rt::call::extract(x18, "resultSaveMean")?, rt::call::extract(x19, "resultSaveInvVariance")?)?.into_ptr())
-}
+    ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasVarDesc", "savedMeanDesc", "savedVarDesc", "bnScale", "bnBias", "expAvgFactor", "resultRunningMean", "resultRunningVariance", "epsilon", "resultSaveMean", "resultSaveInvVariance"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| miopenBatchNormalizationForwardTraining_V2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasVarDesc")?, rt::call::extract(x10, "savedMeanDesc")?, rt::call::extract(x11, "savedVarDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "expAvgFactor")?, rt::call::extract(x15, "resultRunningMean")?, rt::call::extract(x16, "resultRunningVariance")?, rt::call::extract(x17, "epsilon")?, rt::call::extract(x18, "resultSaveMean")?, rt::call::extract(x19, "resultSaveInvVariance")?));
 
 fn miopenBatchNormalizationForwardTraining_V2(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasVarDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, expAvgFactor: f64, resultRunningMean: rt::PtrArgMut, resultRunningVariance: rt::PtrArgMut, epsilon: f64, resultSaveMean: rt::PtrArgMut, resultSaveInvVariance: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationForwardTraining_V2");
@@ -4070,29 +2268,10 @@ fn miopenBatchNormalizationForwardTraining_V2(py: Python<'_>, handle: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_scaleDesc, a_biasVarDesc, a_savedMeanDesc, a_savedVarDesc, a_bnScale, a_bnBias, a_expAvgFactor, a_resultRunningMean, a_resultRunningVariance, a_epsilon, a_resultSaveMean, a_resultSaveInvVariance) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenBatchNormForwardTrainingActivation` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenBatchNormForwardTrainingActivation: rt::call::Function = rt::call::Function::new(
-    c"miopenBatchNormForwardTrainingActivation",
-    "miopenBatchNormForwardTrainingActivation",
-    &["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasVarDesc", "savedMeanDesc", "savedVarDesc", "bnScale", "bnBias", "expAvgFactor", "resultRunningMean", "resultRunningVariance", "epsilon", "resultSaveMean", "resultSaveInvVariance", "activDesc"],
-    rt::fastcall_entry!(C_miopenBatchNormForwardTrainingActivation),
+rt::function!(F_miopenBatchNormForwardTrainingActivation, C_miopenBatchNormForwardTrainingActivation, c"miopenBatchNormForwardTrainingActivation", "miopenBatchNormForwardTrainingActivation",
     c"miopenBatchNormForwardTrainingActivation(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasVarDesc, savedMeanDesc, savedVarDesc, bnScale, bnBias, expAvgFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance, activDesc)\n--\n\nExecute forward training layer for batch normalization with fused activation\n\nBatch normalization pass for forward training pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either resultSaveMean, or resultSaveInvVariance are null pointers then the values for the mean\nand inverse variance will not be used.\n\nLikewise, if either resultRunningMean, or resultRunningVariance are null pointers then the values\nfor the running mean and variance will not be saved.\nRunning averages and variances are scaled using an exponential averaging factor: \\f[\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    scaleDesc\n    biasVarDesc: Tensor descriptor for BN bias\n    savedMeanDesc: Tensor descriptor for BN saved Mean\n    savedVarDesc: Tensor descriptor for BN saved Variance\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    expAvgFactor: Exponential averaging factor (input)\n    resultRunningMean: Running average saved for inference (output)\n    resultRunningVariance: Running variance saved for inference (output)\n    epsilon: Value to stablize inverse variance calculation (input)\n    resultSaveMean: Saved mini-batch mean for backwards pass (output)\n    resultSaveInvVariance: Saved mini-batch inverse variance for backwards pass (output)\n    activDesc: Activation descriptor\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenBatchNormForwardTrainingActivation`, converted in order.
-unsafe fn C_miopenBatchNormForwardTrainingActivation(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20] =
-        unsafe { F_miopenBatchNormForwardTrainingActivation.args::<21>(py, args, nargs, kwnames)? };
-    Ok(miopenBatchNormForwardTrainingActivation(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasVarDesc")?, rt::call::extract(x10, "savedMeanDesc")?, rt::call::extract(x11, "savedVarDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "expAvgFactor")?, rt::call::extract(x15, "resultRunningMean")?, rt::call::extract(x16, "resultRunningVariance")?, rt::call::extract(x17, "epsilon")?, rt::call::extract(x18, "resultSaveMean")?, rt::call::extract(x19, "resultSaveInvVariance")?, rt::call::extract(x20, "activDesc")?)?.into_ptr())
-}
+    ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasVarDesc", "savedMeanDesc", "savedVarDesc", "bnScale", "bnBias", "expAvgFactor", "resultRunningMean", "resultRunningVariance", "epsilon", "resultSaveMean", "resultSaveInvVariance", "activDesc"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| miopenBatchNormForwardTrainingActivation(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasVarDesc")?, rt::call::extract(x10, "savedMeanDesc")?, rt::call::extract(x11, "savedVarDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "expAvgFactor")?, rt::call::extract(x15, "resultRunningMean")?, rt::call::extract(x16, "resultRunningVariance")?, rt::call::extract(x17, "epsilon")?, rt::call::extract(x18, "resultSaveMean")?, rt::call::extract(x19, "resultSaveInvVariance")?, rt::call::extract(x20, "activDesc")?));
 
 fn miopenBatchNormForwardTrainingActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasVarDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, expAvgFactor: f64, resultRunningMean: rt::PtrArgMut, resultRunningVariance: rt::PtrArgMut, epsilon: f64, resultSaveMean: rt::PtrArgMut, resultSaveInvVariance: rt::PtrArgMut, activDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormForwardTrainingActivation");
@@ -4126,29 +2305,10 @@ fn miopenBatchNormForwardTrainingActivation(py: Python<'_>, handle: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_scaleDesc, a_biasVarDesc, a_savedMeanDesc, a_savedVarDesc, a_bnScale, a_bnBias, a_expAvgFactor, a_resultRunningMean, a_resultRunningVariance, a_epsilon, a_resultSaveMean, a_resultSaveInvVariance, a_activDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenBatchNormalizationForwardInference` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenBatchNormalizationForwardInference: rt::call::Function = rt::call::Function::new(
-    c"miopenBatchNormalizationForwardInference",
-    "miopenBatchNormalizationForwardInference",
-    &["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "bnScaleBiasMeanVarDesc", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon"],
-    rt::fastcall_entry!(C_miopenBatchNormalizationForwardInference),
+rt::function!(F_miopenBatchNormalizationForwardInference, C_miopenBatchNormalizationForwardInference, c"miopenBatchNormalizationForwardInference", "miopenBatchNormalizationForwardInference",
     c"miopenBatchNormalizationForwardInference(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, bnScaleBiasMeanVarDesc, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon)\n--\n\nExecute forward inference layer for batch normalization\n\nBatch normalization pass for forward inference pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either estimatedMean, or estimatedVariance are null pointers then the values for the mean and\nvariance will be calculated from input data and this calculated mean and variance will be used\nto update input values.\nIf variance is zero and epsilon is also zero, this function outputs NAN values.  Input espilon\nvalue should always be non zero positive value.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    bnScaleBiasMeanVarDesc: Tensor descriptor for BN scaling, shifting, saved variance and\n        mean (input)\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    estimatedMean: Running average saved during forward training (input)\n    estimatedVariance: Running variance saved during forward training (input)\n    epsilon: Value to stabilize inverse variance calculation (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenBatchNormalizationForwardInference`, converted in order.
-unsafe fn C_miopenBatchNormalizationForwardInference(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13] =
-        unsafe { F_miopenBatchNormalizationForwardInference.args::<14>(py, args, nargs, kwnames)? };
-    Ok(miopenBatchNormalizationForwardInference(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "bnScaleBiasMeanVarDesc")?, rt::call::extract(x9, "bnScale")?, rt::call::extract(x10, "bnBias")?, rt::call::extract(x11, "estimatedMean")?, rt::call::extract(x12, "estimatedVariance")?, rt::call::extract(x13, "epsilon")?)?.into_ptr())
-}
+    ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "bnScaleBiasMeanVarDesc", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| miopenBatchNormalizationForwardInference(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "bnScaleBiasMeanVarDesc")?, rt::call::extract(x9, "bnScale")?, rt::call::extract(x10, "bnBias")?, rt::call::extract(x11, "estimatedMean")?, rt::call::extract(x12, "estimatedVariance")?, rt::call::extract(x13, "epsilon")?));
 
 fn miopenBatchNormalizationForwardInference(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, bnScaleBiasMeanVarDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, estimatedMean: rt::PtrArgMut, estimatedVariance: rt::PtrArgMut, epsilon: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationForwardInference");
@@ -4175,29 +2335,10 @@ fn miopenBatchNormalizationForwardInference(py: Python<'_>, handle: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_bnScaleBiasMeanVarDesc, a_bnScale, a_bnBias, a_estimatedMean, a_estimatedVariance, a_epsilon) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenBatchNormalizationForwardInference_V2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenBatchNormalizationForwardInference_V2: rt::call::Function = rt::call::Function::new(
-    c"miopenBatchNormalizationForwardInference_V2",
-    "miopenBatchNormalizationForwardInference_V2",
-    &["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasDesc", "estMeanDesc", "estVarianceDesc", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon"],
-    rt::fastcall_entry!(C_miopenBatchNormalizationForwardInference_V2),
+rt::function!(F_miopenBatchNormalizationForwardInference_V2, C_miopenBatchNormalizationForwardInference_V2, c"miopenBatchNormalizationForwardInference_V2", "miopenBatchNormalizationForwardInference_V2",
     c"miopenBatchNormalizationForwardInference_V2(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasDesc, estMeanDesc, estVarianceDesc, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon)\n--\n\nExecute forward inference layer for batch normalization\n\nBatch normalization pass for forward inference pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either estimatedMean, or estimatedVariance are null pointers then the values for the mean and\nvariance will be calculated from input data and this calculated mean and variance will be used\nto update input values.\nIf variance is zero and epsilon is also zero, this function outputs NAN values.  Input espilon\nvalue should always be non zero positive value.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    scaleDesc\n    biasDesc\n    estMeanDesc: Tensor descriptor for BN estimated Mean\n    estVarianceDesc: Tensor descriptor for BN estimated Variance\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    estimatedMean: Running average saved during forward training (input)\n    estimatedVariance: Running variance saved during forward training (input)\n    epsilon: Value to stabilize inverse variance calculation (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenBatchNormalizationForwardInference_V2`, converted in order.
-unsafe fn C_miopenBatchNormalizationForwardInference_V2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16] =
-        unsafe { F_miopenBatchNormalizationForwardInference_V2.args::<17>(py, args, nargs, kwnames)? };
-    Ok(miopenBatchNormalizationForwardInference_V2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasDesc")?, rt::call::extract(x10, "estMeanDesc")?, rt::call::extract(x11, "estVarianceDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "estimatedMean")?, rt::call::extract(x15, "estimatedVariance")?, rt::call::extract(x16, "epsilon")?)?.into_ptr())
-}
+    ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasDesc", "estMeanDesc", "estVarianceDesc", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| miopenBatchNormalizationForwardInference_V2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasDesc")?, rt::call::extract(x10, "estMeanDesc")?, rt::call::extract(x11, "estVarianceDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "estimatedMean")?, rt::call::extract(x15, "estimatedVariance")?, rt::call::extract(x16, "epsilon")?));
 
 fn miopenBatchNormalizationForwardInference_V2(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, estMeanDesc: rt::PtrArg, estVarianceDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, estimatedMean: rt::PtrArgMut, estimatedVariance: rt::PtrArgMut, epsilon: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationForwardInference_V2");
@@ -4227,29 +2368,10 @@ fn miopenBatchNormalizationForwardInference_V2(py: Python<'_>, handle: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_scaleDesc, a_biasDesc, a_estMeanDesc, a_estVarianceDesc, a_bnScale, a_bnBias, a_estimatedMean, a_estimatedVariance, a_epsilon) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenBatchNormForwardInferenceActivation` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenBatchNormForwardInferenceActivation: rt::call::Function = rt::call::Function::new(
-    c"miopenBatchNormForwardInferenceActivation",
-    "miopenBatchNormForwardInferenceActivation",
-    &["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasDesc", "estMeanDesc", "estVarianceDesc", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon", "activDesc"],
-    rt::fastcall_entry!(C_miopenBatchNormForwardInferenceActivation),
+rt::function!(F_miopenBatchNormForwardInferenceActivation, C_miopenBatchNormForwardInferenceActivation, c"miopenBatchNormForwardInferenceActivation", "miopenBatchNormForwardInferenceActivation",
     c"miopenBatchNormForwardInferenceActivation(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasDesc, estMeanDesc, estVarianceDesc, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon, activDesc)\n--\n\nExecute forward inference layer for batch normalization with fused activation\n\nBatch normalization pass for forward inference pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either estimatedMean, or estimatedVariance are null pointers then the values for the mean and\nvariance will be calculated from input data and this calculated mean and variance will be used\nto update input values.\nIf variance is zero and epsilon is also zero, this function outputs NAN values.  Input espilon\nvalue should always be non zero positive value.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    scaleDesc\n    biasDesc\n    estMeanDesc: Tensor descriptor for BN estimated Mean\n    estVarianceDesc: Tensor descriptor for BN estimated Variance\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    estimatedMean: Running average saved during forward training (input)\n    estimatedVariance: Running variance saved during forward training (input)\n    epsilon: Value to stabilize inverse variance calculation (input)\n    activDesc: Activation descriptor\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenBatchNormForwardInferenceActivation`, converted in order.
-unsafe fn C_miopenBatchNormForwardInferenceActivation(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17] =
-        unsafe { F_miopenBatchNormForwardInferenceActivation.args::<18>(py, args, nargs, kwnames)? };
-    Ok(miopenBatchNormForwardInferenceActivation(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasDesc")?, rt::call::extract(x10, "estMeanDesc")?, rt::call::extract(x11, "estVarianceDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "estimatedMean")?, rt::call::extract(x15, "estimatedVariance")?, rt::call::extract(x16, "epsilon")?, rt::call::extract(x17, "activDesc")?)?.into_ptr())
-}
+    ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasDesc", "estMeanDesc", "estVarianceDesc", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon", "activDesc"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| miopenBatchNormForwardInferenceActivation(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasDesc")?, rt::call::extract(x10, "estMeanDesc")?, rt::call::extract(x11, "estVarianceDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "estimatedMean")?, rt::call::extract(x15, "estimatedVariance")?, rt::call::extract(x16, "epsilon")?, rt::call::extract(x17, "activDesc")?));
 
 fn miopenBatchNormForwardInferenceActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, estMeanDesc: rt::PtrArg, estVarianceDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, estimatedMean: rt::PtrArgMut, estimatedVariance: rt::PtrArgMut, epsilon: f64, activDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormForwardInferenceActivation");
@@ -4280,29 +2402,10 @@ fn miopenBatchNormForwardInferenceActivation(py: Python<'_>, handle: rt::PtrArg,
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_scaleDesc, a_biasDesc, a_estMeanDesc, a_estVarianceDesc, a_bnScale, a_bnBias, a_estimatedMean, a_estimatedVariance, a_epsilon, a_activDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenBatchNormalizationBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenBatchNormalizationBackward: rt::call::Function = rt::call::Function::new(
-    c"miopenBatchNormalizationBackward",
-    "miopenBatchNormalizationBackward",
-    &["handle", "bn_mode", "alphaDataDiff", "betaDataDiff", "alphaParamDiff", "betaParamDiff", "xDesc", "x", "dyDesc", "dy", "dxDesc", "dx", "bnScaleBiasDiffDesc", "bnScale", "resultBnScaleDiff", "resultBnBiasDiff", "epsilon", "savedMean", "savedInvVariance"],
-    rt::fastcall_entry!(C_miopenBatchNormalizationBackward),
+rt::function!(F_miopenBatchNormalizationBackward, C_miopenBatchNormalizationBackward, c"miopenBatchNormalizationBackward", "miopenBatchNormalizationBackward",
     c"miopenBatchNormalizationBackward(handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, bnScaleBiasDiffDesc, bnScale, resultBnScaleDiff, resultBnBiasDiff, epsilon, savedMean, savedInvVariance)\n--\n\nExecute backwards propagation layer for batch normalization\n\nBatch normalization pass for backwards propagation training pass.\nThe method for backwards propagation batch normalization.\n\nTakes in batch normalization mode bn_mode and input tensor data x, input activation tensor dy,\noutput tensor dx, the learned tensors resultBNBiasDiff and resultBNScaleDiff with their\ndescriptor.\n\nIf BOTH savedMean, and savedVariance are not null pointers then the method will use the saved\nmean and variance calculated by the forward training phase.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alphaDataDiff: Floating point scaling factor, allocated on the host (input)\n    betaDataDiff: Floating point shift factor, allocated on the host (input)\n    alphaParamDiff: Floating point scaling factor, allocated on the host (input)\n    betaParamDiff: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    dyDesc: Tensor descriptor for output data tensor y (input)\n    dy: Data tensor y (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    bnScaleBiasDiffDesc: Tensor descriptor for BN scaling, shifting, saved variance and\n        mean (input)\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    resultBnScaleDiff: Tensor for dscale (output)\n    resultBnBiasDiff: Tensor for dbias (output)\n    epsilon: Value to stabilize inverse variance calculation (input)\n    savedMean: Saved mini-batch mean for backwards pass (input)\n    savedInvVariance: Saved mini-bathc inverse variance for backwards pass (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenBatchNormalizationBackward`, converted in order.
-unsafe fn C_miopenBatchNormalizationBackward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18] =
-        unsafe { F_miopenBatchNormalizationBackward.args::<19>(py, args, nargs, kwnames)? };
-    Ok(miopenBatchNormalizationBackward(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, rt::call::extract(x6, "xDesc")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "dyDesc")?, rt::call::extract(x9, "dy")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "bnScaleBiasDiffDesc")?, rt::call::extract(x13, "bnScale")?, rt::call::extract(x14, "resultBnScaleDiff")?, rt::call::extract(x15, "resultBnBiasDiff")?, rt::call::extract(x16, "epsilon")?, rt::call::extract(x17, "savedMean")?, rt::call::extract(x18, "savedInvVariance")?)?.into_ptr())
-}
+    ["handle", "bn_mode", "alphaDataDiff", "betaDataDiff", "alphaParamDiff", "betaParamDiff", "xDesc", "x", "dyDesc", "dy", "dxDesc", "dx", "bnScaleBiasDiffDesc", "bnScale", "resultBnScaleDiff", "resultBnBiasDiff", "epsilon", "savedMean", "savedInvVariance"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| miopenBatchNormalizationBackward(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, rt::call::extract(x6, "xDesc")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "dyDesc")?, rt::call::extract(x9, "dy")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "bnScaleBiasDiffDesc")?, rt::call::extract(x13, "bnScale")?, rt::call::extract(x14, "resultBnScaleDiff")?, rt::call::extract(x15, "resultBnBiasDiff")?, rt::call::extract(x16, "epsilon")?, rt::call::extract(x17, "savedMean")?, rt::call::extract(x18, "savedInvVariance")?));
 
 fn miopenBatchNormalizationBackward(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, bnScaleBiasDiffDesc: rt::PtrArg, bnScale: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationBackward");
@@ -4334,29 +2437,10 @@ fn miopenBatchNormalizationBackward(py: Python<'_>, handle: rt::PtrArg, bn_mode:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alphaDataDiff, a_betaDataDiff, a_alphaParamDiff, a_betaParamDiff, a_xDesc, a_x, a_dyDesc, a_dy, a_dxDesc, a_dx, a_bnScaleBiasDiffDesc, a_bnScale, a_resultBnScaleDiff, a_resultBnBiasDiff, a_epsilon, a_savedMean, a_savedInvVariance) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenBatchNormalizationBackward_V2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenBatchNormalizationBackward_V2: rt::call::Function = rt::call::Function::new(
-    c"miopenBatchNormalizationBackward_V2",
-    "miopenBatchNormalizationBackward_V2",
-    &["handle", "bn_mode", "alphaDataDiff", "betaDataDiff", "alphaParamDiff", "betaParamDiff", "xDesc", "x", "dyDesc", "dy", "dxDesc", "dx", "scaleDesc", "biasDesc", "savedMeanDesc", "savedVarDesc", "bnScale", "resultBnScaleDiff", "resultBnBiasDiff", "epsilon", "savedMean", "savedInvVariance"],
-    rt::fastcall_entry!(C_miopenBatchNormalizationBackward_V2),
+rt::function!(F_miopenBatchNormalizationBackward_V2, C_miopenBatchNormalizationBackward_V2, c"miopenBatchNormalizationBackward_V2", "miopenBatchNormalizationBackward_V2",
     c"miopenBatchNormalizationBackward_V2(handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, scaleDesc, biasDesc, savedMeanDesc, savedVarDesc, bnScale, resultBnScaleDiff, resultBnBiasDiff, epsilon, savedMean, savedInvVariance)\n--\n\nExecute backwards propagation layer for batch normalization\n\nBatch normalization pass for backwards propagation training pass.\nThe method for backwards propagation batch normalization.\n\nTakes in batch normalization mode bn_mode and input tensor data x, input activation tensor dy,\noutput tensor dx, the learned tensors resultBNBiasDiff and resultBNScaleDiff with their\ndescriptor.\n\nIf BOTH savedMean, and savedVariance are not null pointers then the method will use the saved\nmean and variance calculated by the forward training phase.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alphaDataDiff: Floating point scaling factor, allocated on the host (input)\n    betaDataDiff: Floating point shift factor, allocated on the host (input)\n    alphaParamDiff: Floating point scaling factor, allocated on the host (input)\n    betaParamDiff: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    dyDesc: Tensor descriptor for output data tensor y (input)\n    dy: Data tensor y (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    scaleDesc: Tensor descriptor for scaling descriptor (input)\n    biasDesc: Tensor descriptor for bias/shift descriptor (input)\n    savedMeanDesc: Tensor descriptor for saved Mean  descriptor (input)\n    savedVarDesc: Tensor descriptor for saved Variance descriptor (input)\n        , shifting, saved variance and\n        mean (input)\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    resultBnScaleDiff: Tensor for dscale (output)\n    resultBnBiasDiff: Tensor for dbias (output)\n    epsilon: Value to stabilize inverse variance calculation (input)\n    savedMean: Saved mini-batch mean for backwards pass (input)\n    savedInvVariance: Saved mini-bathc inverse variance for backwards pass (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenBatchNormalizationBackward_V2`, converted in order.
-unsafe fn C_miopenBatchNormalizationBackward_V2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21] =
-        unsafe { F_miopenBatchNormalizationBackward_V2.args::<22>(py, args, nargs, kwnames)? };
-    Ok(miopenBatchNormalizationBackward_V2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, rt::call::extract(x6, "xDesc")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "dyDesc")?, rt::call::extract(x9, "dy")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "scaleDesc")?, rt::call::extract(x13, "biasDesc")?, rt::call::extract(x14, "savedMeanDesc")?, rt::call::extract(x15, "savedVarDesc")?, rt::call::extract(x16, "bnScale")?, rt::call::extract(x17, "resultBnScaleDiff")?, rt::call::extract(x18, "resultBnBiasDiff")?, rt::call::extract(x19, "epsilon")?, rt::call::extract(x20, "savedMean")?, rt::call::extract(x21, "savedInvVariance")?)?.into_ptr())
-}
+    ["handle", "bn_mode", "alphaDataDiff", "betaDataDiff", "alphaParamDiff", "betaParamDiff", "xDesc", "x", "dyDesc", "dy", "dxDesc", "dx", "scaleDesc", "biasDesc", "savedMeanDesc", "savedVarDesc", "bnScale", "resultBnScaleDiff", "resultBnBiasDiff", "epsilon", "savedMean", "savedInvVariance"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21]| miopenBatchNormalizationBackward_V2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, rt::call::extract(x6, "xDesc")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "dyDesc")?, rt::call::extract(x9, "dy")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "scaleDesc")?, rt::call::extract(x13, "biasDesc")?, rt::call::extract(x14, "savedMeanDesc")?, rt::call::extract(x15, "savedVarDesc")?, rt::call::extract(x16, "bnScale")?, rt::call::extract(x17, "resultBnScaleDiff")?, rt::call::extract(x18, "resultBnBiasDiff")?, rt::call::extract(x19, "epsilon")?, rt::call::extract(x20, "savedMean")?, rt::call::extract(x21, "savedInvVariance")?));
 
 fn miopenBatchNormalizationBackward_V2(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarDesc: rt::PtrArg, bnScale: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationBackward_V2");
@@ -4391,29 +2475,10 @@ fn miopenBatchNormalizationBackward_V2(py: Python<'_>, handle: rt::PtrArg, bn_mo
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alphaDataDiff, a_betaDataDiff, a_alphaParamDiff, a_betaParamDiff, a_xDesc, a_x, a_dyDesc, a_dy, a_dxDesc, a_dx, a_scaleDesc, a_biasDesc, a_savedMeanDesc, a_savedVarDesc, a_bnScale, a_resultBnScaleDiff, a_resultBnBiasDiff, a_epsilon, a_savedMean, a_savedInvVariance) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenBatchNormBackwardActivation` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenBatchNormBackwardActivation: rt::call::Function = rt::call::Function::new(
-    c"miopenBatchNormBackwardActivation",
-    "miopenBatchNormBackwardActivation",
-    &["handle", "bn_mode", "alphaDataDiff", "betaDataDiff", "alphaParamDiff", "betaParamDiff", "xDesc", "x", "dyDesc", "dy", "dxDesc", "dx", "scaleDesc", "biasDesc", "savedMeanDesc", "savedVarianceDesc", "bnScale", "bnBias", "resultBnScaleDiff", "resultBnBiasDiff", "epsilon", "savedMean", "savedInvVariance", "activDesc"],
-    rt::fastcall_entry!(C_miopenBatchNormBackwardActivation),
+rt::function!(F_miopenBatchNormBackwardActivation, C_miopenBatchNormBackwardActivation, c"miopenBatchNormBackwardActivation", "miopenBatchNormBackwardActivation",
     c"miopenBatchNormBackwardActivation(handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, scaleDesc, biasDesc, savedMeanDesc, savedVarianceDesc, bnScale, bnBias, resultBnScaleDiff, resultBnBiasDiff, epsilon, savedMean, savedInvVariance, activDesc)\n--\n\nExecute backwards propagation layer for batch normalization with fused activation\n\nBatch normalization pass for backwards propagation training pass.\nThe method for backwards propagation batch normalization.\n\nTakes in batch normalization mode bn_mode and input tensor data x, input activation tensor dy,\noutput tensor dx, the learned tensors resultBNBiasDiff and resultBNScaleDiff with their\ndescriptor.\n\nIf BOTH savedMean, and savedVariance are not null pointers then the method will use the saved\nmean and variance calculated by the forward training phase.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alphaDataDiff: Floating point scaling factor, allocated on the host (input)\n    betaDataDiff: Floating point shift factor, allocated on the host (input)\n    alphaParamDiff: Floating point scaling factor, allocated on the host (input)\n    betaParamDiff: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    dyDesc: Tensor descriptor for output data tensor y (input)\n    dy: Data tensor y (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    scaleDesc: Tensor descriptor for scaling descriptor (input)\n    biasDesc: Tensor descriptor for bias/shift descriptor (input)\n    savedMeanDesc: Tensor descriptor for saved Mean  descriptor (input)\n    savedVarianceDesc\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias (input)\n    resultBnScaleDiff: Tensor for dscale (output)\n    resultBnBiasDiff: Tensor for dbias (output)\n    epsilon: Value to stabilize inverse variance calculation (input)\n    savedMean: Saved mini-batch mean for backwards pass (input)\n    savedInvVariance: Saved mini-bathc inverse variance for backwards pass (input)\n    activDesc: Activation descriptor\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenBatchNormBackwardActivation`, converted in order.
-unsafe fn C_miopenBatchNormBackwardActivation(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23] =
-        unsafe { F_miopenBatchNormBackwardActivation.args::<24>(py, args, nargs, kwnames)? };
-    Ok(miopenBatchNormBackwardActivation(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, rt::call::extract(x6, "xDesc")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "dyDesc")?, rt::call::extract(x9, "dy")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "scaleDesc")?, rt::call::extract(x13, "biasDesc")?, rt::call::extract(x14, "savedMeanDesc")?, rt::call::extract(x15, "savedVarianceDesc")?, rt::call::extract(x16, "bnScale")?, rt::call::extract(x17, "bnBias")?, rt::call::extract(x18, "resultBnScaleDiff")?, rt::call::extract(x19, "resultBnBiasDiff")?, rt::call::extract(x20, "epsilon")?, rt::call::extract(x21, "savedMean")?, rt::call::extract(x22, "savedInvVariance")?, rt::call::extract(x23, "activDesc")?)?.into_ptr())
-}
+    ["handle", "bn_mode", "alphaDataDiff", "betaDataDiff", "alphaParamDiff", "betaParamDiff", "xDesc", "x", "dyDesc", "dy", "dxDesc", "dx", "scaleDesc", "biasDesc", "savedMeanDesc", "savedVarianceDesc", "bnScale", "bnBias", "resultBnScaleDiff", "resultBnBiasDiff", "epsilon", "savedMean", "savedInvVariance", "activDesc"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23]| miopenBatchNormBackwardActivation(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, rt::call::extract(x6, "xDesc")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "dyDesc")?, rt::call::extract(x9, "dy")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "scaleDesc")?, rt::call::extract(x13, "biasDesc")?, rt::call::extract(x14, "savedMeanDesc")?, rt::call::extract(x15, "savedVarianceDesc")?, rt::call::extract(x16, "bnScale")?, rt::call::extract(x17, "bnBias")?, rt::call::extract(x18, "resultBnScaleDiff")?, rt::call::extract(x19, "resultBnBiasDiff")?, rt::call::extract(x20, "epsilon")?, rt::call::extract(x21, "savedMean")?, rt::call::extract(x22, "savedInvVariance")?, rt::call::extract(x23, "activDesc")?));
 
 fn miopenBatchNormBackwardActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarianceDesc: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg, activDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormBackwardActivation");
@@ -4450,29 +2515,10 @@ fn miopenBatchNormBackwardActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alphaDataDiff, a_betaDataDiff, a_alphaParamDiff, a_betaParamDiff, a_xDesc, a_x, a_dyDesc, a_dy, a_dxDesc, a_dx, a_scaleDesc, a_biasDesc, a_savedMeanDesc, a_savedVarianceDesc, a_bnScale, a_bnBias, a_resultBnScaleDiff, a_resultBnBiasDiff, a_epsilon, a_savedMean, a_savedInvVariance, a_activDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenCreateActivationDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateActivationDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateActivationDescriptor",
-    "miopenCreateActivationDescriptor",
-    &[],
-    rt::fastcall_entry!(C_miopenCreateActivationDescriptor),
+rt::function!(F_miopenCreateActivationDescriptor, C_miopenCreateActivationDescriptor, c"miopenCreateActivationDescriptor", "miopenCreateActivationDescriptor",
     c"miopenCreateActivationDescriptor()\n--\n\nCreates the Activation descriptor object\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    activDesc: miopenActivationDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateActivationDescriptor`, converted in order.
-unsafe fn C_miopenCreateActivationDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_miopenCreateActivationDescriptor.args::<0>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateActivationDescriptor(py)?.into_ptr())
-}
+    [],
+    |py, []| miopenCreateActivationDescriptor(py));
 
 fn miopenCreateActivationDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateActivationDescriptor");
@@ -4487,29 +2533,10 @@ fn miopenCreateActivationDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_activDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 48, o_activDesc, None)?])
 }
-/// `miopenSetActivationDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetActivationDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenSetActivationDescriptor",
-    "miopenSetActivationDescriptor",
-    &["activDesc", "mode", "activAlpha", "activBeta", "activGamma"],
-    rt::fastcall_entry!(C_miopenSetActivationDescriptor),
+rt::function!(F_miopenSetActivationDescriptor, C_miopenSetActivationDescriptor, c"miopenSetActivationDescriptor", "miopenSetActivationDescriptor",
     c"miopenSetActivationDescriptor(activDesc, mode, activAlpha, activBeta, activGamma)\n--\n\nSets the activation layer descriptor details\n\nSets all of the descriptor details for the activation layer\n\nArgs:\n    activDesc: Pointer to a activation layer descriptor (output)\n    mode: Activation mode enum (input)\n    activAlpha: Alpha value for some activation modes (input)\n    activBeta: Beta value for some activation modes (input)\n    activGamma: Gamma value for some activation modes (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetActivationDescriptor`, converted in order.
-unsafe fn C_miopenSetActivationDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_miopenSetActivationDescriptor.args::<5>(py, args, nargs, kwnames)? };
-    Ok(miopenSetActivationDescriptor(py, rt::call::extract(x0, "activDesc")?, &x1, rt::call::extract(x2, "activAlpha")?, rt::call::extract(x3, "activBeta")?, rt::call::extract(x4, "activGamma")?)?.into_ptr())
-}
+    ["activDesc", "mode", "activAlpha", "activBeta", "activGamma"],
+    |py, [x0, x1, x2, x3, x4]| miopenSetActivationDescriptor(py, rt::call::extract(x0, "activDesc")?, &x1, rt::call::extract(x2, "activAlpha")?, rt::call::extract(x3, "activBeta")?, rt::call::extract(x4, "activGamma")?));
 
 fn miopenSetActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg, mode: &Bound<'_, PyAny>, activAlpha: f64, activBeta: f64, activGamma: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetActivationDescriptor");
@@ -4527,29 +2554,10 @@ fn miopenSetActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg, mode: &B
     let __r = py.allow_threads(move || unsafe { __f(a_activDesc, a_mode, a_activAlpha, a_activBeta, a_activGamma) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetActivationDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetActivationDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenGetActivationDescriptor",
-    "miopenGetActivationDescriptor",
-    &["activDesc"],
-    rt::fastcall_entry!(C_miopenGetActivationDescriptor),
+rt::function!(F_miopenGetActivationDescriptor, C_miopenGetActivationDescriptor, c"miopenGetActivationDescriptor", "miopenGetActivationDescriptor",
     c"miopenGetActivationDescriptor(activDesc)\n--\n\nGets the activation layer descriptor details\n\nRetrieves all of the descriptor details for the activation layer.\n\nArgs:\n    activDesc: Pointer to a activation layer descriptor (input)\n\nReturns: a tuple of 5 item(s):\n    miopenStatus_t: status\n    mode: miopenActivationMode_t\n    activAlpha: float\n    activBeta: float\n    activGamma: float\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetActivationDescriptor`, converted in order.
-unsafe fn C_miopenGetActivationDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetActivationDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetActivationDescriptor(py, rt::call::extract(x0, "activDesc")?)?.into_ptr())
-}
+    ["activDesc"],
+    |py, [x0]| miopenGetActivationDescriptor(py, rt::call::extract(x0, "activDesc")?));
 
 fn miopenGetActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetActivationDescriptor");
@@ -4571,29 +2579,10 @@ fn miopenGetActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_activDesc, a_mode, a_activAlpha, a_activBeta, a_activGamma) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 11, o_mode as i64)?, rt::obj(py, o_activAlpha)?, rt::obj(py, o_activBeta)?, rt::obj(py, o_activGamma)?])
 }
-/// `miopenActivationForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenActivationForward: rt::call::Function = rt::call::Function::new(
-    c"miopenActivationForward",
-    "miopenActivationForward",
-    &["handle", "activDesc", "alpha", "xDesc", "x", "beta", "yDesc", "y"],
-    rt::fastcall_entry!(C_miopenActivationForward),
+rt::function!(F_miopenActivationForward, C_miopenActivationForward, c"miopenActivationForward", "miopenActivationForward",
     c"miopenActivationForward(handle, activDesc, alpha, xDesc, x, beta, yDesc, y)\n--\n\nExecute an activation forward layer\n\nArgs:\n    handle: MIOpen handle (input)\n    activDesc: Descriptor for activation layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenActivationForward`, converted in order.
-unsafe fn C_miopenActivationForward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_miopenActivationForward.args::<8>(py, args, nargs, kwnames)? };
-    Ok(miopenActivationForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "activDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?)?.into_ptr())
-}
+    ["handle", "activDesc", "alpha", "xDesc", "x", "beta", "yDesc", "y"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| miopenActivationForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "activDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?));
 
 fn miopenActivationForward(py: Python<'_>, handle: rt::PtrArg, activDesc: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenActivationForward");
@@ -4614,29 +2603,10 @@ fn miopenActivationForward(py: Python<'_>, handle: rt::PtrArg, activDesc: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_activDesc, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenActivationBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenActivationBackward: rt::call::Function = rt::call::Function::new(
-    c"miopenActivationBackward",
-    "miopenActivationBackward",
-    &["handle", "activDesc", "alpha", "yDesc", "y", "dyDesc", "dy", "xDesc", "x", "beta", "dxDesc", "dx"],
-    rt::fastcall_entry!(C_miopenActivationBackward),
+rt::function!(F_miopenActivationBackward, C_miopenActivationBackward, c"miopenActivationBackward", "miopenActivationBackward",
     c"miopenActivationBackward(handle, activDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx)\n--\n\nExecute a activation backwards layer\n\nArgs:\n    handle: MIOpen handle (input)\n    activDesc: Descriptor for activation layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for input data tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for input data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for data output tensor dx (input)\n    dx: Output data delta tensor dx (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenActivationBackward`, converted in order.
-unsafe fn C_miopenActivationBackward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11] =
-        unsafe { F_miopenActivationBackward.args::<12>(py, args, nargs, kwnames)? };
-    Ok(miopenActivationBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "activDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "yDesc")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "dyDesc")?, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "xDesc")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?)?.into_ptr())
-}
+    ["handle", "activDesc", "alpha", "yDesc", "y", "dyDesc", "dy", "xDesc", "x", "beta", "dxDesc", "dx"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| miopenActivationBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "activDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "yDesc")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "dyDesc")?, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "xDesc")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?));
 
 fn miopenActivationBackward(py: Python<'_>, handle: rt::PtrArg, activDesc: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenActivationBackward");
@@ -4661,29 +2631,10 @@ fn miopenActivationBackward(py: Python<'_>, handle: rt::PtrArg, activDesc: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_activDesc, a_alpha, a_yDesc, a_y, a_dyDesc, a_dy, a_xDesc, a_x, a_beta, a_dxDesc, a_dx) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenDestroyActivationDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDestroyActivationDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenDestroyActivationDescriptor",
-    "miopenDestroyActivationDescriptor",
-    &["activDesc"],
-    rt::fastcall_entry!(C_miopenDestroyActivationDescriptor),
+rt::function!(F_miopenDestroyActivationDescriptor, C_miopenDestroyActivationDescriptor, c"miopenDestroyActivationDescriptor", "miopenDestroyActivationDescriptor",
     c"miopenDestroyActivationDescriptor(activDesc)\n--\n\nDestroys the activation descriptor object\n\nArgs:\n    activDesc: Activation tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDestroyActivationDescriptor`, converted in order.
-unsafe fn C_miopenDestroyActivationDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDestroyActivationDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDestroyActivationDescriptor(py, rt::call::extract(x0, "activDesc")?)?.into_ptr())
-}
+    ["activDesc"],
+    |py, [x0]| miopenDestroyActivationDescriptor(py, rt::call::extract(x0, "activDesc")?));
 
 fn miopenDestroyActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyActivationDescriptor");
@@ -4697,29 +2648,10 @@ fn miopenDestroyActivationDescriptor(py: Python<'_>, activDesc: rt::PtrArg) -> P
     let __r = py.allow_threads(move || unsafe { __f(a_activDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSoftmaxForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSoftmaxForward: rt::call::Function = rt::call::Function::new(
-    c"miopenSoftmaxForward",
-    "miopenSoftmaxForward",
-    &["handle", "alpha", "xDesc", "x", "beta", "yDesc", "y"],
-    rt::fastcall_entry!(C_miopenSoftmaxForward),
+rt::function!(F_miopenSoftmaxForward, C_miopenSoftmaxForward, c"miopenSoftmaxForward", "miopenSoftmaxForward",
     c"miopenSoftmaxForward(handle, alpha, xDesc, x, beta, yDesc, y)\n--\n\nExecute a softmax forward layer\n\nThis API only implements the SOFTMAX_MODE_CHANNEL in SOFTMAX_ACCURATE path.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSoftmaxForward`, converted in order.
-unsafe fn C_miopenSoftmaxForward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_miopenSoftmaxForward.args::<7>(py, args, nargs, kwnames)? };
-    Ok(miopenSoftmaxForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?)?.into_ptr())
-}
+    ["handle", "alpha", "xDesc", "x", "beta", "yDesc", "y"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenSoftmaxForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?));
 
 fn miopenSoftmaxForward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSoftmaxForward");
@@ -4739,29 +2671,10 @@ fn miopenSoftmaxForward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, x
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSoftmaxBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSoftmaxBackward: rt::call::Function = rt::call::Function::new(
-    c"miopenSoftmaxBackward",
-    "miopenSoftmaxBackward",
-    &["handle", "alpha", "yDesc", "y", "dyDesc", "dy", "beta", "dxDesc", "dx"],
-    rt::fastcall_entry!(C_miopenSoftmaxBackward),
+rt::function!(F_miopenSoftmaxBackward, C_miopenSoftmaxBackward, c"miopenSoftmaxBackward", "miopenSoftmaxBackward",
     c"miopenSoftmaxBackward(handle, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx)\n--\n\nExecute a softmax backwards layer\n\nThis API only implements the SOFTMAX_MODE_CHANNEL in SOFTMAX_ACCURATE path.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for input data tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for input data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for data output tensor dx (input)\n    dx: Output data delta tensor dx (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSoftmaxBackward`, converted in order.
-unsafe fn C_miopenSoftmaxBackward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_miopenSoftmaxBackward.args::<9>(py, args, nargs, kwnames)? };
-    Ok(miopenSoftmaxBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "yDesc")?, rt::call::extract(x3, "y")?, rt::call::extract(x4, "dyDesc")?, rt::call::extract(x5, "dy")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "dxDesc")?, rt::call::extract(x8, "dx")?)?.into_ptr())
-}
+    ["handle", "alpha", "yDesc", "y", "dyDesc", "dy", "beta", "dxDesc", "dx"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSoftmaxBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "yDesc")?, rt::call::extract(x3, "y")?, rt::call::extract(x4, "dyDesc")?, rt::call::extract(x5, "dy")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "dxDesc")?, rt::call::extract(x8, "dx")?));
 
 fn miopenSoftmaxBackward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSoftmaxBackward");
@@ -4783,29 +2696,10 @@ fn miopenSoftmaxBackward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_yDesc, a_y, a_dyDesc, a_dy, a_beta, a_dxDesc, a_dx) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSoftmaxForward_V2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSoftmaxForward_V2: rt::call::Function = rt::call::Function::new(
-    c"miopenSoftmaxForward_V2",
-    "miopenSoftmaxForward_V2",
-    &["handle", "alpha", "xDesc", "x", "beta", "yDesc", "y", "algorithm", "mode"],
-    rt::fastcall_entry!(C_miopenSoftmaxForward_V2),
+rt::function!(F_miopenSoftmaxForward_V2, C_miopenSoftmaxForward_V2, c"miopenSoftmaxForward_V2", "miopenSoftmaxForward_V2",
     c"miopenSoftmaxForward_V2(handle, alpha, xDesc, x, beta, yDesc, y, algorithm, mode)\n--\n\nExecute a softmax forward layer with expanded modes and algorithms\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    algorithm: Softmax implementation algorithm (input)\n    mode: Softmax mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSoftmaxForward_V2`, converted in order.
-unsafe fn C_miopenSoftmaxForward_V2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_miopenSoftmaxForward_V2.args::<9>(py, args, nargs, kwnames)? };
-    Ok(miopenSoftmaxForward_V2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?, &x7, &x8)?.into_ptr())
-}
+    ["handle", "alpha", "xDesc", "x", "beta", "yDesc", "y", "algorithm", "mode"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSoftmaxForward_V2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?, &x7, &x8));
 
 fn miopenSoftmaxForward_V2(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, algorithm: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSoftmaxForward_V2");
@@ -4827,29 +2721,10 @@ fn miopenSoftmaxForward_V2(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y, a_algorithm, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSoftmaxBackward_V2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSoftmaxBackward_V2: rt::call::Function = rt::call::Function::new(
-    c"miopenSoftmaxBackward_V2",
-    "miopenSoftmaxBackward_V2",
-    &["handle", "alpha", "yDesc", "y", "dyDesc", "dy", "beta", "dxDesc", "dx", "algorithm", "mode"],
-    rt::fastcall_entry!(C_miopenSoftmaxBackward_V2),
+rt::function!(F_miopenSoftmaxBackward_V2, C_miopenSoftmaxBackward_V2, c"miopenSoftmaxBackward_V2", "miopenSoftmaxBackward_V2",
     c"miopenSoftmaxBackward_V2(handle, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx, algorithm, mode)\n--\n\nExecute a softmax backwards layer with expanded modes and algorithms\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for input data tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for input data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for data output tensor dx (input)\n    dx: Output data delta tensor dx (output)\n    algorithm: Softmax implementation algorithm (input)\n    mode: Softmax mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSoftmaxBackward_V2`, converted in order.
-unsafe fn C_miopenSoftmaxBackward_V2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
-        unsafe { F_miopenSoftmaxBackward_V2.args::<11>(py, args, nargs, kwnames)? };
-    Ok(miopenSoftmaxBackward_V2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "yDesc")?, rt::call::extract(x3, "y")?, rt::call::extract(x4, "dyDesc")?, rt::call::extract(x5, "dy")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "dxDesc")?, rt::call::extract(x8, "dx")?, &x9, &x10)?.into_ptr())
-}
+    ["handle", "alpha", "yDesc", "y", "dyDesc", "dy", "beta", "dxDesc", "dx", "algorithm", "mode"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenSoftmaxBackward_V2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "yDesc")?, rt::call::extract(x3, "y")?, rt::call::extract(x4, "dyDesc")?, rt::call::extract(x5, "dy")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "dxDesc")?, rt::call::extract(x8, "dx")?, &x9, &x10));
 
 fn miopenSoftmaxBackward_V2(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, algorithm: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSoftmaxBackward_V2");
@@ -4873,29 +2748,10 @@ fn miopenSoftmaxBackward_V2(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_yDesc, a_y, a_dyDesc, a_dy, a_beta, a_dxDesc, a_dx, a_algorithm, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenCreateFusionPlan` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateFusionPlan: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateFusionPlan",
-    "miopenCreateFusionPlan",
-    &["fuseDirection", "inputDesc"],
-    rt::fastcall_entry!(C_miopenCreateFusionPlan),
+rt::function!(F_miopenCreateFusionPlan, C_miopenCreateFusionPlan, c"miopenCreateFusionPlan", "miopenCreateFusionPlan",
     c"miopenCreateFusionPlan(fuseDirection, inputDesc)\n--\n\nCreates the kenrel fusion plan descriptor object\n\nArgs:\n    fuseDirection: Horizontal or Vertical fusion (input)\n    inputDesc: Descriptor to tensor for the input (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    fusePlanDesc: miopenFusionPlanDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateFusionPlan`, converted in order.
-unsafe fn C_miopenCreateFusionPlan(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenCreateFusionPlan.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateFusionPlan(py, &x0, rt::call::extract(x1, "inputDesc")?)?.into_ptr())
-}
+    ["fuseDirection", "inputDesc"],
+    |py, [x0, x1]| miopenCreateFusionPlan(py, &x0, rt::call::extract(x1, "inputDesc")?));
 
 fn miopenCreateFusionPlan(py: Python<'_>, fuseDirection: &Bound<'_, PyAny>, inputDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateFusionPlan");
@@ -4912,29 +2768,10 @@ fn miopenCreateFusionPlan(py: Python<'_>, fuseDirection: &Bound<'_, PyAny>, inpu
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_fuseDirection, a_inputDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 58, o_fusePlanDesc, None)?])
 }
-/// `miopenDestroyFusionPlan` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDestroyFusionPlan: rt::call::Function = rt::call::Function::new(
-    c"miopenDestroyFusionPlan",
-    "miopenDestroyFusionPlan",
-    &["fusePlanDesc"],
-    rt::fastcall_entry!(C_miopenDestroyFusionPlan),
+rt::function!(F_miopenDestroyFusionPlan, C_miopenDestroyFusionPlan, c"miopenDestroyFusionPlan", "miopenDestroyFusionPlan",
     c"miopenDestroyFusionPlan(fusePlanDesc)\n--\n\nDestroy the fusion plan descriptor object\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor type\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDestroyFusionPlan`, converted in order.
-unsafe fn C_miopenDestroyFusionPlan(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDestroyFusionPlan.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDestroyFusionPlan(py, rt::call::extract(x0, "fusePlanDesc")?)?.into_ptr())
-}
+    ["fusePlanDesc"],
+    |py, [x0]| miopenDestroyFusionPlan(py, rt::call::extract(x0, "fusePlanDesc")?));
 
 fn miopenDestroyFusionPlan(py: Python<'_>, fusePlanDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyFusionPlan");
@@ -4948,29 +2785,10 @@ fn miopenDestroyFusionPlan(py: Python<'_>, fusePlanDesc: rt::PtrArg) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenCompileFusionPlan` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCompileFusionPlan: rt::call::Function = rt::call::Function::new(
-    c"miopenCompileFusionPlan",
-    "miopenCompileFusionPlan",
-    &["handle", "fusePlanDesc"],
-    rt::fastcall_entry!(C_miopenCompileFusionPlan),
+rt::function!(F_miopenCompileFusionPlan, C_miopenCompileFusionPlan, c"miopenCompileFusionPlan", "miopenCompileFusionPlan",
     c"miopenCompileFusionPlan(handle, fusePlanDesc)\n--\n\nCompiles the fusion plan\n\nArgs:\n    handle: MIOpen handle (input)\n    fusePlanDesc: A fusion plan descriptor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCompileFusionPlan`, converted in order.
-unsafe fn C_miopenCompileFusionPlan(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenCompileFusionPlan.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenCompileFusionPlan(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?)?.into_ptr())
-}
+    ["handle", "fusePlanDesc"],
+    |py, [x0, x1]| miopenCompileFusionPlan(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?));
 
 fn miopenCompileFusionPlan(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCompileFusionPlan");
@@ -4985,29 +2803,10 @@ fn miopenCompileFusionPlan(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fusePlanDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenFusionPlanGetOp` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenFusionPlanGetOp: rt::call::Function = rt::call::Function::new(
-    c"miopenFusionPlanGetOp",
-    "miopenFusionPlanGetOp",
-    &["fusePlanDesc", "op_idx"],
-    rt::fastcall_entry!(C_miopenFusionPlanGetOp),
+rt::function!(F_miopenFusionPlanGetOp, C_miopenFusionPlanGetOp, c"miopenFusionPlanGetOp", "miopenFusionPlanGetOp",
     c"miopenFusionPlanGetOp(fusePlanDesc, op_idx)\n--\n\nAllows access to the operators in a fusion plan\nThis api call does bounds checking on the supplied op_idx and would\nreturn miopenStatusError if the index is out of bounds\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    op_idx: Index of the required operator in the fusion plan, in the order of insertion\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    op: miopenFusionOpDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenFusionPlanGetOp`, converted in order.
-unsafe fn C_miopenFusionPlanGetOp(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenFusionPlanGetOp.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenFusionPlanGetOp(py, rt::call::extract(x0, "fusePlanDesc")?, rt::call::extract(x1, "op_idx")?)?.into_ptr())
-}
+    ["fusePlanDesc", "op_idx"],
+    |py, [x0, x1]| miopenFusionPlanGetOp(py, rt::call::extract(x0, "fusePlanDesc")?, rt::call::extract(x1, "op_idx")?));
 
 fn miopenFusionPlanGetOp(py: Python<'_>, fusePlanDesc: rt::PtrArg, op_idx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFusionPlanGetOp");
@@ -5024,29 +2823,10 @@ fn miopenFusionPlanGetOp(py: Python<'_>, fusePlanDesc: rt::PtrArg, op_idx: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_op_idx, a_op) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 42, o_op, None)?])
 }
-/// `miopenFusionPlanGetWorkSpaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenFusionPlanGetWorkSpaceSize: rt::call::Function = rt::call::Function::new(
-    c"miopenFusionPlanGetWorkSpaceSize",
-    "miopenFusionPlanGetWorkSpaceSize",
-    &["handle", "fusePlanDesc", "algo"],
-    rt::fastcall_entry!(C_miopenFusionPlanGetWorkSpaceSize),
+rt::function!(F_miopenFusionPlanGetWorkSpaceSize, C_miopenFusionPlanGetWorkSpaceSize, c"miopenFusionPlanGetWorkSpaceSize", "miopenFusionPlanGetWorkSpaceSize",
     c"miopenFusionPlanGetWorkSpaceSize(handle, fusePlanDesc, algo)\n--\n\nQuery the workspace size required for the fusion plan\n\nArgs:\n    handle: MIOpen handle (input)\n    fusePlanDesc: A fusion plan descriptor (input)\n    algo: Algorithm selected (inputs)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenFusionPlanGetWorkSpaceSize`, converted in order.
-unsafe fn C_miopenFusionPlanGetWorkSpaceSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_miopenFusionPlanGetWorkSpaceSize.args::<3>(py, args, nargs, kwnames)? };
-    Ok(miopenFusionPlanGetWorkSpaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?, &x2)?.into_ptr())
-}
+    ["handle", "fusePlanDesc", "algo"],
+    |py, [x0, x1, x2]| miopenFusionPlanGetWorkSpaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?, &x2));
 
 fn miopenFusionPlanGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt::PtrArg, algo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFusionPlanGetWorkSpaceSize");
@@ -5064,29 +2844,10 @@ fn miopenFusionPlanGetWorkSpaceSize(py: Python<'_>, handle: rt::PtrArg, fusePlan
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fusePlanDesc, a_workSpaceSize, a_algo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// `miopenFusionPlanConvolutionGetAlgo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenFusionPlanConvolutionGetAlgo: rt::call::Function = rt::call::Function::new(
-    c"miopenFusionPlanConvolutionGetAlgo",
-    "miopenFusionPlanConvolutionGetAlgo",
-    &["fusePlanDesc", "requestAlgoCount"],
-    rt::fastcall_entry!(C_miopenFusionPlanConvolutionGetAlgo),
+rt::function!(F_miopenFusionPlanConvolutionGetAlgo, C_miopenFusionPlanConvolutionGetAlgo, c"miopenFusionPlanConvolutionGetAlgo", "miopenFusionPlanConvolutionGetAlgo",
     c"miopenFusionPlanConvolutionGetAlgo(fusePlanDesc, requestAlgoCount)\n--\n\nReturns the supported algorithms for the convolution operator in the Fusion Plan\n\nA Convolution operator in a fusion plan may be implemented by different algorithms\nrepresenting different tradeoffs of memory and performance. The returned list of algorithms\nis sorted in decreasing order of priority. Therefore, if the user does not request an\nalgorithm to be set using the miopenFusionPlanConvolutionSetAlgo call, the first algorithm\nin the list would be used to execute the convolution in the fusion plan. Moreover this call\nmust be immediately preceded by the miopenCreateOpConvForward call for the op in question.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    requestAlgoCount: Number of algorithms to return (input)\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    returnedAlgoCount: int\n    returnedAlgos: miopenConvFwdAlgorithm_t\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenFusionPlanConvolutionGetAlgo`, converted in order.
-unsafe fn C_miopenFusionPlanConvolutionGetAlgo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenFusionPlanConvolutionGetAlgo.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenFusionPlanConvolutionGetAlgo(py, rt::call::extract(x0, "fusePlanDesc")?, rt::call::extract(x1, "requestAlgoCount")?)?.into_ptr())
-}
+    ["fusePlanDesc", "requestAlgoCount"],
+    |py, [x0, x1]| miopenFusionPlanConvolutionGetAlgo(py, rt::call::extract(x0, "fusePlanDesc")?, rt::call::extract(x1, "requestAlgoCount")?));
 
 fn miopenFusionPlanConvolutionGetAlgo(py: Python<'_>, fusePlanDesc: rt::PtrArg, requestAlgoCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFusionPlanConvolutionGetAlgo");
@@ -5105,29 +2866,10 @@ fn miopenFusionPlanConvolutionGetAlgo(py: Python<'_>, fusePlanDesc: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_requestAlgoCount, a_returnedAlgoCount, a_returnedAlgos) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_returnedAlgoCount)?, TYPES.enum_member(py, 20, o_returnedAlgos as i64)?])
 }
-/// `miopenFusionPlanConvolutionSetAlgo` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenFusionPlanConvolutionSetAlgo: rt::call::Function = rt::call::Function::new(
-    c"miopenFusionPlanConvolutionSetAlgo",
-    "miopenFusionPlanConvolutionSetAlgo",
-    &["fusePlanDesc", "algo"],
-    rt::fastcall_entry!(C_miopenFusionPlanConvolutionSetAlgo),
+rt::function!(F_miopenFusionPlanConvolutionSetAlgo, C_miopenFusionPlanConvolutionSetAlgo, c"miopenFusionPlanConvolutionSetAlgo", "miopenFusionPlanConvolutionSetAlgo",
     c"miopenFusionPlanConvolutionSetAlgo(fusePlanDesc, algo)\n--\n\nRequests the fusion runtime to choose a particular algorithm for the added convolution\noperation\n\nPlease see the description for miopenFusionPlanConvolutionGetAlgo\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    algo: Requested algorithm for the convolution operator (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenFusionPlanConvolutionSetAlgo`, converted in order.
-unsafe fn C_miopenFusionPlanConvolutionSetAlgo(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenFusionPlanConvolutionSetAlgo.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenFusionPlanConvolutionSetAlgo(py, rt::call::extract(x0, "fusePlanDesc")?, &x1)?.into_ptr())
-}
+    ["fusePlanDesc", "algo"],
+    |py, [x0, x1]| miopenFusionPlanConvolutionSetAlgo(py, rt::call::extract(x0, "fusePlanDesc")?, &x1));
 
 fn miopenFusionPlanConvolutionSetAlgo(py: Python<'_>, fusePlanDesc: rt::PtrArg, algo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFusionPlanConvolutionSetAlgo");
@@ -5142,29 +2884,10 @@ fn miopenFusionPlanConvolutionSetAlgo(py: Python<'_>, fusePlanDesc: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_algo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenCreateOpConvForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateOpConvForward: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateOpConvForward",
-    "miopenCreateOpConvForward",
-    &["fusePlanDesc", "convDesc", "wDesc"],
-    rt::fastcall_entry!(C_miopenCreateOpConvForward),
+rt::function!(F_miopenCreateOpConvForward, C_miopenCreateOpConvForward, c"miopenCreateOpConvForward", "miopenCreateOpConvForward",
     c"miopenCreateOpConvForward(fusePlanDesc, convDesc, wDesc)\n--\n\nCreates forward convolution operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    convDesc: Convolution layer descriptor (input)\n    wDesc: Descriptor for the weights tensor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    convOp: miopenFusionOpDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateOpConvForward`, converted in order.
-unsafe fn C_miopenCreateOpConvForward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_miopenCreateOpConvForward.args::<3>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateOpConvForward(py, rt::call::extract(x0, "fusePlanDesc")?, rt::call::extract(x1, "convDesc")?, rt::call::extract(x2, "wDesc")?)?.into_ptr())
-}
+    ["fusePlanDesc", "convDesc", "wDesc"],
+    |py, [x0, x1, x2]| miopenCreateOpConvForward(py, rt::call::extract(x0, "fusePlanDesc")?, rt::call::extract(x1, "convDesc")?, rt::call::extract(x2, "wDesc")?));
 
 fn miopenCreateOpConvForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, convDesc: rt::PtrArg, wDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpConvForward");
@@ -5182,29 +2905,10 @@ fn miopenCreateOpConvForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, convDesc:
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_convOp, a_convDesc, a_wDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 42, o_convOp, None)?])
 }
-/// `miopenCreateOpActivationForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateOpActivationForward: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateOpActivationForward",
-    "miopenCreateOpActivationForward",
-    &["fusePlanDesc", "mode"],
-    rt::fastcall_entry!(C_miopenCreateOpActivationForward),
+rt::function!(F_miopenCreateOpActivationForward, C_miopenCreateOpActivationForward, c"miopenCreateOpActivationForward", "miopenCreateOpActivationForward",
     c"miopenCreateOpActivationForward(fusePlanDesc, mode)\n--\n\nCreates a forward activation operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    mode: Activation version (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    activFwdOp: miopenFusionOpDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateOpActivationForward`, converted in order.
-unsafe fn C_miopenCreateOpActivationForward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenCreateOpActivationForward.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateOpActivationForward(py, rt::call::extract(x0, "fusePlanDesc")?, &x1)?.into_ptr())
-}
+    ["fusePlanDesc", "mode"],
+    |py, [x0, x1]| miopenCreateOpActivationForward(py, rt::call::extract(x0, "fusePlanDesc")?, &x1));
 
 fn miopenCreateOpActivationForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpActivationForward");
@@ -5221,29 +2925,10 @@ fn miopenCreateOpActivationForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, mod
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_activFwdOp, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 42, o_activFwdOp, None)?])
 }
-/// `miopenCreateOpActivationBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateOpActivationBackward: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateOpActivationBackward",
-    "miopenCreateOpActivationBackward",
-    &["fusePlanDesc", "mode"],
-    rt::fastcall_entry!(C_miopenCreateOpActivationBackward),
+rt::function!(F_miopenCreateOpActivationBackward, C_miopenCreateOpActivationBackward, c"miopenCreateOpActivationBackward", "miopenCreateOpActivationBackward",
     c"miopenCreateOpActivationBackward(fusePlanDesc, mode)\n--\n\nCreates a backward activation operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    mode: Activation version (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    activBwdOp: miopenFusionOpDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateOpActivationBackward`, converted in order.
-unsafe fn C_miopenCreateOpActivationBackward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenCreateOpActivationBackward.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateOpActivationBackward(py, rt::call::extract(x0, "fusePlanDesc")?, &x1)?.into_ptr())
-}
+    ["fusePlanDesc", "mode"],
+    |py, [x0, x1]| miopenCreateOpActivationBackward(py, rt::call::extract(x0, "fusePlanDesc")?, &x1));
 
 fn miopenCreateOpActivationBackward(py: Python<'_>, fusePlanDesc: rt::PtrArg, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpActivationBackward");
@@ -5260,29 +2945,10 @@ fn miopenCreateOpActivationBackward(py: Python<'_>, fusePlanDesc: rt::PtrArg, mo
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_activBwdOp, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 42, o_activBwdOp, None)?])
 }
-/// `miopenCreateOpBiasForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateOpBiasForward: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateOpBiasForward",
-    "miopenCreateOpBiasForward",
-    &["fusePlanDesc", "bDesc"],
-    rt::fastcall_entry!(C_miopenCreateOpBiasForward),
+rt::function!(F_miopenCreateOpBiasForward, C_miopenCreateOpBiasForward, c"miopenCreateOpBiasForward", "miopenCreateOpBiasForward",
     c"miopenCreateOpBiasForward(fusePlanDesc, bDesc)\n--\n\nCreates a forward bias operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    bDesc: bias tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    biasOp: miopenFusionOpDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateOpBiasForward`, converted in order.
-unsafe fn C_miopenCreateOpBiasForward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenCreateOpBiasForward.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateOpBiasForward(py, rt::call::extract(x0, "fusePlanDesc")?, rt::call::extract(x1, "bDesc")?)?.into_ptr())
-}
+    ["fusePlanDesc", "bDesc"],
+    |py, [x0, x1]| miopenCreateOpBiasForward(py, rt::call::extract(x0, "fusePlanDesc")?, rt::call::extract(x1, "bDesc")?));
 
 fn miopenCreateOpBiasForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, bDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpBiasForward");
@@ -5299,29 +2965,10 @@ fn miopenCreateOpBiasForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, bDesc: rt
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_biasOp, a_bDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 42, o_biasOp, None)?])
 }
-/// `miopenCreateOpBatchNormInference` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateOpBatchNormInference: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateOpBatchNormInference",
-    "miopenCreateOpBatchNormInference",
-    &["fusePlanDesc", "bn_mode", "bnScaleBiasMeanVarDesc"],
-    rt::fastcall_entry!(C_miopenCreateOpBatchNormInference),
+rt::function!(F_miopenCreateOpBatchNormInference, C_miopenCreateOpBatchNormInference, c"miopenCreateOpBatchNormInference", "miopenCreateOpBatchNormInference",
     c"miopenCreateOpBatchNormInference(fusePlanDesc, bn_mode, bnScaleBiasMeanVarDesc)\n--\n\nCreates a forward inference batch normalization operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    bn_mode: Batch normalization layer mode (input)\n    bnScaleBiasMeanVarDesc: Gamma, beta, mean, variance tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    bnOp: miopenFusionOpDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateOpBatchNormInference`, converted in order.
-unsafe fn C_miopenCreateOpBatchNormInference(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_miopenCreateOpBatchNormInference.args::<3>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateOpBatchNormInference(py, rt::call::extract(x0, "fusePlanDesc")?, &x1, rt::call::extract(x2, "bnScaleBiasMeanVarDesc")?)?.into_ptr())
-}
+    ["fusePlanDesc", "bn_mode", "bnScaleBiasMeanVarDesc"],
+    |py, [x0, x1, x2]| miopenCreateOpBatchNormInference(py, rt::call::extract(x0, "fusePlanDesc")?, &x1, rt::call::extract(x2, "bnScaleBiasMeanVarDesc")?));
 
 fn miopenCreateOpBatchNormInference(py: Python<'_>, fusePlanDesc: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, bnScaleBiasMeanVarDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpBatchNormInference");
@@ -5339,29 +2986,10 @@ fn miopenCreateOpBatchNormInference(py: Python<'_>, fusePlanDesc: rt::PtrArg, bn
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_bnOp, a_bn_mode, a_bnScaleBiasMeanVarDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 42, o_bnOp, None)?])
 }
-/// `miopenCreateOpBatchNormForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateOpBatchNormForward: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateOpBatchNormForward",
-    "miopenCreateOpBatchNormForward",
-    &["fusePlanDesc", "bn_mode", "runningMeanVariance"],
-    rt::fastcall_entry!(C_miopenCreateOpBatchNormForward),
+rt::function!(F_miopenCreateOpBatchNormForward, C_miopenCreateOpBatchNormForward, c"miopenCreateOpBatchNormForward", "miopenCreateOpBatchNormForward",
     c"miopenCreateOpBatchNormForward(fusePlanDesc, bn_mode, runningMeanVariance)\n--\n\nCreates a forward training batch normalization operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    bn_mode: Batch normalization layer mode (input)\n    runningMeanVariance: Toggles whether or not to save population statistics for inference;\n        batch statistic are required (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    bnFwdOp: miopenFusionOpDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateOpBatchNormForward`, converted in order.
-unsafe fn C_miopenCreateOpBatchNormForward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_miopenCreateOpBatchNormForward.args::<3>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateOpBatchNormForward(py, rt::call::extract(x0, "fusePlanDesc")?, &x1, rt::call::extract(x2, "runningMeanVariance")?)?.into_ptr())
-}
+    ["fusePlanDesc", "bn_mode", "runningMeanVariance"],
+    |py, [x0, x1, x2]| miopenCreateOpBatchNormForward(py, rt::call::extract(x0, "fusePlanDesc")?, &x1, rt::call::extract(x2, "runningMeanVariance")?));
 
 fn miopenCreateOpBatchNormForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, runningMeanVariance: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpBatchNormForward");
@@ -5379,29 +3007,10 @@ fn miopenCreateOpBatchNormForward(py: Python<'_>, fusePlanDesc: rt::PtrArg, bn_m
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_bnFwdOp, a_bn_mode, a_runningMeanVariance) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 42, o_bnFwdOp, None)?])
 }
-/// `miopenCreateOpBatchNormBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateOpBatchNormBackward: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateOpBatchNormBackward",
-    "miopenCreateOpBatchNormBackward",
-    &["fusePlanDesc", "bn_mode"],
-    rt::fastcall_entry!(C_miopenCreateOpBatchNormBackward),
+rt::function!(F_miopenCreateOpBatchNormBackward, C_miopenCreateOpBatchNormBackward, c"miopenCreateOpBatchNormBackward", "miopenCreateOpBatchNormBackward",
     c"miopenCreateOpBatchNormBackward(fusePlanDesc, bn_mode)\n--\n\nCreates a back propagation batch normalization operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    bn_mode: Batch normalization layer mode (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    bnBwdOp: miopenFusionOpDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateOpBatchNormBackward`, converted in order.
-unsafe fn C_miopenCreateOpBatchNormBackward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenCreateOpBatchNormBackward.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateOpBatchNormBackward(py, rt::call::extract(x0, "fusePlanDesc")?, &x1)?.into_ptr())
-}
+    ["fusePlanDesc", "bn_mode"],
+    |py, [x0, x1]| miopenCreateOpBatchNormBackward(py, rt::call::extract(x0, "fusePlanDesc")?, &x1));
 
 fn miopenCreateOpBatchNormBackward(py: Python<'_>, fusePlanDesc: rt::PtrArg, bn_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOpBatchNormBackward");
@@ -5418,29 +3027,10 @@ fn miopenCreateOpBatchNormBackward(py: Python<'_>, fusePlanDesc: rt::PtrArg, bn_
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_bnBwdOp, a_bn_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 42, o_bnBwdOp, None)?])
 }
-/// `miopenCreateOperatorArgs` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateOperatorArgs: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateOperatorArgs",
-    "miopenCreateOperatorArgs",
-    &[],
-    rt::fastcall_entry!(C_miopenCreateOperatorArgs),
+rt::function!(F_miopenCreateOperatorArgs, C_miopenCreateOperatorArgs, c"miopenCreateOperatorArgs", "miopenCreateOperatorArgs",
     c"miopenCreateOperatorArgs()\n--\n\nCreates an operator argument object\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    args: miopenOperatorArgs\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateOperatorArgs`, converted in order.
-unsafe fn C_miopenCreateOperatorArgs(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_miopenCreateOperatorArgs.args::<0>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateOperatorArgs(py)?.into_ptr())
-}
+    [],
+    |py, []| miopenCreateOperatorArgs(py));
 
 fn miopenCreateOperatorArgs(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateOperatorArgs");
@@ -5455,29 +3045,10 @@ fn miopenCreateOperatorArgs(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_args) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 60, o_args, None)?])
 }
-/// `miopenDestroyOperatorArgs` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDestroyOperatorArgs: rt::call::Function = rt::call::Function::new(
-    c"miopenDestroyOperatorArgs",
-    "miopenDestroyOperatorArgs",
-    &["args"],
-    rt::fastcall_entry!(C_miopenDestroyOperatorArgs),
+rt::function!(F_miopenDestroyOperatorArgs, C_miopenDestroyOperatorArgs, c"miopenDestroyOperatorArgs", "miopenDestroyOperatorArgs",
     c"miopenDestroyOperatorArgs(args)\n--\n\nDestroys an operator argument object\n\nArgs:\n    args: An operator argument type (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDestroyOperatorArgs`, converted in order.
-unsafe fn C_miopenDestroyOperatorArgs(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDestroyOperatorArgs.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDestroyOperatorArgs(py, rt::call::extract(x0, "args")?)?.into_ptr())
-}
+    ["args"],
+    |py, [x0]| miopenDestroyOperatorArgs(py, rt::call::extract(x0, "args")?));
 
 fn miopenDestroyOperatorArgs(py: Python<'_>, args: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyOperatorArgs");
@@ -5491,29 +3062,10 @@ fn miopenDestroyOperatorArgs(py: Python<'_>, args: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_args) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetOpArgsConvForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetOpArgsConvForward: rt::call::Function = rt::call::Function::new(
-    c"miopenSetOpArgsConvForward",
-    "miopenSetOpArgsConvForward",
-    &["args", "convOp", "alpha", "beta", "w"],
-    rt::fastcall_entry!(C_miopenSetOpArgsConvForward),
+rt::function!(F_miopenSetOpArgsConvForward, C_miopenSetOpArgsConvForward, c"miopenSetOpArgsConvForward", "miopenSetOpArgsConvForward",
     c"miopenSetOpArgsConvForward(args, convOp, alpha, beta, w)\n--\n\nSets the arguments for forward convolution op\n\nArgs:\n    args: An arguments object type (output)\n    convOp: Forward convolution operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    w: Pointer to tensor memory  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetOpArgsConvForward`, converted in order.
-unsafe fn C_miopenSetOpArgsConvForward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_miopenSetOpArgsConvForward.args::<5>(py, args, nargs, kwnames)? };
-    Ok(miopenSetOpArgsConvForward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "convOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "w")?)?.into_ptr())
-}
+    ["args", "convOp", "alpha", "beta", "w"],
+    |py, [x0, x1, x2, x3, x4]| miopenSetOpArgsConvForward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "convOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "w")?));
 
 fn miopenSetOpArgsConvForward(py: Python<'_>, args: rt::PtrArg, convOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, w: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsConvForward");
@@ -5531,29 +3083,10 @@ fn miopenSetOpArgsConvForward(py: Python<'_>, args: rt::PtrArg, convOp: rt::PtrA
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_convOp, a_alpha, a_beta, a_w) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetOpArgsActivForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetOpArgsActivForward: rt::call::Function = rt::call::Function::new(
-    c"miopenSetOpArgsActivForward",
-    "miopenSetOpArgsActivForward",
-    &["args", "activFwdOp", "alpha", "beta", "activAlpha", "activBeta", "activGamma"],
-    rt::fastcall_entry!(C_miopenSetOpArgsActivForward),
+rt::function!(F_miopenSetOpArgsActivForward, C_miopenSetOpArgsActivForward, c"miopenSetOpArgsActivForward", "miopenSetOpArgsActivForward",
     c"miopenSetOpArgsActivForward(args, activFwdOp, alpha, beta, activAlpha, activBeta, activGamma)\n--\n\nSets the arguments for forward activation op\n\nArgs:\n    args: An arguments object type (output)\n    activFwdOp: Activation backwards operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    activAlpha: Double precision activation parameter which depends on activation mode (input)\n    activBeta: Double precision activation parameter which depends on activation mode (input)\n    activGamma: Double precision activation parameter which depends on activation mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetOpArgsActivForward`, converted in order.
-unsafe fn C_miopenSetOpArgsActivForward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_miopenSetOpArgsActivForward.args::<7>(py, args, nargs, kwnames)? };
-    Ok(miopenSetOpArgsActivForward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "activFwdOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "activAlpha")?, rt::call::extract(x5, "activBeta")?, rt::call::extract(x6, "activGamma")?)?.into_ptr())
-}
+    ["args", "activFwdOp", "alpha", "beta", "activAlpha", "activBeta", "activGamma"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenSetOpArgsActivForward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "activFwdOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "activAlpha")?, rt::call::extract(x5, "activBeta")?, rt::call::extract(x6, "activGamma")?));
 
 fn miopenSetOpArgsActivForward(py: Python<'_>, args: rt::PtrArg, activFwdOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, activAlpha: f64, activBeta: f64, activGamma: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsActivForward");
@@ -5573,29 +3106,10 @@ fn miopenSetOpArgsActivForward(py: Python<'_>, args: rt::PtrArg, activFwdOp: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_activFwdOp, a_alpha, a_beta, a_activAlpha, a_activBeta, a_activGamma) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetOpArgsActivBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetOpArgsActivBackward: rt::call::Function = rt::call::Function::new(
-    c"miopenSetOpArgsActivBackward",
-    "miopenSetOpArgsActivBackward",
-    &["args", "activBwdOp", "alpha", "beta", "y", "reserved", "activAlpha", "activBeta", "activGamma"],
-    rt::fastcall_entry!(C_miopenSetOpArgsActivBackward),
+rt::function!(F_miopenSetOpArgsActivBackward, C_miopenSetOpArgsActivBackward, c"miopenSetOpArgsActivBackward", "miopenSetOpArgsActivBackward",
     c"miopenSetOpArgsActivBackward(args, activBwdOp, alpha, beta, y, reserved, activAlpha, activBeta, activGamma)\n--\n\nSets the arguments for backward activation op\n\nArgs:\n    args: An arguments object type (output)\n    activBwdOp: Activation backwards operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    y: Data tensor y, output of activations in the forward direction (input)\n    reserved: Data tensor reserved memory space; currently should be nullptr (input)\n    activAlpha: Double precision activation parameter which depends on activation mode (input)\n    activBeta: Double precision activation parameter which depends on activation mode (input)\n    activGamma: Double precision activation parameter which depends on activation mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetOpArgsActivBackward`, converted in order.
-unsafe fn C_miopenSetOpArgsActivBackward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_miopenSetOpArgsActivBackward.args::<9>(py, args, nargs, kwnames)? };
-    Ok(miopenSetOpArgsActivBackward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "activBwdOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "reserved")?, rt::call::extract(x6, "activAlpha")?, rt::call::extract(x7, "activBeta")?, rt::call::extract(x8, "activGamma")?)?.into_ptr())
-}
+    ["args", "activBwdOp", "alpha", "beta", "y", "reserved", "activAlpha", "activBeta", "activGamma"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetOpArgsActivBackward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "activBwdOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "reserved")?, rt::call::extract(x6, "activAlpha")?, rt::call::extract(x7, "activBeta")?, rt::call::extract(x8, "activGamma")?));
 
 fn miopenSetOpArgsActivBackward(py: Python<'_>, args: rt::PtrArg, activBwdOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, y: rt::PtrArg, reserved: rt::PtrArg, activAlpha: f64, activBeta: f64, activGamma: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsActivBackward");
@@ -5617,29 +3131,10 @@ fn miopenSetOpArgsActivBackward(py: Python<'_>, args: rt::PtrArg, activBwdOp: rt
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_activBwdOp, a_alpha, a_beta, a_y, a_reserved, a_activAlpha, a_activBeta, a_activGamma) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetOpArgsBatchNormInference` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetOpArgsBatchNormInference: rt::call::Function = rt::call::Function::new(
-    c"miopenSetOpArgsBatchNormInference",
-    "miopenSetOpArgsBatchNormInference",
-    &["args", "bnOp", "alpha", "beta", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon"],
-    rt::fastcall_entry!(C_miopenSetOpArgsBatchNormInference),
+rt::function!(F_miopenSetOpArgsBatchNormInference, C_miopenSetOpArgsBatchNormInference, c"miopenSetOpArgsBatchNormInference", "miopenSetOpArgsBatchNormInference",
     c"miopenSetOpArgsBatchNormInference(args, bnOp, alpha, beta, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon)\n--\n\nSets the arguments for inference batch normalization op\n\nArgs:\n    args: An arguments object type (output)\n    bnOp: Batch normalization inference operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    bnScale: Pointer to the gamma tensor memory  (input)\n    bnBias: Pointer to the beta tensor memory  (input)\n    estimatedMean: Pointer to population mean memory  (input)\n    estimatedVariance: Pointer to population variance memory  (input)\n    epsilon: Scalar value for numerical stability (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetOpArgsBatchNormInference`, converted in order.
-unsafe fn C_miopenSetOpArgsBatchNormInference(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_miopenSetOpArgsBatchNormInference.args::<9>(py, args, nargs, kwnames)? };
-    Ok(miopenSetOpArgsBatchNormInference(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "bnOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "bnScale")?, rt::call::extract(x5, "bnBias")?, rt::call::extract(x6, "estimatedMean")?, rt::call::extract(x7, "estimatedVariance")?, rt::call::extract(x8, "epsilon")?)?.into_ptr())
-}
+    ["args", "bnOp", "alpha", "beta", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetOpArgsBatchNormInference(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "bnOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "bnScale")?, rt::call::extract(x5, "bnBias")?, rt::call::extract(x6, "estimatedMean")?, rt::call::extract(x7, "estimatedVariance")?, rt::call::extract(x8, "epsilon")?));
 
 fn miopenSetOpArgsBatchNormInference(py: Python<'_>, args: rt::PtrArg, bnOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, estimatedMean: rt::PtrArg, estimatedVariance: rt::PtrArg, epsilon: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsBatchNormInference");
@@ -5661,29 +3156,10 @@ fn miopenSetOpArgsBatchNormInference(py: Python<'_>, args: rt::PtrArg, bnOp: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_bnOp, a_alpha, a_beta, a_bnScale, a_bnBias, a_estimatedMean, a_estimatedVariance, a_epsilon) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetOpArgsBatchNormForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetOpArgsBatchNormForward: rt::call::Function = rt::call::Function::new(
-    c"miopenSetOpArgsBatchNormForward",
-    "miopenSetOpArgsBatchNormForward",
-    &["args", "bnOp", "alpha", "beta", "bnScale", "bnBias", "savedMean", "savedInvVariance", "runningMean", "runningVariance", "expAvgFactor", "epsilon"],
-    rt::fastcall_entry!(C_miopenSetOpArgsBatchNormForward),
+rt::function!(F_miopenSetOpArgsBatchNormForward, C_miopenSetOpArgsBatchNormForward, c"miopenSetOpArgsBatchNormForward", "miopenSetOpArgsBatchNormForward",
     c"miopenSetOpArgsBatchNormForward(args, bnOp, alpha, beta, bnScale, bnBias, savedMean, savedInvVariance, runningMean, runningVariance, expAvgFactor, epsilon)\n--\n\nSets the arguments for forward batch normalization op\n\nArgs:\n    args: An arguments object type (output)\n    bnOp: Batch normalization forward operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    bnScale: Pointer to the gamma tensor memory  (input)\n    bnBias: Pointer to the beta tensor memory  (input)\n    savedMean: Pointer to batch mean memory  (input)\n    savedInvVariance: Pointer to batch inverse variance memory  (input)\n    runningMean: Pointer to population mean memory  (input)\n    runningVariance: Pointer to population variance memory  (input)\n    expAvgFactor: Scalar value for control of population statistics (input)\n    epsilon: Scalar value for numerical stability (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetOpArgsBatchNormForward`, converted in order.
-unsafe fn C_miopenSetOpArgsBatchNormForward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11] =
-        unsafe { F_miopenSetOpArgsBatchNormForward.args::<12>(py, args, nargs, kwnames)? };
-    Ok(miopenSetOpArgsBatchNormForward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "bnOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "bnScale")?, rt::call::extract(x5, "bnBias")?, rt::call::extract(x6, "savedMean")?, rt::call::extract(x7, "savedInvVariance")?, rt::call::extract(x8, "runningMean")?, rt::call::extract(x9, "runningVariance")?, rt::call::extract(x10, "expAvgFactor")?, rt::call::extract(x11, "epsilon")?)?.into_ptr())
-}
+    ["args", "bnOp", "alpha", "beta", "bnScale", "bnBias", "savedMean", "savedInvVariance", "runningMean", "runningVariance", "expAvgFactor", "epsilon"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| miopenSetOpArgsBatchNormForward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "bnOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "bnScale")?, rt::call::extract(x5, "bnBias")?, rt::call::extract(x6, "savedMean")?, rt::call::extract(x7, "savedInvVariance")?, rt::call::extract(x8, "runningMean")?, rt::call::extract(x9, "runningVariance")?, rt::call::extract(x10, "expAvgFactor")?, rt::call::extract(x11, "epsilon")?));
 
 fn miopenSetOpArgsBatchNormForward(py: Python<'_>, args: rt::PtrArg, bnOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, savedMean: rt::PtrArgMut, savedInvVariance: rt::PtrArgMut, runningMean: rt::PtrArgMut, runningVariance: rt::PtrArgMut, expAvgFactor: f64, epsilon: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsBatchNormForward");
@@ -5708,29 +3184,10 @@ fn miopenSetOpArgsBatchNormForward(py: Python<'_>, args: rt::PtrArg, bnOp: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_bnOp, a_alpha, a_beta, a_bnScale, a_bnBias, a_savedMean, a_savedInvVariance, a_runningMean, a_runningVariance, a_expAvgFactor, a_epsilon) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetOpArgsBatchNormBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetOpArgsBatchNormBackward: rt::call::Function = rt::call::Function::new(
-    c"miopenSetOpArgsBatchNormBackward",
-    "miopenSetOpArgsBatchNormBackward",
-    &["args", "bnOp", "alpha", "beta", "x", "bnScale", "bnBias", "resultBnScaleDiff", "resultBnBiasDiff", "savedMean", "savedInvVariance"],
-    rt::fastcall_entry!(C_miopenSetOpArgsBatchNormBackward),
+rt::function!(F_miopenSetOpArgsBatchNormBackward, C_miopenSetOpArgsBatchNormBackward, c"miopenSetOpArgsBatchNormBackward", "miopenSetOpArgsBatchNormBackward",
     c"miopenSetOpArgsBatchNormBackward(args, bnOp, alpha, beta, x, bnScale, bnBias, resultBnScaleDiff, resultBnBiasDiff, savedMean, savedInvVariance)\n--\n\nSets the arguments for backward batch normalization op\n\nArgs:\n    args: An arguments object type (output)\n    bnOp: Batch normalization forward operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    x: Pointer to the forward input tensor memory  (input)\n    bnScale: Pointer to the gamma tensor memory  (input)\n    bnBias: Pointer to the beta tensor memory  (input)\n    resultBnScaleDiff: Pointer to the gamma gradient tensor memory  (output)\n    resultBnBiasDiff: Pointer to the beta gradient tensor memory  (output)\n    savedMean: Pointer to batch mean memory  (input)\n    savedInvVariance: Pointer to batch inverse variance memory  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetOpArgsBatchNormBackward`, converted in order.
-unsafe fn C_miopenSetOpArgsBatchNormBackward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10] =
-        unsafe { F_miopenSetOpArgsBatchNormBackward.args::<11>(py, args, nargs, kwnames)? };
-    Ok(miopenSetOpArgsBatchNormBackward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "bnOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "bnScale")?, rt::call::extract(x6, "bnBias")?, rt::call::extract(x7, "resultBnScaleDiff")?, rt::call::extract(x8, "resultBnBiasDiff")?, rt::call::extract(x9, "savedMean")?, rt::call::extract(x10, "savedInvVariance")?)?.into_ptr())
-}
+    ["args", "bnOp", "alpha", "beta", "x", "bnScale", "bnBias", "resultBnScaleDiff", "resultBnBiasDiff", "savedMean", "savedInvVariance"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenSetOpArgsBatchNormBackward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "bnOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "bnScale")?, rt::call::extract(x6, "bnBias")?, rt::call::extract(x7, "resultBnScaleDiff")?, rt::call::extract(x8, "resultBnBiasDiff")?, rt::call::extract(x9, "savedMean")?, rt::call::extract(x10, "savedInvVariance")?));
 
 fn miopenSetOpArgsBatchNormBackward(py: Python<'_>, args: rt::PtrArg, bnOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, x: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsBatchNormBackward");
@@ -5754,29 +3211,10 @@ fn miopenSetOpArgsBatchNormBackward(py: Python<'_>, args: rt::PtrArg, bnOp: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_bnOp, a_alpha, a_beta, a_x, a_bnScale, a_bnBias, a_resultBnScaleDiff, a_resultBnBiasDiff, a_savedMean, a_savedInvVariance) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetOpArgsBiasForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetOpArgsBiasForward: rt::call::Function = rt::call::Function::new(
-    c"miopenSetOpArgsBiasForward",
-    "miopenSetOpArgsBiasForward",
-    &["args", "biasOp", "alpha", "beta", "bias"],
-    rt::fastcall_entry!(C_miopenSetOpArgsBiasForward),
+rt::function!(F_miopenSetOpArgsBiasForward, C_miopenSetOpArgsBiasForward, c"miopenSetOpArgsBiasForward", "miopenSetOpArgsBiasForward",
     c"miopenSetOpArgsBiasForward(args, biasOp, alpha, beta, bias)\n--\n\nSets the arguments for forward bias op\n\nArgs:\n    args: An arguments object type (output)\n    biasOp: Forward bias operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    bias: Pointer to the forward bias input tensor memory  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetOpArgsBiasForward`, converted in order.
-unsafe fn C_miopenSetOpArgsBiasForward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_miopenSetOpArgsBiasForward.args::<5>(py, args, nargs, kwnames)? };
-    Ok(miopenSetOpArgsBiasForward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "biasOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "bias")?)?.into_ptr())
-}
+    ["args", "biasOp", "alpha", "beta", "bias"],
+    |py, [x0, x1, x2, x3, x4]| miopenSetOpArgsBiasForward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "biasOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "bias")?));
 
 fn miopenSetOpArgsBiasForward(py: Python<'_>, args: rt::PtrArg, biasOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, bias: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsBiasForward");
@@ -5794,29 +3232,10 @@ fn miopenSetOpArgsBiasForward(py: Python<'_>, args: rt::PtrArg, biasOp: rt::PtrA
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_biasOp, a_alpha, a_beta, a_bias) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenExecuteFusionPlan` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenExecuteFusionPlan: rt::call::Function = rt::call::Function::new(
-    c"miopenExecuteFusionPlan",
-    "miopenExecuteFusionPlan",
-    &["handle", "fusePlanDesc", "inputDesc", "input", "outputDesc", "output", "args"],
-    rt::fastcall_entry!(C_miopenExecuteFusionPlan),
+rt::function!(F_miopenExecuteFusionPlan, C_miopenExecuteFusionPlan, c"miopenExecuteFusionPlan", "miopenExecuteFusionPlan",
     c"miopenExecuteFusionPlan(handle, fusePlanDesc, inputDesc, input, outputDesc, output, args)\n--\n\nExecutes the fusion plan. Only compatible with NHWC/NDHWC tensor layouts.\n\nDeprecated: This function is deprecated and may be removed in a future release.\nUse miopenExecuteFusionPlan_v2 instead.\n\nArgs:\n    handle: MIOpen handle (input)\n    fusePlanDesc: fused plan descriptor (input)\n    inputDesc: Descriptor of the input tensor (input)\n    input: Source data tensor  (input)\n    outputDesc: Decriptor of the output tensor (input)\n    output: Destination data tensor  (output)\n    args: An argument object of the fused kernel (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenExecuteFusionPlan`, converted in order.
-unsafe fn C_miopenExecuteFusionPlan(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_miopenExecuteFusionPlan.args::<7>(py, args, nargs, kwnames)? };
-    Ok(miopenExecuteFusionPlan(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?, rt::call::extract(x2, "inputDesc")?, rt::call::extract(x3, "input")?, rt::call::extract(x4, "outputDesc")?, rt::call::extract(x5, "output")?, rt::call::extract(x6, "args")?)?.into_ptr())
-}
+    ["handle", "fusePlanDesc", "inputDesc", "input", "outputDesc", "output", "args"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| miopenExecuteFusionPlan(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?, rt::call::extract(x2, "inputDesc")?, rt::call::extract(x3, "input")?, rt::call::extract(x4, "outputDesc")?, rt::call::extract(x5, "output")?, rt::call::extract(x6, "args")?));
 
 fn miopenExecuteFusionPlan(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt::PtrArg, inputDesc: rt::PtrArg, input: rt::PtrArg, outputDesc: rt::PtrArg, output: rt::PtrArgMut, args: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenExecuteFusionPlan");
@@ -5836,29 +3255,10 @@ fn miopenExecuteFusionPlan(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fusePlanDesc, a_inputDesc, a_input, a_outputDesc, a_output, a_args) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenExecuteFusionPlan_v2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenExecuteFusionPlan_v2: rt::call::Function = rt::call::Function::new(
-    c"miopenExecuteFusionPlan_v2",
-    "miopenExecuteFusionPlan_v2",
-    &["handle", "fusePlanDesc", "inputDesc", "input", "outputDesc", "output", "args", "workspace", "workspaceSize"],
-    rt::fastcall_entry!(C_miopenExecuteFusionPlan_v2),
+rt::function!(F_miopenExecuteFusionPlan_v2, C_miopenExecuteFusionPlan_v2, c"miopenExecuteFusionPlan_v2", "miopenExecuteFusionPlan_v2",
     c"miopenExecuteFusionPlan_v2(handle, fusePlanDesc, inputDesc, input, outputDesc, output, args, workspace, workspaceSize)\n--\n\nExecutes the fusion plan with a workspace buffer for layout transformations.\n\nArgs:\n    handle: MIOpen handle (input)\n    fusePlanDesc: fused plan descriptor (input)\n    inputDesc: Descriptor of the input tensor (input)\n    input: Source data tensor  (input)\n    outputDesc: Decriptor of the output tensor (input)\n    output: Destination data tensor  (output)\n    args: An argument object of the fused kernel (input)\n    workspace: A pointer to an intermediate workspace (input)\n    workspaceSize: Size of the memory in bytes pointed to by workSpace above (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenExecuteFusionPlan_v2`, converted in order.
-unsafe fn C_miopenExecuteFusionPlan_v2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_miopenExecuteFusionPlan_v2.args::<9>(py, args, nargs, kwnames)? };
-    Ok(miopenExecuteFusionPlan_v2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?, rt::call::extract(x2, "inputDesc")?, rt::call::extract(x3, "input")?, rt::call::extract(x4, "outputDesc")?, rt::call::extract(x5, "output")?, rt::call::extract(x6, "args")?, rt::call::extract(x7, "workspace")?, rt::call::extract(x8, "workspaceSize")?)?.into_ptr())
-}
+    ["handle", "fusePlanDesc", "inputDesc", "input", "outputDesc", "output", "args", "workspace", "workspaceSize"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenExecuteFusionPlan_v2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?, rt::call::extract(x2, "inputDesc")?, rt::call::extract(x3, "input")?, rt::call::extract(x4, "outputDesc")?, rt::call::extract(x5, "output")?, rt::call::extract(x6, "args")?, rt::call::extract(x7, "workspace")?, rt::call::extract(x8, "workspaceSize")?));
 
 fn miopenExecuteFusionPlan_v2(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt::PtrArg, inputDesc: rt::PtrArg, input: rt::PtrArg, outputDesc: rt::PtrArg, output: rt::PtrArgMut, args: rt::PtrArg, workspace: rt::PtrArgMut, workspaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenExecuteFusionPlan_v2");
@@ -5880,29 +3280,10 @@ fn miopenExecuteFusionPlan_v2(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fusePlanDesc, a_inputDesc, a_input, a_outputDesc, a_output, a_args, a_workspace, a_workspaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenConvolutionBiasActivationForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenConvolutionBiasActivationForward: rt::call::Function = rt::call::Function::new(
-    c"miopenConvolutionBiasActivationForward",
-    "miopenConvolutionBiasActivationForward",
-    &["handle", "alpha1", "xDesc", "x", "wDesc", "w", "convDesc", "algo", "workspace", "workspaceSizeInBytes", "alpha2", "zDesc", "z", "biasDesc", "bias", "activationDesc", "yDesc", "y"],
-    rt::fastcall_entry!(C_miopenConvolutionBiasActivationForward),
+rt::function!(F_miopenConvolutionBiasActivationForward, C_miopenConvolutionBiasActivationForward, c"miopenConvolutionBiasActivationForward", "miopenConvolutionBiasActivationForward",
     c"miopenConvolutionBiasActivationForward(handle, alpha1, xDesc, x, wDesc, w, convDesc, algo, workspace, workspaceSizeInBytes, alpha2, zDesc, z, biasDesc, bias, activationDesc, yDesc, y)\n--\n\nPrepares and executes the Convlution+Bias+Activation Fusion.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha1: floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    x: Data tensor x (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    algo: Algorithm selected (inputs)\n    workspace: Pointer to workspace required (input)\n    workspaceSizeInBytes: Size of the memory in bytes pointed to by workSpace above\n    alpha2: floating point scaling factor, allocated on the host (input)\n    zDesc: Tensor descriptor for tensor z (input)\n    z: Data tensor z (input)\n    biasDesc: Tensor descriptor for input data tensor x (input)\n    bias: Data tensor bias (input)\n    activationDesc: Activation descriptor that specifies the activation mode\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Output data tensor\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status",
-);
-
-/// The arguments of a call of `miopenConvolutionBiasActivationForward`, converted in order.
-unsafe fn C_miopenConvolutionBiasActivationForward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17] =
-        unsafe { F_miopenConvolutionBiasActivationForward.args::<18>(py, args, nargs, kwnames)? };
-    Ok(miopenConvolutionBiasActivationForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha1")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "workspace")?, rt::call::extract(x9, "workspaceSizeInBytes")?, rt::call::extract(x10, "alpha2")?, rt::call::extract(x11, "zDesc")?, rt::call::extract(x12, "z")?, rt::call::extract(x13, "biasDesc")?, rt::call::extract(x14, "bias")?, rt::call::extract(x15, "activationDesc")?, rt::call::extract(x16, "yDesc")?, rt::call::extract(x17, "y")?)?.into_ptr())
-}
+    ["handle", "alpha1", "xDesc", "x", "wDesc", "w", "convDesc", "algo", "workspace", "workspaceSizeInBytes", "alpha2", "zDesc", "z", "biasDesc", "bias", "activationDesc", "yDesc", "y"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| miopenConvolutionBiasActivationForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha1")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "workspace")?, rt::call::extract(x9, "workspaceSizeInBytes")?, rt::call::extract(x10, "alpha2")?, rt::call::extract(x11, "zDesc")?, rt::call::extract(x12, "z")?, rt::call::extract(x13, "biasDesc")?, rt::call::extract(x14, "bias")?, rt::call::extract(x15, "activationDesc")?, rt::call::extract(x16, "yDesc")?, rt::call::extract(x17, "y")?));
 
 fn miopenConvolutionBiasActivationForward(py: Python<'_>, handle: rt::PtrArg, alpha1: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, workspace: rt::PtrArgMut, workspaceSizeInBytes: rt::CInt<u64>, alpha2: rt::PtrArg, zDesc: rt::PtrArg, z: rt::PtrArg, biasDesc: rt::PtrArg, bias: rt::PtrArg, activationDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBiasActivationForward");
@@ -5933,29 +3314,10 @@ fn miopenConvolutionBiasActivationForward(py: Python<'_>, handle: rt::PtrArg, al
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha1, a_xDesc, a_x, a_wDesc, a_w, a_convDesc, a_algo, a_workspace, a_workspaceSizeInBytes, a_alpha2, a_zDesc, a_z, a_biasDesc, a_bias, a_activationDesc, a_yDesc, a_y) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenCreateRNNDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateRNNDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateRNNDescriptor",
-    "miopenCreateRNNDescriptor",
-    &[],
-    rt::fastcall_entry!(C_miopenCreateRNNDescriptor),
+rt::function!(F_miopenCreateRNNDescriptor, C_miopenCreateRNNDescriptor, c"miopenCreateRNNDescriptor", "miopenCreateRNNDescriptor",
     c"miopenCreateRNNDescriptor()\n--\n\nCreate a RNN layer Descriptor\n\nAPI for creating an uninitialized RNN layer descriptor.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    rnnDesc: miopenRNNDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateRNNDescriptor`, converted in order.
-unsafe fn C_miopenCreateRNNDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_miopenCreateRNNDescriptor.args::<0>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateRNNDescriptor(py)?.into_ptr())
-}
+    [],
+    |py, []| miopenCreateRNNDescriptor(py));
 
 fn miopenCreateRNNDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateRNNDescriptor");
@@ -5970,29 +3332,10 @@ fn miopenCreateRNNDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 49, o_rnnDesc, None)?])
 }
-/// `miopenGetRNNDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetRNNDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenGetRNNDescriptor",
-    "miopenGetRNNDescriptor",
-    &["rnnDesc"],
-    rt::fastcall_entry!(C_miopenGetRNNDescriptor),
+rt::function!(F_miopenGetRNNDescriptor, C_miopenGetRNNDescriptor, c"miopenGetRNNDescriptor", "miopenGetRNNDescriptor",
     c"miopenGetRNNDescriptor(rnnDesc)\n--\n\nRetrieves a RNN layer descriptor's details\n\nArgs:\n    rnnDesc: RNN layer descriptor (input)\n\nReturns: a tuple of 8 item(s):\n    miopenStatus_t: status\n    rnnMode: miopenRNNMode_t\n    algoMode: miopenRNNAlgo_t\n    inputMode: miopenRNNInputMode_t\n    dirMode: miopenRNNDirectionMode_t\n    biasMode: miopenRNNBiasMode_t\n    hiddenSize: int\n    layer: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetRNNDescriptor`, converted in order.
-unsafe fn C_miopenGetRNNDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetRNNDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetRNNDescriptor(py, rt::call::extract(x0, "rnnDesc")?)?.into_ptr())
-}
+    ["rnnDesc"],
+    |py, [x0]| miopenGetRNNDescriptor(py, rt::call::extract(x0, "rnnDesc")?));
 
 fn miopenGetRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNDescriptor");
@@ -6020,29 +3363,10 @@ fn miopenGetRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_rnnMode, a_algoMode, a_inputMode, a_dirMode, a_biasMode, a_hiddenSize, a_layer) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 25, o_rnnMode as i64)?, TYPES.enum_member(py, 27, o_algoMode as i64)?, TYPES.enum_member(py, 26, o_inputMode as i64)?, TYPES.enum_member(py, 28, o_dirMode as i64)?, TYPES.enum_member(py, 29, o_biasMode as i64)?, rt::obj(py, o_hiddenSize)?, rt::obj(py, o_layer)?])
 }
-/// `miopenGetRNNDescriptor_V2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetRNNDescriptor_V2: rt::call::Function = rt::call::Function::new(
-    c"miopenGetRNNDescriptor_V2",
-    "miopenGetRNNDescriptor_V2",
-    &["rnnDesc"],
-    rt::fastcall_entry!(C_miopenGetRNNDescriptor_V2),
+rt::function!(F_miopenGetRNNDescriptor_V2, C_miopenGetRNNDescriptor_V2, c"miopenGetRNNDescriptor_V2", "miopenGetRNNDescriptor_V2",
     c"miopenGetRNNDescriptor_V2(rnnDesc)\n--\n\nRetrieves a RNN layer descriptor's details version 2. This version enables retrieving\ninformation of the dropout descriptor of the rnn descriptor.\n\nArgs:\n    rnnDesc: RNN layer descriptor (input)\n\nReturns: a tuple of 10 item(s):\n    miopenStatus_t: status\n    hiddenSize: int\n    layer: int\n    dropoutDesc: miopenDropoutDescriptor\n    inputMode: miopenRNNInputMode_t\n    dirMode: miopenRNNDirectionMode_t\n    rnnMode: miopenRNNMode_t\n    biasMode: miopenRNNBiasMode_t\n    algoMode: miopenRNNAlgo_t\n    dataType: miopenDataType_t\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetRNNDescriptor_V2`, converted in order.
-unsafe fn C_miopenGetRNNDescriptor_V2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetRNNDescriptor_V2.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetRNNDescriptor_V2(py, rt::call::extract(x0, "rnnDesc")?)?.into_ptr())
-}
+    ["rnnDesc"],
+    |py, [x0]| miopenGetRNNDescriptor_V2(py, rt::call::extract(x0, "rnnDesc")?));
 
 fn miopenGetRNNDescriptor_V2(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNDescriptor_V2");
@@ -6074,29 +3398,10 @@ fn miopenGetRNNDescriptor_V2(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_hiddenSize, a_layer, a_dropoutDesc, a_inputMode, a_dirMode, a_rnnMode, a_biasMode, a_algoMode, a_dataType) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_hiddenSize)?, rt::obj(py, o_layer)?, TYPES.instance_at(py, 51, o_dropoutDesc, None)?, TYPES.enum_member(py, 26, o_inputMode as i64)?, TYPES.enum_member(py, 28, o_dirMode as i64)?, TYPES.enum_member(py, 25, o_rnnMode as i64)?, TYPES.enum_member(py, 29, o_biasMode as i64)?, TYPES.enum_member(py, 27, o_algoMode as i64)?, TYPES.enum_member(py, 1, o_dataType as i64)?])
 }
-/// `miopenDestroyRNNDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDestroyRNNDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenDestroyRNNDescriptor",
-    "miopenDestroyRNNDescriptor",
-    &["rnnDesc"],
-    rt::fastcall_entry!(C_miopenDestroyRNNDescriptor),
+rt::function!(F_miopenDestroyRNNDescriptor, C_miopenDestroyRNNDescriptor, c"miopenDestroyRNNDescriptor", "miopenDestroyRNNDescriptor",
     c"miopenDestroyRNNDescriptor(rnnDesc)\n--\n\nDestroys the tensor descriptor object\n\nArgs:\n    rnnDesc: RNN tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDestroyRNNDescriptor`, converted in order.
-unsafe fn C_miopenDestroyRNNDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDestroyRNNDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDestroyRNNDescriptor(py, rt::call::extract(x0, "rnnDesc")?)?.into_ptr())
-}
+    ["rnnDesc"],
+    |py, [x0]| miopenDestroyRNNDescriptor(py, rt::call::extract(x0, "rnnDesc")?));
 
 fn miopenDestroyRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyRNNDescriptor");
@@ -6110,29 +3415,10 @@ fn miopenDestroyRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetRNNDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetRNNDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenSetRNNDescriptor",
-    "miopenSetRNNDescriptor",
-    &["rnnDesc", "hsize", "nlayers", "inMode", "direction", "rnnMode", "biasMode", "algo", "dataType"],
-    rt::fastcall_entry!(C_miopenSetRNNDescriptor),
+rt::function!(F_miopenSetRNNDescriptor, C_miopenSetRNNDescriptor, c"miopenSetRNNDescriptor", "miopenSetRNNDescriptor",
     c"miopenSetRNNDescriptor(rnnDesc, hsize, nlayers, inMode, direction, rnnMode, biasMode, algo, dataType)\n--\n\nSet the details of the RNN descriptor\n\nInterface for setting the values of the RNN descriptor object. This function requires specific\nalgorithm selection.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input)\n    hsize: Hidden layer size (input)\n    nlayers: Number of layers (input)\n    inMode: RNN first layer input mode (input)\n    direction: RNN direction (input)\n    rnnMode: RNN model type (input)\n    biasMode: RNN bias included (input)\n    algo: RNN algorithm selected (input)\n    dataType: MIOpen datatype (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetRNNDescriptor`, converted in order.
-unsafe fn C_miopenSetRNNDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_miopenSetRNNDescriptor.args::<9>(py, args, nargs, kwnames)? };
-    Ok(miopenSetRNNDescriptor(py, rt::call::extract(x0, "rnnDesc")?, rt::call::extract(x1, "hsize")?, rt::call::extract(x2, "nlayers")?, &x3, &x4, &x5, &x6, &x7, &x8)?.into_ptr())
-}
+    ["rnnDesc", "hsize", "nlayers", "inMode", "direction", "rnnMode", "biasMode", "algo", "dataType"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetRNNDescriptor(py, rt::call::extract(x0, "rnnDesc")?, rt::call::extract(x1, "hsize")?, rt::call::extract(x2, "nlayers")?, &x3, &x4, &x5, &x6, &x7, &x8));
 
 fn miopenSetRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg, hsize: rt::CInt<i32>, nlayers: rt::CInt<i32>, inMode: &Bound<'_, PyAny>, direction: &Bound<'_, PyAny>, rnnMode: &Bound<'_, PyAny>, biasMode: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>, dataType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNDescriptor");
@@ -6154,29 +3440,10 @@ fn miopenSetRNNDescriptor(py: Python<'_>, rnnDesc: rt::PtrArg, hsize: rt::CInt<i
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_hsize, a_nlayers, a_inMode, a_direction, a_rnnMode, a_biasMode, a_algo, a_dataType) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetRNNDescriptor_V2` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetRNNDescriptor_V2: rt::call::Function = rt::call::Function::new(
-    c"miopenSetRNNDescriptor_V2",
-    "miopenSetRNNDescriptor_V2",
-    &["rnnDesc", "hsize", "nlayers", "dropoutDesc", "inMode", "direction", "rnnMode", "biasMode", "algo", "dataType"],
-    rt::fastcall_entry!(C_miopenSetRNNDescriptor_V2),
+rt::function!(F_miopenSetRNNDescriptor_V2, C_miopenSetRNNDescriptor_V2, c"miopenSetRNNDescriptor_V2", "miopenSetRNNDescriptor_V2",
     c"miopenSetRNNDescriptor_V2(rnnDesc, hsize, nlayers, dropoutDesc, inMode, direction, rnnMode, biasMode, algo, dataType)\n--\n\nSet the details of the RNN descriptor version 2. This version enables the use of dropout\nin rnn.\n\nInterface for setting the values of the RNN descriptor object. This function requires specific\nalgorithm selection.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input/output)\n    hsize: Hidden layer size (input)\n    nlayers: Number of layers (input)\n    dropoutDesc: Pre-initialized dropout descriptor for dropout layer in between RNN layers\n        (input)\n    inMode: RNN first layer input mode (input)\n    direction: RNN direction (input)\n    rnnMode: RNN model type (input)\n    biasMode: RNN bias included (input)\n    algo: RNN algorithm selected (input)\n    dataType: MIOpen datatype (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetRNNDescriptor_V2`, converted in order.
-unsafe fn C_miopenSetRNNDescriptor_V2(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9] =
-        unsafe { F_miopenSetRNNDescriptor_V2.args::<10>(py, args, nargs, kwnames)? };
-    Ok(miopenSetRNNDescriptor_V2(py, rt::call::extract(x0, "rnnDesc")?, rt::call::extract(x1, "hsize")?, rt::call::extract(x2, "nlayers")?, rt::call::extract(x3, "dropoutDesc")?, &x4, &x5, &x6, &x7, &x8, &x9)?.into_ptr())
-}
+    ["rnnDesc", "hsize", "nlayers", "dropoutDesc", "inMode", "direction", "rnnMode", "biasMode", "algo", "dataType"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| miopenSetRNNDescriptor_V2(py, rt::call::extract(x0, "rnnDesc")?, rt::call::extract(x1, "hsize")?, rt::call::extract(x2, "nlayers")?, rt::call::extract(x3, "dropoutDesc")?, &x4, &x5, &x6, &x7, &x8, &x9));
 
 fn miopenSetRNNDescriptor_V2(py: Python<'_>, rnnDesc: rt::PtrArg, hsize: rt::CInt<i32>, nlayers: rt::CInt<i32>, dropoutDesc: rt::PtrArg, inMode: &Bound<'_, PyAny>, direction: &Bound<'_, PyAny>, rnnMode: &Bound<'_, PyAny>, biasMode: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>, dataType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNDescriptor_V2");
@@ -6199,29 +3466,10 @@ fn miopenSetRNNDescriptor_V2(py: Python<'_>, rnnDesc: rt::PtrArg, hsize: rt::CIn
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_hsize, a_nlayers, a_dropoutDesc, a_inMode, a_direction, a_rnnMode, a_biasMode, a_algo, a_dataType) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetRNNDataSeqTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetRNNDataSeqTensorDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenSetRNNDataSeqTensorDescriptor",
-    "miopenSetRNNDataSeqTensorDescriptor",
-    &["seqTensorDesc", "dataType", "layout", "maxSequenceLen", "batchSize", "vectorSize", "sequenceLenArray", "paddingMarker"],
-    rt::fastcall_entry!(C_miopenSetRNNDataSeqTensorDescriptor),
+rt::function!(F_miopenSetRNNDataSeqTensorDescriptor, C_miopenSetRNNDataSeqTensorDescriptor, c"miopenSetRNNDataSeqTensorDescriptor", "miopenSetRNNDataSeqTensorDescriptor",
     c"miopenSetRNNDataSeqTensorDescriptor(seqTensorDesc, dataType, layout, maxSequenceLen, batchSize, vectorSize, sequenceLenArray, paddingMarker)\n--\n\nSet shape of RNN seqData tensor\n\nInterface for setting tensor shape to be used as RNN input data\n\nArgs:\n    seqTensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    layout: One of the main supported layouts for RNN data(input)\n    maxSequenceLen: Sequence length limit within this SeqTensor(input)\n    batchSize: Number of sequences within this SeqTensor (input)\n    vectorSize: Vector size (input)\n    sequenceLenArray: Array containing the length of each sequence in the SeqTensor(input)\n    paddingMarker: Not used, should be NULL (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetRNNDataSeqTensorDescriptor`, converted in order.
-unsafe fn C_miopenSetRNNDataSeqTensorDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_miopenSetRNNDataSeqTensorDescriptor.args::<8>(py, args, nargs, kwnames)? };
-    Ok(miopenSetRNNDataSeqTensorDescriptor(py, rt::call::extract(x0, "seqTensorDesc")?, &x1, &x2, rt::call::extract(x3, "maxSequenceLen")?, rt::call::extract(x4, "batchSize")?, rt::call::extract(x5, "vectorSize")?, &x6, rt::call::extract(x7, "paddingMarker")?)?.into_ptr())
-}
+    ["seqTensorDesc", "dataType", "layout", "maxSequenceLen", "batchSize", "vectorSize", "sequenceLenArray", "paddingMarker"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| miopenSetRNNDataSeqTensorDescriptor(py, rt::call::extract(x0, "seqTensorDesc")?, &x1, &x2, rt::call::extract(x3, "maxSequenceLen")?, rt::call::extract(x4, "batchSize")?, rt::call::extract(x5, "vectorSize")?, &x6, rt::call::extract(x7, "paddingMarker")?));
 
 fn miopenSetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, layout: &Bound<'_, PyAny>, maxSequenceLen: rt::CInt<i32>, batchSize: rt::CInt<i32>, vectorSize: rt::CInt<i32>, sequenceLenArray: &Bound<'_, PyAny>, paddingMarker: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNDataSeqTensorDescriptor");
@@ -6243,29 +3491,10 @@ fn miopenSetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_seqTensorDesc, a_dataType, a_layout, a_maxSequenceLen, a_batchSize, a_vectorSize, a_sequenceLenArray, a_paddingMarker) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetRNNDataSeqTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetRNNDataSeqTensorDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenGetRNNDataSeqTensorDescriptor",
-    "miopenGetRNNDataSeqTensorDescriptor",
-    &["seqTensorDesc", "sequenceLenArrayLimit", "paddingMarker"],
-    rt::fastcall_entry!(C_miopenGetRNNDataSeqTensorDescriptor),
+rt::function!(F_miopenGetRNNDataSeqTensorDescriptor, C_miopenGetRNNDataSeqTensorDescriptor, c"miopenGetRNNDataSeqTensorDescriptor", "miopenGetRNNDataSeqTensorDescriptor",
     c"miopenGetRNNDataSeqTensorDescriptor(seqTensorDesc, sequenceLenArrayLimit, paddingMarker)\n--\n\nGet shape of RNN seqData tensor\n\nInterface for setting tensor shape to be used as RNN input data\n\nArgs:\n    seqTensorDesc: Tensor descriptor (input)\n    sequenceLenArrayLimit: Limit for number of elements that can be returned to user\n        by sequenceLenArray (input)\n    paddingMarker: Not used, should be NULL (input)\n\nReturns: a tuple of 7 item(s):\n    miopenStatus_t: status\n    dataType: miopenDataType_t\n    layout: miopenRNNBaseLayout_t\n    maxSequenceLen: int\n    batchSize: int\n    vectorSize: int\n    sequenceLenArray: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetRNNDataSeqTensorDescriptor`, converted in order.
-unsafe fn C_miopenGetRNNDataSeqTensorDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_miopenGetRNNDataSeqTensorDescriptor.args::<3>(py, args, nargs, kwnames)? };
-    Ok(miopenGetRNNDataSeqTensorDescriptor(py, rt::call::extract(x0, "seqTensorDesc")?, rt::call::extract(x1, "sequenceLenArrayLimit")?, rt::call::extract(x2, "paddingMarker")?)?.into_ptr())
-}
+    ["seqTensorDesc", "sequenceLenArrayLimit", "paddingMarker"],
+    |py, [x0, x1, x2]| miopenGetRNNDataSeqTensorDescriptor(py, rt::call::extract(x0, "seqTensorDesc")?, rt::call::extract(x1, "sequenceLenArrayLimit")?, rt::call::extract(x2, "paddingMarker")?));
 
 fn miopenGetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: rt::PtrArg, sequenceLenArrayLimit: rt::CInt<i32>, paddingMarker: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNDataSeqTensorDescriptor");
@@ -6293,29 +3522,10 @@ fn miopenGetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_seqTensorDesc, a_dataType, a_layout, a_maxSequenceLen, a_batchSize, a_vectorSize, a_sequenceLenArrayLimit, a_sequenceLenArray, a_paddingMarker) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 1, o_dataType as i64)?, TYPES.enum_member(py, 33, o_layout as i64)?, rt::obj(py, o_maxSequenceLen)?, rt::obj(py, o_batchSize)?, rt::obj(py, o_vectorSize)?, rt::obj(py, o_sequenceLenArray)?])
 }
-/// `miopenGetRNNWorkspaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetRNNWorkspaceSize: rt::call::Function = rt::call::Function::new(
-    c"miopenGetRNNWorkspaceSize",
-    "miopenGetRNNWorkspaceSize",
-    &["handle", "rnnDesc", "sequenceLen", "xDesc"],
-    rt::fastcall_entry!(C_miopenGetRNNWorkspaceSize),
+rt::function!(F_miopenGetRNNWorkspaceSize, C_miopenGetRNNWorkspaceSize, c"miopenGetRNNWorkspaceSize", "miopenGetRNNWorkspaceSize",
     c"miopenGetRNNWorkspaceSize(handle, rnnDesc, sequenceLen, xDesc)\n--\n\nQuery the amount of memory required to execute the RNN layer\n\nThis function calculates the amount of memory required to run the RNN layer given an RNN\ndescriptor and a tensor descriptor.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Number of iteration unrolls (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetRNNWorkspaceSize`, converted in order.
-unsafe fn C_miopenGetRNNWorkspaceSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_miopenGetRNNWorkspaceSize.args::<4>(py, args, nargs, kwnames)? };
-    Ok(miopenGetRNNWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3)?.into_ptr())
-}
+    ["handle", "rnnDesc", "sequenceLen", "xDesc"],
+    |py, [x0, x1, x2, x3]| miopenGetRNNWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3));
 
 fn miopenGetRNNWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNWorkspaceSize");
@@ -6335,29 +3545,10 @@ fn miopenGetRNNWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_xDesc, a_numBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
 }
-/// `miopenGetRNNTrainingReserveSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetRNNTrainingReserveSize: rt::call::Function = rt::call::Function::new(
-    c"miopenGetRNNTrainingReserveSize",
-    "miopenGetRNNTrainingReserveSize",
-    &["handle", "rnnDesc", "sequenceLen", "xDesc"],
-    rt::fastcall_entry!(C_miopenGetRNNTrainingReserveSize),
+rt::function!(F_miopenGetRNNTrainingReserveSize, C_miopenGetRNNTrainingReserveSize, c"miopenGetRNNTrainingReserveSize", "miopenGetRNNTrainingReserveSize",
     c"miopenGetRNNTrainingReserveSize(handle, rnnDesc, sequenceLen, xDesc)\n--\n\nQuery the amount of memory required for RNN training\n\nThis function calculates the amount of memory required to train the RNN layer given an\nRNN descriptor and a tensor descriptor.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Number of iteration unrolls (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetRNNTrainingReserveSize`, converted in order.
-unsafe fn C_miopenGetRNNTrainingReserveSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_miopenGetRNNTrainingReserveSize.args::<4>(py, args, nargs, kwnames)? };
-    Ok(miopenGetRNNTrainingReserveSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3)?.into_ptr())
-}
+    ["handle", "rnnDesc", "sequenceLen", "xDesc"],
+    |py, [x0, x1, x2, x3]| miopenGetRNNTrainingReserveSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3));
 
 fn miopenGetRNNTrainingReserveSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNTrainingReserveSize");
@@ -6377,29 +3568,10 @@ fn miopenGetRNNTrainingReserveSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_xDesc, a_numBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
 }
-/// `miopenGetRNNTempSpaceSizes` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetRNNTempSpaceSizes: rt::call::Function = rt::call::Function::new(
-    c"miopenGetRNNTempSpaceSizes",
-    "miopenGetRNNTempSpaceSizes",
-    &["handle", "rnnDesc", "xDesc", "fwdMode"],
-    rt::fastcall_entry!(C_miopenGetRNNTempSpaceSizes),
+rt::function!(F_miopenGetRNNTempSpaceSizes, C_miopenGetRNNTempSpaceSizes, c"miopenGetRNNTempSpaceSizes", "miopenGetRNNTempSpaceSizes",
     c"miopenGetRNNTempSpaceSizes(handle, rnnDesc, xDesc, fwdMode)\n--\n\nQuery the amount of additional memory required for this RNN layer execution.\n\nThis function calculates the size of extra buffers, depending on the layer configuration, which\nis determined by: RNN descriptor, isInference, and data descriptor. If isInference is True,\nreserve_space_size is always zero, because the reserve_space buffer is not used in Inference\ncomputation.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    xDesc: Sequence data tensor descriptor (input)\n    fwdMode: Specifies in which mode the buffers will be used.\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    reserveSpaceSize: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetRNNTempSpaceSizes`, converted in order.
-unsafe fn C_miopenGetRNNTempSpaceSizes(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_miopenGetRNNTempSpaceSizes.args::<4>(py, args, nargs, kwnames)? };
-    Ok(miopenGetRNNTempSpaceSizes(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "xDesc")?, &x3)?.into_ptr())
-}
+    ["handle", "rnnDesc", "xDesc", "fwdMode"],
+    |py, [x0, x1, x2, x3]| miopenGetRNNTempSpaceSizes(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "xDesc")?, &x3));
 
 fn miopenGetRNNTempSpaceSizes(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, xDesc: rt::PtrArg, fwdMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNTempSpaceSizes");
@@ -6420,29 +3592,10 @@ fn miopenGetRNNTempSpaceSizes(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_xDesc, a_fwdMode, a_workSpaceSize, a_reserveSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?, rt::obj(py, o_reserveSpaceSize)?])
 }
-/// `miopenGetRNNParamsSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetRNNParamsSize: rt::call::Function = rt::call::Function::new(
-    c"miopenGetRNNParamsSize",
-    "miopenGetRNNParamsSize",
-    &["handle", "rnnDesc", "xDesc", "dtype"],
-    rt::fastcall_entry!(C_miopenGetRNNParamsSize),
+rt::function!(F_miopenGetRNNParamsSize, C_miopenGetRNNParamsSize, c"miopenGetRNNParamsSize", "miopenGetRNNParamsSize",
     c"miopenGetRNNParamsSize(handle, rnnDesc, xDesc, dtype)\n--\n\nQuery the amount of parameter memory required for RNN training\n\nThis function calculates the amount of parameter memory required to train the RNN layer given an\nRNN descriptor and a tensor descriptor.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    xDesc: A tensor descriptor (input)\n    dtype: MIOpen data type enum (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetRNNParamsSize`, converted in order.
-unsafe fn C_miopenGetRNNParamsSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_miopenGetRNNParamsSize.args::<4>(py, args, nargs, kwnames)? };
-    Ok(miopenGetRNNParamsSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "xDesc")?, &x3)?.into_ptr())
-}
+    ["handle", "rnnDesc", "xDesc", "dtype"],
+    |py, [x0, x1, x2, x3]| miopenGetRNNParamsSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "xDesc")?, &x3));
 
 fn miopenGetRNNParamsSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, xDesc: rt::PtrArg, dtype: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNParamsSize");
@@ -6461,29 +3614,10 @@ fn miopenGetRNNParamsSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_xDesc, a_numBytes, a_dtype) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
 }
-/// `miopenGetRNNParamsDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetRNNParamsDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenGetRNNParamsDescriptor",
-    "miopenGetRNNParamsDescriptor",
-    &["handle", "rnnDesc", "xDesc", "wDesc", "dtype"],
-    rt::fastcall_entry!(C_miopenGetRNNParamsDescriptor),
+rt::function!(F_miopenGetRNNParamsDescriptor, C_miopenGetRNNParamsDescriptor, c"miopenGetRNNParamsDescriptor", "miopenGetRNNParamsDescriptor",
     c"miopenGetRNNParamsDescriptor(handle, rnnDesc, xDesc, wDesc, dtype)\n--\n\nObtain a weight tensor descriptor for RNNs\n\nThis function populates a weight descriptor that describes the memory layout of the\nweight matrix.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: Fully populated RNN layer descriptor type (input)\n    xDesc: A previously populated tensor descriptor (input)\n    wDesc: A previously allocated tensor descriptor (output)\n    dtype: MIOpen data type enum (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetRNNParamsDescriptor`, converted in order.
-unsafe fn C_miopenGetRNNParamsDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_miopenGetRNNParamsDescriptor.args::<5>(py, args, nargs, kwnames)? };
-    Ok(miopenGetRNNParamsDescriptor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "wDesc")?, &x4)?.into_ptr())
-}
+    ["handle", "rnnDesc", "xDesc", "wDesc", "dtype"],
+    |py, [x0, x1, x2, x3, x4]| miopenGetRNNParamsDescriptor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "wDesc")?, &x4));
 
 fn miopenGetRNNParamsDescriptor(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, xDesc: rt::PtrArg, wDesc: rt::PtrArg, dtype: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNParamsDescriptor");
@@ -6501,29 +3635,10 @@ fn miopenGetRNNParamsDescriptor(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_xDesc, a_wDesc, a_dtype) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetRNNInputTensorSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetRNNInputTensorSize: rt::call::Function = rt::call::Function::new(
-    c"miopenGetRNNInputTensorSize",
-    "miopenGetRNNInputTensorSize",
-    &["handle", "rnnDesc", "seqLen"],
-    rt::fastcall_entry!(C_miopenGetRNNInputTensorSize),
+rt::function!(F_miopenGetRNNInputTensorSize, C_miopenGetRNNInputTensorSize, c"miopenGetRNNInputTensorSize", "miopenGetRNNInputTensorSize",
     c"miopenGetRNNInputTensorSize(handle, rnnDesc, seqLen)\n--\n\nObtain a the size in bytes of the RNN input tensor\n\nThis function determines the size in bytes of the allocation needed for the input data\ntensor for an RNN layer. The number of bytes is derived from the array of\ntensor descriptors.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: Fully populated RNN layer descriptor (input)\n    seqLen: Number of iteration unrolls (input)\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    xDesc: miopenTensorDescriptor\n    numBytes: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetRNNInputTensorSize`, converted in order.
-unsafe fn C_miopenGetRNNInputTensorSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_miopenGetRNNInputTensorSize.args::<3>(py, args, nargs, kwnames)? };
-    Ok(miopenGetRNNInputTensorSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "seqLen")?)?.into_ptr())
-}
+    ["handle", "rnnDesc", "seqLen"],
+    |py, [x0, x1, x2]| miopenGetRNNInputTensorSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "seqLen")?));
 
 fn miopenGetRNNInputTensorSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, seqLen: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNInputTensorSize");
@@ -6543,29 +3658,10 @@ fn miopenGetRNNInputTensorSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_seqLen, a_xDesc, a_numBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 43, o_xDesc, None)?, rt::obj(py, o_numBytes)?])
 }
-/// `miopenGetRNNHiddenTensorSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetRNNHiddenTensorSize: rt::call::Function = rt::call::Function::new(
-    c"miopenGetRNNHiddenTensorSize",
-    "miopenGetRNNHiddenTensorSize",
-    &["handle", "rnnDesc", "seqLen"],
-    rt::fastcall_entry!(C_miopenGetRNNHiddenTensorSize),
+rt::function!(F_miopenGetRNNHiddenTensorSize, C_miopenGetRNNHiddenTensorSize, c"miopenGetRNNHiddenTensorSize", "miopenGetRNNHiddenTensorSize",
     c"miopenGetRNNHiddenTensorSize(handle, rnnDesc, seqLen)\n--\n\nObtain a the size in bytes of the RNN hidden tensor\n\nThis function determines the size in bytes of the allocation needed for the\nhidden tensor over all layers\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: Fully populated RNN layer descriptor type (input)\n    seqLen: Number of iteration unrolls (input)\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    xDesc: miopenTensorDescriptor\n    numBytes: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetRNNHiddenTensorSize`, converted in order.
-unsafe fn C_miopenGetRNNHiddenTensorSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_miopenGetRNNHiddenTensorSize.args::<3>(py, args, nargs, kwnames)? };
-    Ok(miopenGetRNNHiddenTensorSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "seqLen")?)?.into_ptr())
-}
+    ["handle", "rnnDesc", "seqLen"],
+    |py, [x0, x1, x2]| miopenGetRNNHiddenTensorSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "seqLen")?));
 
 fn miopenGetRNNHiddenTensorSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, seqLen: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNHiddenTensorSize");
@@ -6585,29 +3681,10 @@ fn miopenGetRNNHiddenTensorSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_seqLen, a_xDesc, a_numBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 43, o_xDesc, None)?, rt::obj(py, o_numBytes)?])
 }
-/// `miopenGetRNNLayerParamSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetRNNLayerParamSize: rt::call::Function = rt::call::Function::new(
-    c"miopenGetRNNLayerParamSize",
-    "miopenGetRNNLayerParamSize",
-    &["handle", "rnnDesc", "layer", "xDesc", "paramID"],
-    rt::fastcall_entry!(C_miopenGetRNNLayerParamSize),
+rt::function!(F_miopenGetRNNLayerParamSize, C_miopenGetRNNLayerParamSize, c"miopenGetRNNLayerParamSize", "miopenGetRNNLayerParamSize",
     c"miopenGetRNNLayerParamSize(handle, rnnDesc, layer, xDesc, paramID)\n--\n\nGets the number of bytes of a parameter matrix\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 retrieves the\nweight matrix associated with the in input GEMM, while paramID == 1 retrieves\nthe weight matrix associated with the hidden state GEMM.\n\nFor miopenLSTM paramID 0 to 3 refer to the weight matrices associated\nwith the input GEMM, 4-7 are associated with matrices associated with the\nhidden state GEMM.\n\n* paramID 0 and 4 are for the input gate.\n\n* paramID 1 and 5 are for the forget gate.\n\n* paramID 2 and 6 are for the output gate.\n\n* paramID 3 and 7 are for the new memory gate.\n\nFor miopenGRU paramID 0 to 2 refer to the weight matrix offset associated\nwith the input GEMM, while 3 through 5 are associated with the hidden state\nGEMM.\n\n* paramID 0 and 3 are for the update gate.\n\n* paramID 1 and 4 are for the reset gate.\n\n* paramID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    paramID: ID of the internal parameter tensor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetRNNLayerParamSize`, converted in order.
-unsafe fn C_miopenGetRNNLayerParamSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_miopenGetRNNLayerParamSize.args::<5>(py, args, nargs, kwnames)? };
-    Ok(miopenGetRNNLayerParamSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "paramID")?)?.into_ptr())
-}
+    ["handle", "rnnDesc", "layer", "xDesc", "paramID"],
+    |py, [x0, x1, x2, x3, x4]| miopenGetRNNLayerParamSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "paramID")?));
 
 fn miopenGetRNNLayerParamSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, paramID: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerParamSize");
@@ -6627,29 +3704,10 @@ fn miopenGetRNNLayerParamSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_xDesc, a_paramID, a_numBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
 }
-/// `miopenGetRNNLayerBiasSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetRNNLayerBiasSize: rt::call::Function = rt::call::Function::new(
-    c"miopenGetRNNLayerBiasSize",
-    "miopenGetRNNLayerBiasSize",
-    &["handle", "rnnDesc", "layer", "biasID"],
-    rt::fastcall_entry!(C_miopenGetRNNLayerBiasSize),
+rt::function!(F_miopenGetRNNLayerBiasSize, C_miopenGetRNNLayerBiasSize, c"miopenGetRNNLayerBiasSize", "miopenGetRNNLayerBiasSize",
     c"miopenGetRNNLayerBiasSize(handle, rnnDesc, layer, biasID)\n--\n\nGets the number of bytes of a bias\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the\nweight matrix associated with the in input GEMM, while biasID == 1 retrieves\nthe bias associated with the hidden state GEMM.\n\nFor miopenLSTM biasID 0 to 3 refer to the biases associated\nwith the input GEMM, 4-7 are associated with biases associated with the\nhidden state GEMM.\n\n* biasID 0 and 4 are for the input gate.\n\n* biasID 1 and 5 are for the forget gate.\n\n* biasID 2 and 6 are for the output gate.\n\n* biasID 3 and 7 are for the new memory gate.\n\nFor miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,\nwhile 3 through 5 are associated with the hidden state GEMM.\n\n* biasID 0 and 3 are for the update gate.\n\n* biasID 1 and 4 are for the reset gate.\n\n* biasID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    biasID: ID of the internal parameter tensor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetRNNLayerBiasSize`, converted in order.
-unsafe fn C_miopenGetRNNLayerBiasSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_miopenGetRNNLayerBiasSize.args::<4>(py, args, nargs, kwnames)? };
-    Ok(miopenGetRNNLayerBiasSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "biasID")?)?.into_ptr())
-}
+    ["handle", "rnnDesc", "layer", "biasID"],
+    |py, [x0, x1, x2, x3]| miopenGetRNNLayerBiasSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "biasID")?));
 
 fn miopenGetRNNLayerBiasSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, biasID: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerBiasSize");
@@ -6668,29 +3726,10 @@ fn miopenGetRNNLayerBiasSize(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_biasID, a_numBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
 }
-/// `miopenGetRNNLayerParam` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetRNNLayerParam: rt::call::Function = rt::call::Function::new(
-    c"miopenGetRNNLayerParam",
-    "miopenGetRNNLayerParam",
-    &["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "paramID", "paramDesc", "layerParam"],
-    rt::fastcall_entry!(C_miopenGetRNNLayerParam),
+rt::function!(F_miopenGetRNNLayerParam, C_miopenGetRNNLayerParam, c"miopenGetRNNLayerParam", "miopenGetRNNLayerParam",
     c"miopenGetRNNLayerParam(handle, rnnDesc, layer, xDesc, wDesc, w, paramID, paramDesc, layerParam)\n--\n\nGets a weight matrix for a specific layer in an RNN stack\n\nThis function retrieves the weight matrix data for a specific layer and parameter ID\nand copies the data into previously allocated device memory.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 retrieves the\nweight matrix associated with the in input GEMM, while paramID == 1 retrieves\nthe weight matrix associated with the hidden state GEMM.\n\nFor miopenLSTM paramID 0 to 3 refer to the weight matrices associated\nwith the input GEMM, 4-7 are associated with matrices associated with the\nhidden state GEMM.\n\n* paramID 0 and 4 are for the input gate.\n\n* paramID 1 and 5 are for the forget gate.\n\n* paramID 2 and 6 are for the output gate.\n\n* paramID 3 and 7 are for the new memory gate.\n\nFor miopenGRU paramID 0 to 2 refer to the weight matrix offset associated\nwith the input GEMM, while 3 through 5 are associated with the hidden state\nGEMM.\n\n* paramID 0 and 3 are for the update gate.\n\n* paramID 1 and 4 are for the reset gate.\n\n* paramID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe output argument paramDesc is a previously created tensor descriptor that is populated\nto describe the memory layout of the parameter matrix. It is full packed and is used when\ncalling to miopenSetRNNLayerParam()\n\nThe argument layerParam should either be nullptr, or have device memory allocated\nto allow copying of the entire layer parameter matrix into it. If layerParam is\nnullptr then only the paramDesc is populated and returned. The size in bytes of the\nlayer parameter matrix can be determined by using miopenGetRNNLayerParamSize().\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenGetRNNLayerParam() will return\na error status miopenStatusBadParm for input paramID associated with the input GEMM.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    wDesc: A tensor descriptor to the parameter tensor (input)\n    w: Pointer to memory containing parameter tensor (input)\n    paramID: ID of the internal parameter tensor (input)\n    paramDesc: Tensor descriptor for the fully packed output parameter tensor (output)\n    layerParam: Pointer to the memory location of the parameter tensor (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetRNNLayerParam`, converted in order.
-unsafe fn C_miopenGetRNNLayerParam(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_miopenGetRNNLayerParam.args::<9>(py, args, nargs, kwnames)? };
-    Ok(miopenGetRNNLayerParam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "paramID")?, rt::call::extract(x7, "paramDesc")?, rt::call::extract(x8, "layerParam")?)?.into_ptr())
-}
+    ["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "paramID", "paramDesc", "layerParam"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenGetRNNLayerParam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "paramID")?, rt::call::extract(x7, "paramDesc")?, rt::call::extract(x8, "layerParam")?));
 
 fn miopenGetRNNLayerParam(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, paramID: rt::CInt<i32>, paramDesc: rt::PtrArg, layerParam: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerParam");
@@ -6712,29 +3751,10 @@ fn miopenGetRNNLayerParam(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_xDesc, a_wDesc, a_w, a_paramID, a_paramDesc, a_layerParam) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetRNNLayerBias` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetRNNLayerBias: rt::call::Function = rt::call::Function::new(
-    c"miopenGetRNNLayerBias",
-    "miopenGetRNNLayerBias",
-    &["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "biasID", "biasDesc", "layerBias"],
-    rt::fastcall_entry!(C_miopenGetRNNLayerBias),
+rt::function!(F_miopenGetRNNLayerBias, C_miopenGetRNNLayerBias, c"miopenGetRNNLayerBias", "miopenGetRNNLayerBias",
     c"miopenGetRNNLayerBias(handle, rnnDesc, layer, xDesc, wDesc, w, biasID, biasDesc, layerBias)\n--\n\nGets a bias for a specific layer in an RNN stack\n\nThis function retrieves the bias data for a specific layer and bias ID and copies\nthe data into previously allocated device memory.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the\nbias associated with the in input GEMM, while biasID == 1 retrieves\nthe bias associated with the hidden state GEMM.\n\nFor miopenLSTM biasID 0 to 3 refer to the biases associated\nwith the input GEMM, 4-7 are associated with biases associated with the\nhidden state GEMM.\n\n* biasID 0 and 4 are for the input gate.\n\n* biasID 1 and 5 are for the forget gate.\n\n* biasID 2 and 6 are for the output gate.\n\n* biasID 3 and 7 are for the new memory gate.\n\nFor miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,\nwhile 3 through 5 are associated with the hidden state GEMM.\n\n* biasID 0 and 3 are for the update gate.\n\n* biasID 1 and 4 are for the reset gate.\n\n* biasID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe output argument biasDesc is a previously created tensor descriptor that is populated\nto describe the memory layout of the bias. It is full packed and is used when\ncalling to miopenSetRNNLayerBias()\n\nThe argument layerBias should either be nullptr, or have device memory allocated\nto allow copying of the entire layer bias into it. If layerBias is\nnullptr then only the biasDesc is populated and returned. The size in bytes of the\nlayer bias can be determined by using miopenGetRNNLayerBiasSize().\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenGetRNNLayerBias() will return\na error status miopenStatusBadParm for input biasID associated with the input GEMM.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    wDesc: A tensor descriptor to the parameter tensor (input)\n    w: Pointer to memory containing parameter tensor (input)\n    biasID: ID of the internal parameter tensor (input)\n    biasDesc: Descriptor of the parameter tensor (output)\n    layerBias: Pointer to the memory location of the bias tensor (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetRNNLayerBias`, converted in order.
-unsafe fn C_miopenGetRNNLayerBias(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_miopenGetRNNLayerBias.args::<9>(py, args, nargs, kwnames)? };
-    Ok(miopenGetRNNLayerBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "biasID")?, rt::call::extract(x7, "biasDesc")?, rt::call::extract(x8, "layerBias")?)?.into_ptr())
-}
+    ["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "biasID", "biasDesc", "layerBias"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenGetRNNLayerBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "biasID")?, rt::call::extract(x7, "biasDesc")?, rt::call::extract(x8, "layerBias")?));
 
 fn miopenGetRNNLayerBias(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, biasID: rt::CInt<i32>, biasDesc: rt::PtrArg, layerBias: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerBias");
@@ -6756,29 +3776,10 @@ fn miopenGetRNNLayerBias(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_xDesc, a_wDesc, a_w, a_biasID, a_biasDesc, a_layerBias) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetRNNLayerParamOffset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetRNNLayerParamOffset: rt::call::Function = rt::call::Function::new(
-    c"miopenGetRNNLayerParamOffset",
-    "miopenGetRNNLayerParamOffset",
-    &["rnnDesc", "layer", "xDesc", "paramID", "paramDesc"],
-    rt::fastcall_entry!(C_miopenGetRNNLayerParamOffset),
+rt::function!(F_miopenGetRNNLayerParamOffset, C_miopenGetRNNLayerParamOffset, c"miopenGetRNNLayerParamOffset", "miopenGetRNNLayerParamOffset",
     c"miopenGetRNNLayerParamOffset(rnnDesc, layer, xDesc, paramID, paramDesc)\n--\n\nGets an index offset for a specific weight matrix for a layer in the\nRNN stack\n\nThis function retrieves the index offset for a weight matrix in a layer.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 retrieves the\nweight matrix offset associated with the in input GEMM, while paramID == 1\nretrieves the weight matrix offset associated with the hidden state GEMM.\n\nFor miopenLSTM paramID 0 to 3 refer to the weight matrix offsets associated\nwith the input GEMM, 4-7 are associated with matrix offset associated with the\nhidden state GEMM.\n\n* paramID 0 and 4 are for the input gate.\n\n* paramID 1 and 5 are for the forget gate.\n\n* paramID 2 and 6 are for the output gate.\n\n* paramID 3 and 7 are for the new memory gate.\n\nFor miopenGRU paramID 0 to 2 refer to the weight matrix offset associated\nwith the input GEMM, while 3 through 5 are associated with the hidden state\nGEMM.\n\n* paramID 0 and 3 are for the update gate.\n\n* paramID 1 and 4 are for the reset gate.\n\n* paramID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe output argument paramDesc is a previously created tensor descriptor that is populated\nto describe the memory layout of the parameter matrix. It is full packed and is used when\ncalling to miopenSetRNNLayerParam().\n\nThe argument layerParamOffset should either be nullptr, or an address to place the\noffset. If layerParamOffset is nullptr then only the paramDesc is populated and returned.\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenGetRNNLayerParamOffset() will return\na error status miopenStatusBadParm for input paramID associated with the input GEMM.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    paramID: ID of the internal parameter tensor (input)\n    paramDesc: Tensor descriptor for the fully packed output parameter tensor (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    layerParamOffset: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetRNNLayerParamOffset`, converted in order.
-unsafe fn C_miopenGetRNNLayerParamOffset(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_miopenGetRNNLayerParamOffset.args::<5>(py, args, nargs, kwnames)? };
-    Ok(miopenGetRNNLayerParamOffset(py, rt::call::extract(x0, "rnnDesc")?, rt::call::extract(x1, "layer")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "paramID")?, rt::call::extract(x4, "paramDesc")?)?.into_ptr())
-}
+    ["rnnDesc", "layer", "xDesc", "paramID", "paramDesc"],
+    |py, [x0, x1, x2, x3, x4]| miopenGetRNNLayerParamOffset(py, rt::call::extract(x0, "rnnDesc")?, rt::call::extract(x1, "layer")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "paramID")?, rt::call::extract(x4, "paramDesc")?));
 
 fn miopenGetRNNLayerParamOffset(py: Python<'_>, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, paramID: rt::CInt<i32>, paramDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerParamOffset");
@@ -6798,29 +3799,10 @@ fn miopenGetRNNLayerParamOffset(py: Python<'_>, rnnDesc: rt::PtrArg, layer: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_layer, a_xDesc, a_paramID, a_paramDesc, a_layerParamOffset) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_layerParamOffset)?])
 }
-/// `miopenGetRNNLayerBiasOffset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetRNNLayerBiasOffset: rt::call::Function = rt::call::Function::new(
-    c"miopenGetRNNLayerBiasOffset",
-    "miopenGetRNNLayerBiasOffset",
-    &["rnnDesc", "layer", "xDesc", "biasID", "biasDesc"],
-    rt::fastcall_entry!(C_miopenGetRNNLayerBiasOffset),
+rt::function!(F_miopenGetRNNLayerBiasOffset, C_miopenGetRNNLayerBiasOffset, c"miopenGetRNNLayerBiasOffset", "miopenGetRNNLayerBiasOffset",
     c"miopenGetRNNLayerBiasOffset(rnnDesc, layer, xDesc, biasID, biasDesc)\n--\n\nGets a bias index offset for a specific layer in an RNN stack\n\nThis function retrieves the bias index offset for a specific layer and bias ID.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the\nbias associated with the in input GEMM, while biasID == 1 retrieves\nthe weight matrix associated with the hidden state GEMM.\n\nFor miopenLSTM biasID 0 to 3 refer to the bias offset associated\nwith the input GEMM, 4-7 are the bias offsets associated with the hidden state GEMM.\n\n* biasID 0 and 4 are for the input gate.\n\n* biasID 1 and 5 are for the forget gate.\n\n* biasID 2 and 6 are for the output gate.\n\n* biasID 3 and 7 are for the new memory gate.\n\nFor miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,\nwhile 3 through 5 are associated with the hidden state GEMM.\n\n* biasID 0 and 3 are for the update gate.\n\n* biasID 1 and 4 are for the reset gate.\n\n* biasID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe output argument biasDesc is a previously created tensor descriptor that is populated\nto describe the memory layout of the bias. It is full packed and is used when\ncalling to miopenSetRNNLayerBias()\n\nThe argument layerBiasOffset should either be nullptr, or point to an output address.\nIf layerBias is nullptr then only the biasDesc is populated and returned.\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenGetRNNLayerBiasOffset() will return\na error status miopenStatusBadParm for input biasID associated with the input GEMM.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    biasID: ID of the internal parameter tensor (input)\n    biasDesc: Descriptor of the parameter tensor (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    layerBiasOffset: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetRNNLayerBiasOffset`, converted in order.
-unsafe fn C_miopenGetRNNLayerBiasOffset(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_miopenGetRNNLayerBiasOffset.args::<5>(py, args, nargs, kwnames)? };
-    Ok(miopenGetRNNLayerBiasOffset(py, rt::call::extract(x0, "rnnDesc")?, rt::call::extract(x1, "layer")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "biasID")?, rt::call::extract(x4, "biasDesc")?)?.into_ptr())
-}
+    ["rnnDesc", "layer", "xDesc", "biasID", "biasDesc"],
+    |py, [x0, x1, x2, x3, x4]| miopenGetRNNLayerBiasOffset(py, rt::call::extract(x0, "rnnDesc")?, rt::call::extract(x1, "layer")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "biasID")?, rt::call::extract(x4, "biasDesc")?));
 
 fn miopenGetRNNLayerBiasOffset(py: Python<'_>, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, biasID: rt::CInt<i32>, biasDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerBiasOffset");
@@ -6840,29 +3822,10 @@ fn miopenGetRNNLayerBiasOffset(py: Python<'_>, rnnDesc: rt::PtrArg, layer: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_layer, a_xDesc, a_biasID, a_biasDesc, a_layerBiasOffset) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_layerBiasOffset)?])
 }
-/// `miopenSetRNNLayerParam` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetRNNLayerParam: rt::call::Function = rt::call::Function::new(
-    c"miopenSetRNNLayerParam",
-    "miopenSetRNNLayerParam",
-    &["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "paramID", "paramDesc", "layerParam"],
-    rt::fastcall_entry!(C_miopenSetRNNLayerParam),
+rt::function!(F_miopenSetRNNLayerParam, C_miopenSetRNNLayerParam, c"miopenSetRNNLayerParam", "miopenSetRNNLayerParam",
     c"miopenSetRNNLayerParam(handle, rnnDesc, layer, xDesc, wDesc, w, paramID, paramDesc, layerParam)\n--\n\nSets a weight matrix for a specific layer in an RNN stack\n\nThis function sets the weight matrix data for a specific layer and parameter ID.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 sets the\nweight matrix associated with the in input GEMM, while paramID == 1 sets\nthe weight matrix associated with the hidden state GEMM.\n\nFor miopenLSTM paramID 0 to 3 refer to the weight matrices associated\nwith the input GEMM, 4-7 are associated with matrices associated with the\nhidden state GEMM.\n\n* paramID 0 and 4 are for the input gate.\n\n* paramID 1 and 5 are for the forget gate.\n\n* paramID 2 and 6 are for the output gate.\n\n* paramID 3 and 7 are for the new memory gate.\n\nFor miopenGRU paramID 0 to 2 refer to the weight matrix offset associated\nwith the input GEMM, while 3 through 5 are associated with the hidden state\nGEMM.\n\n* paramID 0 and 3 are for the update gate.\n\n* paramID 1 and 4 are for the reset gate.\n\n* paramID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe input argument paramDesc is a previously populated tensor descriptor typically\nby first calling miopenGetRNNLayerParam().\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenSetRNNLayerParam() will return\na error status miopenStatusBadParm for input paramID associated with the input GEMM.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    wDesc: A tensor descriptor to the parameter tensor (input)\n    w: Pointer to memory containing parameter tensor (input)\n    paramID: ID of the internal parameter tensor (input)\n    paramDesc: Descriptor of the parameter tensor (input)\n    layerParam: Pointer to the memory location of the parameter tensor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetRNNLayerParam`, converted in order.
-unsafe fn C_miopenSetRNNLayerParam(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_miopenSetRNNLayerParam.args::<9>(py, args, nargs, kwnames)? };
-    Ok(miopenSetRNNLayerParam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "paramID")?, rt::call::extract(x7, "paramDesc")?, rt::call::extract(x8, "layerParam")?)?.into_ptr())
-}
+    ["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "paramID", "paramDesc", "layerParam"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetRNNLayerParam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "paramID")?, rt::call::extract(x7, "paramDesc")?, rt::call::extract(x8, "layerParam")?));
 
 fn miopenSetRNNLayerParam(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArgMut, paramID: rt::CInt<i32>, paramDesc: rt::PtrArg, layerParam: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNLayerParam");
@@ -6884,29 +3847,10 @@ fn miopenSetRNNLayerParam(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrAr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_xDesc, a_wDesc, a_w, a_paramID, a_paramDesc, a_layerParam) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetRNNLayerBias` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetRNNLayerBias: rt::call::Function = rt::call::Function::new(
-    c"miopenSetRNNLayerBias",
-    "miopenSetRNNLayerBias",
-    &["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "biasID", "biasDesc", "layerBias"],
-    rt::fastcall_entry!(C_miopenSetRNNLayerBias),
+rt::function!(F_miopenSetRNNLayerBias, C_miopenSetRNNLayerBias, c"miopenSetRNNLayerBias", "miopenSetRNNLayerBias",
     c"miopenSetRNNLayerBias(handle, rnnDesc, layer, xDesc, wDesc, w, biasID, biasDesc, layerBias)\n--\n\nSets a bias for a specific layer in an RNN stack\n\nThis function sets the bias data for a specific layer and bias ID.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the\nweight matrix associated with the in input GEMM, while biasID == 1 retrieves\nthe bias associated with the hidden state GEMM.\n\nFor miopenLSTM biasID 0 to 3 refer to the biases associated\nwith the input GEMM, 4-7 are associated with the biases associated with the\nhidden state GEMM.\n\n* biasID 0 and 4 are for the input gate.\n\n* biasID 1 and 5 are for the forget gate.\n\n* biasID 2 and 6 are for the output gate.\n\n* biasID 3 and 7 are for the new memory gate.\n\nFor miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,\nwhile 3 through 5 are associated with the hidden state GEMM.\n\n* biasID 0 and 3 are for the update gate.\n\n* biasID 1 and 4 are for the reset gate.\n\n* biasID 2 and 5 are for the new new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe input argument biasDesc is a previously populated tensor descriptor typically\nby first calling miopenGetRNNLayeBias().\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenSetRNNLayerBias will return\na error status miopenStatusBadParm for input biasID associated with the input GEMM.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    wDesc: A tensor descriptor to the bias tensor (input)\n    w: Pointer to memory containing bias tensor (input)\n    biasID: ID of the internal bias tensor (input)\n    biasDesc: Descriptor of the bias tensor (output)\n    layerBias: Pointer to the memory location of the bias tensor (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetRNNLayerBias`, converted in order.
-unsafe fn C_miopenSetRNNLayerBias(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_miopenSetRNNLayerBias.args::<9>(py, args, nargs, kwnames)? };
-    Ok(miopenSetRNNLayerBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "biasID")?, rt::call::extract(x7, "biasDesc")?, rt::call::extract(x8, "layerBias")?)?.into_ptr())
-}
+    ["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "biasID", "biasDesc", "layerBias"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetRNNLayerBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "biasID")?, rt::call::extract(x7, "biasDesc")?, rt::call::extract(x8, "layerBias")?));
 
 fn miopenSetRNNLayerBias(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArgMut, biasID: rt::CInt<i32>, biasDesc: rt::PtrArg, layerBias: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNLayerBias");
@@ -6928,29 +3872,10 @@ fn miopenSetRNNLayerBias(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_xDesc, a_wDesc, a_w, a_biasID, a_biasDesc, a_layerBias) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetRNNPaddingMode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetRNNPaddingMode: rt::call::Function = rt::call::Function::new(
-    c"miopenSetRNNPaddingMode",
-    "miopenSetRNNPaddingMode",
-    &["rnnDesc", "paddingMode"],
-    rt::fastcall_entry!(C_miopenSetRNNPaddingMode),
+rt::function!(F_miopenSetRNNPaddingMode, C_miopenSetRNNPaddingMode, c"miopenSetRNNPaddingMode", "miopenSetRNNPaddingMode",
     c"miopenSetRNNPaddingMode(rnnDesc, paddingMode)\n--\n\nSets a bias for a specific layer in an RNN stack\n\nThis function changes padidng mode at previously created and initialized RNN descriptor.\nThis function must be called before using miopenGetRNNWorkspaceSize()\nand miopenGetRNNTrainingReserveSize() functions.\nBy default, not padded data is expected at the RNN input/output.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input/output)\n    paddingMode: RNN input/output data padding mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetRNNPaddingMode`, converted in order.
-unsafe fn C_miopenSetRNNPaddingMode(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenSetRNNPaddingMode.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenSetRNNPaddingMode(py, rt::call::extract(x0, "rnnDesc")?, &x1)?.into_ptr())
-}
+    ["rnnDesc", "paddingMode"],
+    |py, [x0, x1]| miopenSetRNNPaddingMode(py, rt::call::extract(x0, "rnnDesc")?, &x1));
 
 fn miopenSetRNNPaddingMode(py: Python<'_>, rnnDesc: rt::PtrArg, paddingMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNPaddingMode");
@@ -6965,29 +3890,10 @@ fn miopenSetRNNPaddingMode(py: Python<'_>, rnnDesc: rt::PtrArg, paddingMode: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_paddingMode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetRNNPaddingMode` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetRNNPaddingMode: rt::call::Function = rt::call::Function::new(
-    c"miopenGetRNNPaddingMode",
-    "miopenGetRNNPaddingMode",
-    &["rnnDesc"],
-    rt::fastcall_entry!(C_miopenGetRNNPaddingMode),
+rt::function!(F_miopenGetRNNPaddingMode, C_miopenGetRNNPaddingMode, c"miopenGetRNNPaddingMode", "miopenGetRNNPaddingMode",
     c"miopenGetRNNPaddingMode(rnnDesc)\n--\n\nThis function retrieves the RNN padding mode from the RNN descriptor.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    paddingMode: miopenRNNPaddingMode_t\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetRNNPaddingMode`, converted in order.
-unsafe fn C_miopenGetRNNPaddingMode(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetRNNPaddingMode.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetRNNPaddingMode(py, rt::call::extract(x0, "rnnDesc")?)?.into_ptr())
-}
+    ["rnnDesc"],
+    |py, [x0]| miopenGetRNNPaddingMode(py, rt::call::extract(x0, "rnnDesc")?));
 
 fn miopenGetRNNPaddingMode(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNPaddingMode");
@@ -7003,29 +3909,10 @@ fn miopenGetRNNPaddingMode(py: Python<'_>, rnnDesc: rt::PtrArg) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_paddingMode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 31, o_paddingMode as i64)?])
 }
-/// `miopenRNNForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenRNNForward: rt::call::Function = rt::call::Function::new(
-    c"miopenRNNForward",
-    "miopenRNNForward",
-    &["handle", "rnnDesc", "fwdMode", "xDesc", "x", "hDesc", "hx", "hy", "cDesc", "cx", "cy", "yDesc", "y", "w", "weightSpaceSize", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
-    rt::fastcall_entry!(C_miopenRNNForward),
+rt::function!(F_miopenRNNForward, C_miopenRNNForward, c"miopenRNNForward", "miopenRNNForward",
     c"miopenRNNForward(handle, rnnDesc, fwdMode, xDesc, x, hDesc, hx, hy, cDesc, cx, cy, yDesc, y, w, weightSpaceSize, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute forward training for recurrent layer.\n\nInterface for executing the forward training / inference pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    fwdMode: Specifies in which mode the buffers will be used.\n    xDesc: An input tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    x: Pointer to input tensor (input)\n    hDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    hy: Pointer to the hidden layer output tensor. If hy is NULL,\n        then the final hidden state will not be saved. (output)\n    cDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the cell layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    cy: Pointer to the cell layer output tensor. If hy is NULL,\n        then the final cell state will not be saved. (output)\n    yDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    y: Pointer to output tensor (output)\n    w: Pointer to input weights tensor (input)\n    weightSpaceSize: Number of allocated bytes in memory for the weights tensor\n    workSpace: Pointer to memory allocated for forward (input / output)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for hidden states used durning training\n        (input / output)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenRNNForward`, converted in order.
-unsafe fn C_miopenRNNForward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18] =
-        unsafe { F_miopenRNNForward.args::<19>(py, args, nargs, kwnames)? };
-    Ok(miopenRNNForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, &x2, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "hy")?, rt::call::extract(x8, "cDesc")?, rt::call::extract(x9, "cx")?, rt::call::extract(x10, "cy")?, rt::call::extract(x11, "yDesc")?, rt::call::extract(x12, "y")?, rt::call::extract(x13, "w")?, rt::call::extract(x14, "weightSpaceSize")?, rt::call::extract(x15, "workSpace")?, rt::call::extract(x16, "workSpaceNumBytes")?, rt::call::extract(x17, "reserveSpace")?, rt::call::extract(x18, "reserveSpaceNumBytes")?)?.into_ptr())
-}
+    ["handle", "rnnDesc", "fwdMode", "xDesc", "x", "hDesc", "hx", "hy", "cDesc", "cx", "cy", "yDesc", "y", "w", "weightSpaceSize", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| miopenRNNForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, &x2, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "hy")?, rt::call::extract(x8, "cDesc")?, rt::call::extract(x9, "cx")?, rt::call::extract(x10, "cy")?, rt::call::extract(x11, "yDesc")?, rt::call::extract(x12, "y")?, rt::call::extract(x13, "w")?, rt::call::extract(x14, "weightSpaceSize")?, rt::call::extract(x15, "workSpace")?, rt::call::extract(x16, "workSpaceNumBytes")?, rt::call::extract(x17, "reserveSpace")?, rt::call::extract(x18, "reserveSpaceNumBytes")?));
 
 fn miopenRNNForward(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, fwdMode: &Bound<'_, PyAny>, xDesc: rt::PtrArg, x: rt::PtrArg, hDesc: rt::PtrArg, hx: rt::PtrArg, hy: rt::PtrArgMut, cDesc: rt::PtrArg, cx: rt::PtrArg, cy: rt::PtrArgMut, yDesc: rt::PtrArg, y: rt::PtrArgMut, w: rt::PtrArg, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNForward");
@@ -7057,29 +3944,10 @@ fn miopenRNNForward(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, fwd
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_fwdMode, a_xDesc, a_x, a_hDesc, a_hx, a_hy, a_cDesc, a_cx, a_cy, a_yDesc, a_y, a_w, a_weightSpaceSize, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenRNNBackwardSeqData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenRNNBackwardSeqData: rt::call::Function = rt::call::Function::new(
-    c"miopenRNNBackwardSeqData",
-    "miopenRNNBackwardSeqData",
-    &["handle", "rnnDesc", "yDesc", "y", "dy", "hDesc", "hx", "dhy", "dhx", "cDesc", "cx", "dcy", "dcx", "xDesc", "dx", "w", "weightSpaceSize", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
-    rt::fastcall_entry!(C_miopenRNNBackwardSeqData),
+rt::function!(F_miopenRNNBackwardSeqData, C_miopenRNNBackwardSeqData, c"miopenRNNBackwardSeqData", "miopenRNNBackwardSeqData",
     c"miopenRNNBackwardSeqData(handle, rnnDesc, yDesc, y, dy, hDesc, hx, dhy, dhx, cDesc, cx, dcy, dcx, xDesc, dx, w, weightSpaceSize, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute backward data for recurrent layer\n\nInterface for executing the backward data pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    yDesc: An output tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    y: Pointer to input tensor (input)\n    dy: Pointer to the hidden layer input tensor (input)\n    hDesc: An input hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    dhy: Pointer to the cell layer input tensor (input)\n    dhx: Pointer to the delta hidden layer output tensor. If dhx is NULL\n        the hidden gradient will not ouput. (output)\n    cDesc: A input cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the hidden layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    dcy: Pointer to the cell layer input tensor. If dcy is NULL,\n        then the initial delta cell state will be zero initialized. (input)\n    dcx: Pointer to the cell layer output tensor. If dcx is NULL\n        the cell gradient will not ouput. (output)\n    xDesc: An input tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    dx: Pointer to the cell layer output tensor (output)\n    w: Pointer to input weights tensor (input)\n    weightSpaceSize: Number of allocated bytes in memory for the weights tensor\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input / output)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenRNNBackwardSeqData`, converted in order.
-unsafe fn C_miopenRNNBackwardSeqData(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20] =
-        unsafe { F_miopenRNNBackwardSeqData.args::<21>(py, args, nargs, kwnames)? };
-    Ok(miopenRNNBackwardSeqData(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "yDesc")?, rt::call::extract(x3, "y")?, rt::call::extract(x4, "dy")?, rt::call::extract(x5, "hDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "dhy")?, rt::call::extract(x8, "dhx")?, rt::call::extract(x9, "cDesc")?, rt::call::extract(x10, "cx")?, rt::call::extract(x11, "dcy")?, rt::call::extract(x12, "dcx")?, rt::call::extract(x13, "xDesc")?, rt::call::extract(x14, "dx")?, rt::call::extract(x15, "w")?, rt::call::extract(x16, "weightSpaceSize")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?, rt::call::extract(x19, "reserveSpace")?, rt::call::extract(x20, "reserveSpaceNumBytes")?)?.into_ptr())
-}
+    ["handle", "rnnDesc", "yDesc", "y", "dy", "hDesc", "hx", "dhy", "dhx", "cDesc", "cx", "dcy", "dcx", "xDesc", "dx", "w", "weightSpaceSize", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| miopenRNNBackwardSeqData(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "yDesc")?, rt::call::extract(x3, "y")?, rt::call::extract(x4, "dy")?, rt::call::extract(x5, "hDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "dhy")?, rt::call::extract(x8, "dhx")?, rt::call::extract(x9, "cDesc")?, rt::call::extract(x10, "cx")?, rt::call::extract(x11, "dcy")?, rt::call::extract(x12, "dcx")?, rt::call::extract(x13, "xDesc")?, rt::call::extract(x14, "dx")?, rt::call::extract(x15, "w")?, rt::call::extract(x16, "weightSpaceSize")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?, rt::call::extract(x19, "reserveSpace")?, rt::call::extract(x20, "reserveSpaceNumBytes")?));
 
 fn miopenRNNBackwardSeqData(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dy: rt::PtrArg, hDesc: rt::PtrArg, hx: rt::PtrArg, dhy: rt::PtrArg, dhx: rt::PtrArgMut, cDesc: rt::PtrArg, cx: rt::PtrArg, dcy: rt::PtrArg, dcx: rt::PtrArgMut, xDesc: rt::PtrArg, dx: rt::PtrArgMut, w: rt::PtrArg, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNBackwardSeqData");
@@ -7113,29 +3981,10 @@ fn miopenRNNBackwardSeqData(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_yDesc, a_y, a_dy, a_hDesc, a_hx, a_dhy, a_dhx, a_cDesc, a_cx, a_dcy, a_dcx, a_xDesc, a_dx, a_w, a_weightSpaceSize, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenRNNBackwardWeightsSeqTensor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenRNNBackwardWeightsSeqTensor: rt::call::Function = rt::call::Function::new(
-    c"miopenRNNBackwardWeightsSeqTensor",
-    "miopenRNNBackwardWeightsSeqTensor",
-    &["handle", "rnnDesc", "xDesc", "x", "hDesc", "hx", "yDesc", "y", "dw", "weightSpaceSize", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
-    rt::fastcall_entry!(C_miopenRNNBackwardWeightsSeqTensor),
+rt::function!(F_miopenRNNBackwardWeightsSeqTensor, C_miopenRNNBackwardWeightsSeqTensor, c"miopenRNNBackwardWeightsSeqTensor", "miopenRNNBackwardWeightsSeqTensor",
     c"miopenRNNBackwardWeightsSeqTensor(handle, rnnDesc, xDesc, x, hDesc, hx, yDesc, y, dw, weightSpaceSize, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute backward weights for recurrent layer\n\nInterface for executing the backward weights pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    xDesc: An input tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    x: Pointer to input tensor (input)\n    hDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    yDesc: An output tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    y: Pointer to the output tensor (input)\n    dw: Pointer to input weights tensor (input / output)\n    weightSpaceSize: Number of allocated bytes in memory for the weights tensor\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenRNNBackwardWeightsSeqTensor`, converted in order.
-unsafe fn C_miopenRNNBackwardWeightsSeqTensor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13] =
-        unsafe { F_miopenRNNBackwardWeightsSeqTensor.args::<14>(py, args, nargs, kwnames)? };
-    Ok(miopenRNNBackwardWeightsSeqTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "hDesc")?, rt::call::extract(x5, "hx")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "dw")?, rt::call::extract(x9, "weightSpaceSize")?, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceNumBytes")?, rt::call::extract(x12, "reserveSpace")?, rt::call::extract(x13, "reserveSpaceNumBytes")?)?.into_ptr())
-}
+    ["handle", "rnnDesc", "xDesc", "x", "hDesc", "hx", "yDesc", "y", "dw", "weightSpaceSize", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| miopenRNNBackwardWeightsSeqTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "hDesc")?, rt::call::extract(x5, "hx")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "dw")?, rt::call::extract(x9, "weightSpaceSize")?, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceNumBytes")?, rt::call::extract(x12, "reserveSpace")?, rt::call::extract(x13, "reserveSpaceNumBytes")?));
 
 fn miopenRNNBackwardWeightsSeqTensor(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, hDesc: rt::PtrArg, hx: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dw: rt::PtrArgMut, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArg, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNBackwardWeightsSeqTensor");
@@ -7162,29 +4011,10 @@ fn miopenRNNBackwardWeightsSeqTensor(py: Python<'_>, handle: rt::PtrArg, rnnDesc
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_xDesc, a_x, a_hDesc, a_hx, a_yDesc, a_y, a_dw, a_weightSpaceSize, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenRNNForwardTraining` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenRNNForwardTraining: rt::call::Function = rt::call::Function::new(
-    c"miopenRNNForwardTraining",
-    "miopenRNNForwardTraining",
-    &["handle", "rnnDesc", "sequenceLen", "xDesc", "x", "hxDesc", "hx", "cxDesc", "cx", "wDesc", "w", "yDesc", "y", "hyDesc", "hy", "cyDesc", "cy", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
-    rt::fastcall_entry!(C_miopenRNNForwardTraining),
+rt::function!(F_miopenRNNForwardTraining, C_miopenRNNForwardTraining, c"miopenRNNForwardTraining", "miopenRNNForwardTraining",
     c"miopenRNNForwardTraining(handle, rnnDesc, sequenceLen, xDesc, x, hxDesc, hx, cxDesc, cx, wDesc, w, yDesc, y, hyDesc, hy, cyDesc, cy, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute forward training for recurrent layer\n\nInterface for executing the forward training pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Temporal iterations to unroll (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n    x: Pointer to input tensor (input)\n    hxDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    cxDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the cell layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    wDesc: A weights tensor descriptor (input)\n    w: Pointer to input weights tensor (input)\n    yDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    y: Pointer to output tensor (output)\n    hyDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hy: Pointer to the hidden layer output tensor. If hy is NULL,\n        then the final hidden state will not be saved. (output)\n    cyDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cy: Pointer to the cell layer output tensor. If hy is NULL,\n        then the final cell state will not be saved. (output)\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input / output)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenRNNForwardTraining`, converted in order.
-unsafe fn C_miopenRNNForwardTraining(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20] =
-        unsafe { F_miopenRNNForwardTraining.args::<21>(py, args, nargs, kwnames)? };
-    Ok(miopenRNNForwardTraining(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hxDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "cxDesc")?, rt::call::extract(x8, "cx")?, rt::call::extract(x9, "wDesc")?, rt::call::extract(x10, "w")?, &x11, rt::call::extract(x12, "y")?, rt::call::extract(x13, "hyDesc")?, rt::call::extract(x14, "hy")?, rt::call::extract(x15, "cyDesc")?, rt::call::extract(x16, "cy")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?, rt::call::extract(x19, "reserveSpace")?, rt::call::extract(x20, "reserveSpaceNumBytes")?)?.into_ptr())
-}
+    ["handle", "rnnDesc", "sequenceLen", "xDesc", "x", "hxDesc", "hx", "cxDesc", "cx", "wDesc", "w", "yDesc", "y", "hyDesc", "hy", "cyDesc", "cy", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| miopenRNNForwardTraining(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hxDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "cxDesc")?, rt::call::extract(x8, "cx")?, rt::call::extract(x9, "wDesc")?, rt::call::extract(x10, "w")?, &x11, rt::call::extract(x12, "y")?, rt::call::extract(x13, "hyDesc")?, rt::call::extract(x14, "hy")?, rt::call::extract(x15, "cyDesc")?, rt::call::extract(x16, "cy")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?, rt::call::extract(x19, "reserveSpace")?, rt::call::extract(x20, "reserveSpaceNumBytes")?));
 
 fn miopenRNNForwardTraining(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, cxDesc: rt::PtrArg, cx: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, hyDesc: rt::PtrArg, hy: rt::PtrArgMut, cyDesc: rt::PtrArg, cy: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNForwardTraining");
@@ -7220,29 +4050,10 @@ fn miopenRNNForwardTraining(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_xDesc, a_x, a_hxDesc, a_hx, a_cxDesc, a_cx, a_wDesc, a_w, a_yDesc, a_y, a_hyDesc, a_hy, a_cyDesc, a_cy, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenRNNBackwardData` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenRNNBackwardData: rt::call::Function = rt::call::Function::new(
-    c"miopenRNNBackwardData",
-    "miopenRNNBackwardData",
-    &["handle", "rnnDesc", "sequenceLen", "yDesc", "y", "dyDesc", "dy", "dhyDesc", "dhy", "dcyDesc", "dcy", "wDesc", "w", "hxDesc", "hx", "cxDesc", "cx", "dxDesc", "dx", "dhxDesc", "dhx", "dcxDesc", "dcx", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
-    rt::fastcall_entry!(C_miopenRNNBackwardData),
+rt::function!(F_miopenRNNBackwardData, C_miopenRNNBackwardData, c"miopenRNNBackwardData", "miopenRNNBackwardData",
     c"miopenRNNBackwardData(handle, rnnDesc, sequenceLen, yDesc, y, dyDesc, dy, dhyDesc, dhy, dcyDesc, dcy, wDesc, w, hxDesc, hx, cxDesc, cx, dxDesc, dx, dhxDesc, dhx, dcxDesc, dcx, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute backward data for recurrent layer\n\nInterface for executing the backward data pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Temporal iterations to unroll (input)\n    yDesc: An array of tensor descriptors (input)\n    y: Pointer to input tensor (input)\n    dyDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    dy: Pointer to the hidden layer input tensor (input)\n    dhyDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    dhy: Pointer to the cell layer input tensor (input)\n    dcyDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    dcy: Pointer to the cell layer input tensor. If dcy is NULL,\n        then the initial delta cell state will be zero initialized. (input)\n    wDesc: A weights tensor descriptor (input)\n    w: Pointer to input weights tensor (input)\n    hxDesc: An input hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    cxDesc: A input cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the hidden layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    dxDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n    dx: Pointer to the cell layer output tensor (output)\n    dhxDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    dhx: Pointer to the delta hidden layer output tensor. If dhx is NULL\n        the hidden gradient will not ouput. (output)\n    dcxDesc: A tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    dcx: Pointer to the cell layer output tensor. If dcx is NULL\n        the cell gradient will not ouput. (output)\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input / output)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenRNNBackwardData`, converted in order.
-unsafe fn C_miopenRNNBackwardData(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, x25, x26] =
-        unsafe { F_miopenRNNBackwardData.args::<27>(py, args, nargs, kwnames)? };
-    Ok(miopenRNNBackwardData(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "y")?, &x5, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "dhyDesc")?, rt::call::extract(x8, "dhy")?, rt::call::extract(x9, "dcyDesc")?, rt::call::extract(x10, "dcy")?, rt::call::extract(x11, "wDesc")?, rt::call::extract(x12, "w")?, rt::call::extract(x13, "hxDesc")?, rt::call::extract(x14, "hx")?, rt::call::extract(x15, "cxDesc")?, rt::call::extract(x16, "cx")?, &x17, rt::call::extract(x18, "dx")?, rt::call::extract(x19, "dhxDesc")?, rt::call::extract(x20, "dhx")?, rt::call::extract(x21, "dcxDesc")?, rt::call::extract(x22, "dcx")?, rt::call::extract(x23, "workSpace")?, rt::call::extract(x24, "workSpaceNumBytes")?, rt::call::extract(x25, "reserveSpace")?, rt::call::extract(x26, "reserveSpaceNumBytes")?)?.into_ptr())
-}
+    ["handle", "rnnDesc", "sequenceLen", "yDesc", "y", "dyDesc", "dy", "dhyDesc", "dhy", "dcyDesc", "dcy", "wDesc", "w", "hxDesc", "hx", "cxDesc", "cx", "dxDesc", "dx", "dhxDesc", "dhx", "dcxDesc", "dcx", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, x25, x26]| miopenRNNBackwardData(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "y")?, &x5, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "dhyDesc")?, rt::call::extract(x8, "dhy")?, rt::call::extract(x9, "dcyDesc")?, rt::call::extract(x10, "dcy")?, rt::call::extract(x11, "wDesc")?, rt::call::extract(x12, "w")?, rt::call::extract(x13, "hxDesc")?, rt::call::extract(x14, "hx")?, rt::call::extract(x15, "cxDesc")?, rt::call::extract(x16, "cx")?, &x17, rt::call::extract(x18, "dx")?, rt::call::extract(x19, "dhxDesc")?, rt::call::extract(x20, "dhx")?, rt::call::extract(x21, "dcxDesc")?, rt::call::extract(x22, "dcx")?, rt::call::extract(x23, "workSpace")?, rt::call::extract(x24, "workSpaceNumBytes")?, rt::call::extract(x25, "reserveSpace")?, rt::call::extract(x26, "reserveSpaceNumBytes")?));
 
 fn miopenRNNBackwardData(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, dhyDesc: rt::PtrArg, dhy: rt::PtrArg, dcyDesc: rt::PtrArg, dcy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, cxDesc: rt::PtrArg, cx: rt::PtrArg, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut, dhxDesc: rt::PtrArg, dhx: rt::PtrArgMut, dcxDesc: rt::PtrArg, dcx: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNBackwardData");
@@ -7285,29 +4096,10 @@ fn miopenRNNBackwardData(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_yDesc, a_y, a_dyDesc, a_dy, a_dhyDesc, a_dhy, a_dcyDesc, a_dcy, a_wDesc, a_w, a_hxDesc, a_hx, a_cxDesc, a_cx, a_dxDesc, a_dx, a_dhxDesc, a_dhx, a_dcxDesc, a_dcx, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenRNNBackwardWeights` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenRNNBackwardWeights: rt::call::Function = rt::call::Function::new(
-    c"miopenRNNBackwardWeights",
-    "miopenRNNBackwardWeights",
-    &["handle", "rnnDesc", "sequenceLen", "xDesc", "x", "hxDesc", "hx", "yDesc", "y", "dwDesc", "dw", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
-    rt::fastcall_entry!(C_miopenRNNBackwardWeights),
+rt::function!(F_miopenRNNBackwardWeights, C_miopenRNNBackwardWeights, c"miopenRNNBackwardWeights", "miopenRNNBackwardWeights",
     c"miopenRNNBackwardWeights(handle, rnnDesc, sequenceLen, xDesc, x, hxDesc, hx, yDesc, y, dwDesc, dw, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute backward weights for recurrent layer\n\nInterface for executing the backward weights pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Temporal iterations to unroll (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n    x: Pointer to input tensor (input)\n    hxDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    yDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    y: Pointer to the output tensor (input)\n    dwDesc: A weights tensor descriptor (input)\n    dw: Pointer to input weights tensor (input / output)\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenRNNBackwardWeights`, converted in order.
-unsafe fn C_miopenRNNBackwardWeights(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14] =
-        unsafe { F_miopenRNNBackwardWeights.args::<15>(py, args, nargs, kwnames)? };
-    Ok(miopenRNNBackwardWeights(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hxDesc")?, rt::call::extract(x6, "hx")?, &x7, rt::call::extract(x8, "y")?, rt::call::extract(x9, "dwDesc")?, rt::call::extract(x10, "dw")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceNumBytes")?, rt::call::extract(x13, "reserveSpace")?, rt::call::extract(x14, "reserveSpaceNumBytes")?)?.into_ptr())
-}
+    ["handle", "rnnDesc", "sequenceLen", "xDesc", "x", "hxDesc", "hx", "yDesc", "y", "dwDesc", "dw", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| miopenRNNBackwardWeights(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hxDesc")?, rt::call::extract(x6, "hx")?, &x7, rt::call::extract(x8, "y")?, rt::call::extract(x9, "dwDesc")?, rt::call::extract(x10, "dw")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceNumBytes")?, rt::call::extract(x13, "reserveSpace")?, rt::call::extract(x14, "reserveSpaceNumBytes")?));
 
 fn miopenRNNBackwardWeights(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArg, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNBackwardWeights");
@@ -7337,29 +4129,10 @@ fn miopenRNNBackwardWeights(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_xDesc, a_x, a_hxDesc, a_hx, a_yDesc, a_y, a_dwDesc, a_dw, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenRNNForwardInference` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenRNNForwardInference: rt::call::Function = rt::call::Function::new(
-    c"miopenRNNForwardInference",
-    "miopenRNNForwardInference",
-    &["handle", "rnnDesc", "sequenceLen", "xDesc", "x", "hxDesc", "hx", "cxDesc", "cx", "wDesc", "w", "yDesc", "y", "hyDesc", "hy", "cyDesc", "cy", "workSpace", "workSpaceNumBytes"],
-    rt::fastcall_entry!(C_miopenRNNForwardInference),
+rt::function!(F_miopenRNNForwardInference, C_miopenRNNForwardInference, c"miopenRNNForwardInference", "miopenRNNForwardInference",
     c"miopenRNNForwardInference(handle, rnnDesc, sequenceLen, xDesc, x, hxDesc, hx, cxDesc, cx, wDesc, w, yDesc, y, hyDesc, hy, cyDesc, cy, workSpace, workSpaceNumBytes)\n--\n\nExecute forward inference for RNN layer\n\nInterface for executing the forward inference pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Temporal iterations to unroll (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n    x: Pointer to input tensor (input)\n    hxDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    cxDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the cell layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    wDesc: A weights tensor descriptor (input)\n    w: Pointer to input weights tensor (input)\n    yDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    y: Pointer to output tensor (output)\n    hyDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hy: Pointer to the hidden layer output tensor. If hy is NULL,\n        then the final hidden state will not be saved. (output)\n    cyDesc: A output cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cy: Pointer to the cell layer output tensor. If cy is NULL,\n        then the final cell state will not be saved. (output)\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenRNNForwardInference`, converted in order.
-unsafe fn C_miopenRNNForwardInference(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18] =
-        unsafe { F_miopenRNNForwardInference.args::<19>(py, args, nargs, kwnames)? };
-    Ok(miopenRNNForwardInference(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hxDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "cxDesc")?, rt::call::extract(x8, "cx")?, rt::call::extract(x9, "wDesc")?, rt::call::extract(x10, "w")?, &x11, rt::call::extract(x12, "y")?, rt::call::extract(x13, "hyDesc")?, rt::call::extract(x14, "hy")?, rt::call::extract(x15, "cyDesc")?, rt::call::extract(x16, "cy")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?)?.into_ptr())
-}
+    ["handle", "rnnDesc", "sequenceLen", "xDesc", "x", "hxDesc", "hx", "cxDesc", "cx", "wDesc", "w", "yDesc", "y", "hyDesc", "hy", "cyDesc", "cy", "workSpace", "workSpaceNumBytes"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| miopenRNNForwardInference(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hxDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "cxDesc")?, rt::call::extract(x8, "cx")?, rt::call::extract(x9, "wDesc")?, rt::call::extract(x10, "w")?, &x11, rt::call::extract(x12, "y")?, rt::call::extract(x13, "hyDesc")?, rt::call::extract(x14, "hy")?, rt::call::extract(x15, "cyDesc")?, rt::call::extract(x16, "cy")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?));
 
 fn miopenRNNForwardInference(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, cxDesc: rt::PtrArg, cx: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, hyDesc: rt::PtrArg, hy: rt::PtrArgMut, cyDesc: rt::PtrArg, cy: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNForwardInference");
@@ -7393,29 +4166,10 @@ fn miopenRNNForwardInference(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_xDesc, a_x, a_hxDesc, a_hx, a_cxDesc, a_cx, a_wDesc, a_w, a_yDesc, a_y, a_hyDesc, a_hy, a_cyDesc, a_cy, a_workSpace, a_workSpaceNumBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenCreateCTCLossDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateCTCLossDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateCTCLossDescriptor",
-    "miopenCreateCTCLossDescriptor",
-    &[],
-    rt::fastcall_entry!(C_miopenCreateCTCLossDescriptor),
+rt::function!(F_miopenCreateCTCLossDescriptor, C_miopenCreateCTCLossDescriptor, c"miopenCreateCTCLossDescriptor", "miopenCreateCTCLossDescriptor",
     c"miopenCreateCTCLossDescriptor()\n--\n\nCreate a CTC loss function Descriptor\n\nAPI for creating an uninitialized CTC loss function descriptor.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    ctcLossDesc: miopenCTCLossDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateCTCLossDescriptor`, converted in order.
-unsafe fn C_miopenCreateCTCLossDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_miopenCreateCTCLossDescriptor.args::<0>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateCTCLossDescriptor(py)?.into_ptr())
-}
+    [],
+    |py, []| miopenCreateCTCLossDescriptor(py));
 
 fn miopenCreateCTCLossDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateCTCLossDescriptor");
@@ -7430,29 +4184,10 @@ fn miopenCreateCTCLossDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_ctcLossDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 50, o_ctcLossDesc, None)?])
 }
-/// `miopenGetCTCLossDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetCTCLossDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenGetCTCLossDescriptor",
-    "miopenGetCTCLossDescriptor",
-    &["ctcLossDesc"],
-    rt::fastcall_entry!(C_miopenGetCTCLossDescriptor),
+rt::function!(F_miopenGetCTCLossDescriptor, C_miopenGetCTCLossDescriptor, c"miopenGetCTCLossDescriptor", "miopenGetCTCLossDescriptor",
     c"miopenGetCTCLossDescriptor(ctcLossDesc)\n--\n\nRetrieves a CTC loss function descriptor's details\n\nArgs:\n    ctcLossDesc: CTC loss function descriptor (input)\n\nReturns: a tuple of 4 item(s):\n    miopenStatus_t: status\n    dataType: miopenDataType_t\n    blank_label_id: int\n    apply_softmax_layer: bool\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetCTCLossDescriptor`, converted in order.
-unsafe fn C_miopenGetCTCLossDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetCTCLossDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetCTCLossDescriptor(py, rt::call::extract(x0, "ctcLossDesc")?)?.into_ptr())
-}
+    ["ctcLossDesc"],
+    |py, [x0]| miopenGetCTCLossDescriptor(py, rt::call::extract(x0, "ctcLossDesc")?));
 
 fn miopenGetCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetCTCLossDescriptor");
@@ -7472,29 +4207,10 @@ fn miopenGetCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_ctcLossDesc, a_dataType, a_blank_label_id, a_apply_softmax_layer) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 1, o_dataType as i64)?, rt::obj(py, o_blank_label_id)?, rt::obj(py, (o_apply_softmax_layer as u8) != 0)?])
 }
-/// `miopenDestroyCTCLossDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDestroyCTCLossDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenDestroyCTCLossDescriptor",
-    "miopenDestroyCTCLossDescriptor",
-    &["ctcLossDesc"],
-    rt::fastcall_entry!(C_miopenDestroyCTCLossDescriptor),
+rt::function!(F_miopenDestroyCTCLossDescriptor, C_miopenDestroyCTCLossDescriptor, c"miopenDestroyCTCLossDescriptor", "miopenDestroyCTCLossDescriptor",
     c"miopenDestroyCTCLossDescriptor(ctcLossDesc)\n--\n\nDestroys a CTC loss function descriptor object\n\nArgs:\n    ctcLossDesc: CTC loss function descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDestroyCTCLossDescriptor`, converted in order.
-unsafe fn C_miopenDestroyCTCLossDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDestroyCTCLossDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDestroyCTCLossDescriptor(py, rt::call::extract(x0, "ctcLossDesc")?)?.into_ptr())
-}
+    ["ctcLossDesc"],
+    |py, [x0]| miopenDestroyCTCLossDescriptor(py, rt::call::extract(x0, "ctcLossDesc")?));
 
 fn miopenDestroyCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyCTCLossDescriptor");
@@ -7508,29 +4224,10 @@ fn miopenDestroyCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_ctcLossDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetCTCLossDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetCTCLossDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenSetCTCLossDescriptor",
-    "miopenSetCTCLossDescriptor",
-    &["ctcLossDesc", "dataType", "blank_label_id", "apply_softmax_layer"],
-    rt::fastcall_entry!(C_miopenSetCTCLossDescriptor),
+rt::function!(F_miopenSetCTCLossDescriptor, C_miopenSetCTCLossDescriptor, c"miopenSetCTCLossDescriptor", "miopenSetCTCLossDescriptor",
     c"miopenSetCTCLossDescriptor(ctcLossDesc, dataType, blank_label_id, apply_softmax_layer)\n--\n\nSet the details of a CTC loss function descriptor\n\nArgs:\n    ctcLossDesc: CTC loss function descriptor type (input)\n    dataType: Data type used in this CTC loss operation, only fp32 currently\n        supported (input)\n    blank_label_id: User defined index for blank label, default 0 (input)\n    apply_softmax_layer: Boolean to toggle input layer property (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetCTCLossDescriptor`, converted in order.
-unsafe fn C_miopenSetCTCLossDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_miopenSetCTCLossDescriptor.args::<4>(py, args, nargs, kwnames)? };
-    Ok(miopenSetCTCLossDescriptor(py, rt::call::extract(x0, "ctcLossDesc")?, &x1, rt::call::extract(x2, "blank_label_id")?, rt::call::extract(x3, "apply_softmax_layer")?)?.into_ptr())
-}
+    ["ctcLossDesc", "dataType", "blank_label_id", "apply_softmax_layer"],
+    |py, [x0, x1, x2, x3]| miopenSetCTCLossDescriptor(py, rt::call::extract(x0, "ctcLossDesc")?, &x1, rt::call::extract(x2, "blank_label_id")?, rt::call::extract(x3, "apply_softmax_layer")?));
 
 fn miopenSetCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, blank_label_id: rt::CInt<i32>, apply_softmax_layer: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetCTCLossDescriptor");
@@ -7547,29 +4244,10 @@ fn miopenSetCTCLossDescriptor(py: Python<'_>, ctcLossDesc: rt::PtrArg, dataType:
     let __r = py.allow_threads(move || unsafe { __f(a_ctcLossDesc, a_dataType, a_blank_label_id, a_apply_softmax_layer) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetCTCLossWorkspaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetCTCLossWorkspaceSize: rt::call::Function = rt::call::Function::new(
-    c"miopenGetCTCLossWorkspaceSize",
-    "miopenGetCTCLossWorkspaceSize",
-    &["handle", "probsDesc", "gradientsDesc", "labels", "labelLengths", "inputLengths", "algo", "ctcLossDesc"],
-    rt::fastcall_entry!(C_miopenGetCTCLossWorkspaceSize),
+rt::function!(F_miopenGetCTCLossWorkspaceSize, C_miopenGetCTCLossWorkspaceSize, c"miopenGetCTCLossWorkspaceSize", "miopenGetCTCLossWorkspaceSize",
     c"miopenGetCTCLossWorkspaceSize(handle, probsDesc, gradientsDesc, labels, labelLengths, inputLengths, algo, ctcLossDesc)\n--\n\nQuery the amount of memory required to execute miopenCTCLoss\n\nThis function calculates the amount of memory required to run the CTC loss function given a CTC\nloss function descriptor with the specified algorithm.\n\nArgs:\n    handle: MIOpen handle (input)\n    probsDesc: Tensor descriptor for probabilities (input)\n    gradientsDesc: Tensor descriptor for gradients (input)\n    labels: Pointer to the flattened labels list (input)\n    labelLengths: Pointer to the lengths list for \"labels\" (input)\n    inputLengths: Pointer to the list of the time steps in each batch (input)\n    algo: CTC loss algorithm selected (input)\n    ctcLossDesc: CTC loss function descriptor type (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetCTCLossWorkspaceSize`, converted in order.
-unsafe fn C_miopenGetCTCLossWorkspaceSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_miopenGetCTCLossWorkspaceSize.args::<8>(py, args, nargs, kwnames)? };
-    Ok(miopenGetCTCLossWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "probsDesc")?, rt::call::extract(x2, "gradientsDesc")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ctcLossDesc")?)?.into_ptr())
-}
+    ["handle", "probsDesc", "gradientsDesc", "labels", "labelLengths", "inputLengths", "algo", "ctcLossDesc"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| miopenGetCTCLossWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "probsDesc")?, rt::call::extract(x2, "gradientsDesc")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ctcLossDesc")?));
 
 fn miopenGetCTCLossWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, probsDesc: rt::PtrArg, gradientsDesc: rt::PtrArg, labels: &Bound<'_, PyAny>, labelLengths: &Bound<'_, PyAny>, inputLengths: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>, ctcLossDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetCTCLossWorkspaceSize");
@@ -7595,29 +4273,10 @@ fn miopenGetCTCLossWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, probsDesc: 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_probsDesc, a_gradientsDesc, a_labels, a_labelLengths, a_inputLengths, a_algo, a_ctcLossDesc, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
 }
-/// `miopenCTCLoss` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCTCLoss: rt::call::Function = rt::call::Function::new(
-    c"miopenCTCLoss",
-    "miopenCTCLoss",
-    &["handle", "probsDesc", "probs", "labels", "labelLengths", "inputLengths", "losses", "gradientsDesc", "gradients", "algo", "ctcLossDesc", "workSpace", "workSpaceSize"],
-    rt::fastcall_entry!(C_miopenCTCLoss),
+rt::function!(F_miopenCTCLoss, C_miopenCTCLoss, c"miopenCTCLoss", "miopenCTCLoss",
     c"miopenCTCLoss(handle, probsDesc, probs, labels, labelLengths, inputLengths, losses, gradientsDesc, gradients, algo, ctcLossDesc, workSpace, workSpaceSize)\n--\n\nExecute forward inference for CTCLoss layer\n\nInterface for executing the forward inference pass on a CTCLoss.\n\nArgs:\n    handle: MIOpen handle (input)\n    probsDesc: Tensor descriptor for probabilities (input)\n    probs: Pointer to the probabilities tensor (input)\n    labels: Pointer to the flattened labels list (input)\n    labelLengths: Pointer to the lengths list for \"labels\" (input)\n    inputLengths: Pointer to the list of the time steps in each batch (input)\n    losses: Pointer to the computed losses of CTC (Output)\n    gradientsDesc: Tensor descriptor for gradients (input)\n    gradients: Pointer to the computed gradients of CTC (Output)\n    algo: CTC loss algorithm selected (input)\n    ctcLossDesc: CTC loss function descriptor type (input)\n    workSpace: Pointer to memory allocated for execute CTC loss operation (input)\n    workSpaceSize: Number of bytes of workspace required for CTC loss operation with selected\n        algorithm (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCTCLoss`, converted in order.
-unsafe fn C_miopenCTCLoss(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12] =
-        unsafe { F_miopenCTCLoss.args::<13>(py, args, nargs, kwnames)? };
-    Ok(miopenCTCLoss(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "probsDesc")?, rt::call::extract(x2, "probs")?, &x3, &x4, &x5, rt::call::extract(x6, "losses")?, rt::call::extract(x7, "gradientsDesc")?, rt::call::extract(x8, "gradients")?, &x9, rt::call::extract(x10, "ctcLossDesc")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?)?.into_ptr())
-}
+    ["handle", "probsDesc", "probs", "labels", "labelLengths", "inputLengths", "losses", "gradientsDesc", "gradients", "algo", "ctcLossDesc", "workSpace", "workSpaceSize"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenCTCLoss(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "probsDesc")?, rt::call::extract(x2, "probs")?, &x3, &x4, &x5, rt::call::extract(x6, "losses")?, rt::call::extract(x7, "gradientsDesc")?, rt::call::extract(x8, "gradients")?, &x9, rt::call::extract(x10, "ctcLossDesc")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?));
 
 fn miopenCTCLoss(py: Python<'_>, handle: rt::PtrArg, probsDesc: rt::PtrArg, probs: rt::PtrArg, labels: &Bound<'_, PyAny>, labelLengths: &Bound<'_, PyAny>, inputLengths: &Bound<'_, PyAny>, losses: rt::PtrArgMut, gradientsDesc: rt::PtrArg, gradients: rt::PtrArgMut, algo: &Bound<'_, PyAny>, ctcLossDesc: rt::PtrArg, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCTCLoss");
@@ -7646,29 +4305,10 @@ fn miopenCTCLoss(py: Python<'_>, handle: rt::PtrArg, probsDesc: rt::PtrArg, prob
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_probsDesc, a_probs, a_labels, a_labelLengths, a_inputLengths, a_losses, a_gradientsDesc, a_gradients, a_algo, a_ctcLossDesc, a_workSpace, a_workSpaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenCreateDropoutDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateDropoutDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateDropoutDescriptor",
-    "miopenCreateDropoutDescriptor",
-    &[],
-    rt::fastcall_entry!(C_miopenCreateDropoutDescriptor),
+rt::function!(F_miopenCreateDropoutDescriptor, C_miopenCreateDropoutDescriptor, c"miopenCreateDropoutDescriptor", "miopenCreateDropoutDescriptor",
     c"miopenCreateDropoutDescriptor()\n--\n\nCreates the dropout descriptor object\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    dropoutDesc: miopenDropoutDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateDropoutDescriptor`, converted in order.
-unsafe fn C_miopenCreateDropoutDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_miopenCreateDropoutDescriptor.args::<0>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateDropoutDescriptor(py)?.into_ptr())
-}
+    [],
+    |py, []| miopenCreateDropoutDescriptor(py));
 
 fn miopenCreateDropoutDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateDropoutDescriptor");
@@ -7683,29 +4323,10 @@ fn miopenCreateDropoutDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_dropoutDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 51, o_dropoutDesc, None)?])
 }
-/// `miopenDestroyDropoutDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDestroyDropoutDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenDestroyDropoutDescriptor",
-    "miopenDestroyDropoutDescriptor",
-    &["dropoutDesc"],
-    rt::fastcall_entry!(C_miopenDestroyDropoutDescriptor),
+rt::function!(F_miopenDestroyDropoutDescriptor, C_miopenDestroyDropoutDescriptor, c"miopenDestroyDropoutDescriptor", "miopenDestroyDropoutDescriptor",
     c"miopenDestroyDropoutDescriptor(dropoutDesc)\n--\n\nDestroys the dropout descriptor object\n\nArgs:\n    dropoutDesc: Dropout descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDestroyDropoutDescriptor`, converted in order.
-unsafe fn C_miopenDestroyDropoutDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDestroyDropoutDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDestroyDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?)?.into_ptr())
-}
+    ["dropoutDesc"],
+    |py, [x0]| miopenDestroyDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?));
 
 fn miopenDestroyDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyDropoutDescriptor");
@@ -7719,29 +4340,10 @@ fn miopenDestroyDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_dropoutDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenDropoutGetReserveSpaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDropoutGetReserveSpaceSize: rt::call::Function = rt::call::Function::new(
-    c"miopenDropoutGetReserveSpaceSize",
-    "miopenDropoutGetReserveSpaceSize",
-    &["xDesc"],
-    rt::fastcall_entry!(C_miopenDropoutGetReserveSpaceSize),
+rt::function!(F_miopenDropoutGetReserveSpaceSize, C_miopenDropoutGetReserveSpaceSize, c"miopenDropoutGetReserveSpaceSize", "miopenDropoutGetReserveSpaceSize",
     c"miopenDropoutGetReserveSpaceSize(xDesc)\n--\n\nQuery the amount of memory required to run dropout\n\nThis function calculates the amount of memory required to run dropout.\n\nArgs:\n    xDesc: Tensor descriptor for data tensor x (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    reserveSpaceSizeInBytes: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDropoutGetReserveSpaceSize`, converted in order.
-unsafe fn C_miopenDropoutGetReserveSpaceSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDropoutGetReserveSpaceSize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDropoutGetReserveSpaceSize(py, rt::call::extract(x0, "xDesc")?)?.into_ptr())
-}
+    ["xDesc"],
+    |py, [x0]| miopenDropoutGetReserveSpaceSize(py, rt::call::extract(x0, "xDesc")?));
 
 fn miopenDropoutGetReserveSpaceSize(py: Python<'_>, xDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDropoutGetReserveSpaceSize");
@@ -7757,29 +4359,10 @@ fn miopenDropoutGetReserveSpaceSize(py: Python<'_>, xDesc: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_xDesc, a_reserveSpaceSizeInBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_reserveSpaceSizeInBytes)?])
 }
-/// `miopenDropoutGetStatesSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDropoutGetStatesSize: rt::call::Function = rt::call::Function::new(
-    c"miopenDropoutGetStatesSize",
-    "miopenDropoutGetStatesSize",
-    &["handle"],
-    rt::fastcall_entry!(C_miopenDropoutGetStatesSize),
+rt::function!(F_miopenDropoutGetStatesSize, C_miopenDropoutGetStatesSize, c"miopenDropoutGetStatesSize", "miopenDropoutGetStatesSize",
     c"miopenDropoutGetStatesSize(handle)\n--\n\nQuery the amount of memory required to store the states of the random number generators\n\nThis function calculates the amount of memory required to store the states of the random number\ngenerators used by miopenDropoutForward.\n\nArgs:\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    stateSizeInBytes: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDropoutGetStatesSize`, converted in order.
-unsafe fn C_miopenDropoutGetStatesSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDropoutGetStatesSize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDropoutGetStatesSize(py, rt::call::extract(x0, "handle")?)?.into_ptr())
-}
+    ["handle"],
+    |py, [x0]| miopenDropoutGetStatesSize(py, rt::call::extract(x0, "handle")?));
 
 fn miopenDropoutGetStatesSize(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDropoutGetStatesSize");
@@ -7795,29 +4378,10 @@ fn miopenDropoutGetStatesSize(py: Python<'_>, handle: rt::PtrArg) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_stateSizeInBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_stateSizeInBytes)?])
 }
-/// `miopenGetDropoutDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetDropoutDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenGetDropoutDescriptor",
-    "miopenGetDropoutDescriptor",
-    &["dropoutDesc", "handle"],
-    rt::fastcall_entry!(C_miopenGetDropoutDescriptor),
+rt::function!(F_miopenGetDropoutDescriptor, C_miopenGetDropoutDescriptor, c"miopenGetDropoutDescriptor", "miopenGetDropoutDescriptor",
     c"miopenGetDropoutDescriptor(dropoutDesc, handle)\n--\n\nGet the details of the dropout descriptor\n\nInterface for querying the dropout descriptor\n\nArgs:\n    dropoutDesc: Dropout layer descriptor (input)\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 7 item(s):\n    miopenStatus_t: status\n    dropout: float\n    states: Pointer\n    seed: int\n    use_mask: bool\n    state_evo: bool\n    rng_mode: miopenRNGType_t\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetDropoutDescriptor`, converted in order.
-unsafe fn C_miopenGetDropoutDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenGetDropoutDescriptor.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenGetDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?, rt::call::extract(x1, "handle")?)?.into_ptr())
-}
+    ["dropoutDesc", "handle"],
+    |py, [x0, x1]| miopenGetDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?, rt::call::extract(x1, "handle")?));
 
 fn miopenGetDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetDropoutDescriptor");
@@ -7844,29 +4408,10 @@ fn miopenGetDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: r
     let __r = py.allow_threads(move || unsafe { __f(a_dropoutDesc, a_handle, a_dropout, a_states, a_seed, a_use_mask, a_state_evo, a_rng_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_dropout)?, rt::pointer_result(py, o_states)?, rt::obj(py, o_seed)?, rt::obj(py, (o_use_mask as u8) != 0)?, rt::obj(py, (o_state_evo as u8) != 0)?, TYPES.enum_member(py, 35, o_rng_mode as i64)?])
 }
-/// `miopenRestoreDropoutDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenRestoreDropoutDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenRestoreDropoutDescriptor",
-    "miopenRestoreDropoutDescriptor",
-    &["dropoutDesc", "handle", "dropout", "states", "stateSizeInBytes", "seed", "use_mask", "state_evo", "rng_mode"],
-    rt::fastcall_entry!(C_miopenRestoreDropoutDescriptor),
+rt::function!(F_miopenRestoreDropoutDescriptor, C_miopenRestoreDropoutDescriptor, c"miopenRestoreDropoutDescriptor", "miopenRestoreDropoutDescriptor",
     c"miopenRestoreDropoutDescriptor(dropoutDesc, handle, dropout, states, stateSizeInBytes, seed, use_mask, state_evo, rng_mode)\n--\n\nRestore the dropout descriptor to a saved state\n\nThis function restores the state of dropout descriptor using the address of a state buffer with\npreviously saved PRNG state pattern, without launching the expensive PRNG initialization process.\n\nInterface for restoring the dropout descriptor\n\nArgs:\n    dropoutDesc: Dropout layer descriptor (input/Output)\n    handle: MIOpen handle (input)\n    dropout: The probability by which the input is set to 0 in the dropout layer\n        (input)\n    states: Pointer to memory that holds random number generator states (input)\n    stateSizeInBytes: Number of bytes holding random generator states (input)\n    seed: Seed used to initialize random number generator states (input)\n    use_mask: Boolean flag indicating whether to use a saved mask (an existing or\n        user-defined dropout layout) in reserveSpace (input)\n    state_evo: Boolean flag indicating whether to adopt state evolution strategy to\n        update the PRNG states by the end of each implementation (input placeholder, currently not\n        enabled)\n    rng_mode: Random number generator used to generate parallel random number\n        sequences (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenRestoreDropoutDescriptor`, converted in order.
-unsafe fn C_miopenRestoreDropoutDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_miopenRestoreDropoutDescriptor.args::<9>(py, args, nargs, kwnames)? };
-    Ok(miopenRestoreDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?, rt::call::extract(x1, "handle")?, rt::call::extract(x2, "dropout")?, rt::call::extract(x3, "states")?, rt::call::extract(x4, "stateSizeInBytes")?, rt::call::extract(x5, "seed")?, rt::call::extract(x6, "use_mask")?, rt::call::extract(x7, "state_evo")?, &x8)?.into_ptr())
-}
+    ["dropoutDesc", "handle", "dropout", "states", "stateSizeInBytes", "seed", "use_mask", "state_evo", "rng_mode"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenRestoreDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?, rt::call::extract(x1, "handle")?, rt::call::extract(x2, "dropout")?, rt::call::extract(x3, "states")?, rt::call::extract(x4, "stateSizeInBytes")?, rt::call::extract(x5, "seed")?, rt::call::extract(x6, "use_mask")?, rt::call::extract(x7, "state_evo")?, &x8));
 
 fn miopenRestoreDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: rt::PtrArg, dropout: f32, states: rt::PtrArgMut, stateSizeInBytes: rt::CInt<u64>, seed: rt::CInt<u64>, use_mask: bool, state_evo: bool, rng_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRestoreDropoutDescriptor");
@@ -7888,29 +4433,10 @@ fn miopenRestoreDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handl
     let __r = py.allow_threads(move || unsafe { __f(a_dropoutDesc, a_handle, a_dropout, a_states, a_stateSizeInBytes, a_seed, a_use_mask, a_state_evo, a_rng_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetDropoutDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetDropoutDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenSetDropoutDescriptor",
-    "miopenSetDropoutDescriptor",
-    &["dropoutDesc", "handle", "dropout", "states", "stateSizeInBytes", "seed", "use_mask", "state_evo", "rng_mode"],
-    rt::fastcall_entry!(C_miopenSetDropoutDescriptor),
+rt::function!(F_miopenSetDropoutDescriptor, C_miopenSetDropoutDescriptor, c"miopenSetDropoutDescriptor", "miopenSetDropoutDescriptor",
     c"miopenSetDropoutDescriptor(dropoutDesc, handle, dropout, states, stateSizeInBytes, seed, use_mask, state_evo, rng_mode)\n--\n\nInitialize the dropout descriptor\n\nInterface for setting up the dropout descriptor\n\nArgs:\n    dropoutDesc: Dropout layer descriptor (input/Output)\n    handle: MIOpen handle (input)\n    dropout: The probability by which the input is set to 0 in the dropout layer\n        (input)\n    states: Pointer to memory that holds random number generator states (input)\n    stateSizeInBytes: Number of bytes provided for random generator states (input)\n    seed: Seed used to initialize random number generator states (input)\n    use_mask: Boolean flag indicating whether to use a saved mask (an existing or\n        user-defined dropout layout) in reserveSpace (input)\n    state_evo: Boolean flag indicating whether to adopt state evolution strategy to\n        update the PRNG states by the end of each implementation (input placeholder, currently not\n        enabled)\n    rng_mode: Random number generator used to generate parallel random number\n        sequences (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetDropoutDescriptor`, converted in order.
-unsafe fn C_miopenSetDropoutDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_miopenSetDropoutDescriptor.args::<9>(py, args, nargs, kwnames)? };
-    Ok(miopenSetDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?, rt::call::extract(x1, "handle")?, rt::call::extract(x2, "dropout")?, rt::call::extract(x3, "states")?, rt::call::extract(x4, "stateSizeInBytes")?, rt::call::extract(x5, "seed")?, rt::call::extract(x6, "use_mask")?, rt::call::extract(x7, "state_evo")?, &x8)?.into_ptr())
-}
+    ["dropoutDesc", "handle", "dropout", "states", "stateSizeInBytes", "seed", "use_mask", "state_evo", "rng_mode"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?, rt::call::extract(x1, "handle")?, rt::call::extract(x2, "dropout")?, rt::call::extract(x3, "states")?, rt::call::extract(x4, "stateSizeInBytes")?, rt::call::extract(x5, "seed")?, rt::call::extract(x6, "use_mask")?, rt::call::extract(x7, "state_evo")?, &x8));
 
 fn miopenSetDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: rt::PtrArg, dropout: f32, states: rt::PtrArgMut, stateSizeInBytes: rt::CInt<u64>, seed: rt::CInt<u64>, use_mask: bool, state_evo: bool, rng_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetDropoutDescriptor");
@@ -7932,29 +4458,10 @@ fn miopenSetDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: r
     let __r = py.allow_threads(move || unsafe { __f(a_dropoutDesc, a_handle, a_dropout, a_states, a_stateSizeInBytes, a_seed, a_use_mask, a_state_evo, a_rng_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenDropoutForward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDropoutForward: rt::call::Function = rt::call::Function::new(
-    c"miopenDropoutForward",
-    "miopenDropoutForward",
-    &["handle", "dropoutDesc", "noise_shape", "xDesc", "x", "yDesc", "y", "reserveSpace", "reserveSpaceSizeInBytes"],
-    rt::fastcall_entry!(C_miopenDropoutForward),
+rt::function!(F_miopenDropoutForward, C_miopenDropoutForward, c"miopenDropoutForward", "miopenDropoutForward",
     c"miopenDropoutForward(handle, dropoutDesc, noise_shape, xDesc, x, yDesc, y, reserveSpace, reserveSpaceSizeInBytes)\n--\n\nExecute forward dropout operation\n\nInterface for executing the forward pass on a Dropout.\n\nArgs:\n    handle: MIOpen handle (input)\n    dropoutDesc: Dropout layer descriptor (input)\n    noise_shape: Tensor descriptor for noise shape (input placeholder, currently\n        not enabled)\n    xDesc: Tensor descriptor for data tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for data tensor y (input)\n    y: Data tensor y (Output)\n    reserveSpace: Pointer to memory allocated for executing forward dropout,\n        expecting reserveSpace unchanged before next call of miopenDropoutBackward (Output)\n    reserveSpaceSizeInBytes: Number of bytes of reservespace required for executing forward\n        dropout (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDropoutForward`, converted in order.
-unsafe fn C_miopenDropoutForward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_miopenDropoutForward.args::<9>(py, args, nargs, kwnames)? };
-    Ok(miopenDropoutForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dropoutDesc")?, rt::call::extract(x2, "noise_shape")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "reserveSpace")?, rt::call::extract(x8, "reserveSpaceSizeInBytes")?)?.into_ptr())
-}
+    ["handle", "dropoutDesc", "noise_shape", "xDesc", "x", "yDesc", "y", "reserveSpace", "reserveSpaceSizeInBytes"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenDropoutForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dropoutDesc")?, rt::call::extract(x2, "noise_shape")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "reserveSpace")?, rt::call::extract(x8, "reserveSpaceSizeInBytes")?));
 
 fn miopenDropoutForward(py: Python<'_>, handle: rt::PtrArg, dropoutDesc: rt::PtrArg, noise_shape: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, reserveSpace: rt::PtrArgMut, reserveSpaceSizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDropoutForward");
@@ -7976,29 +4483,10 @@ fn miopenDropoutForward(py: Python<'_>, handle: rt::PtrArg, dropoutDesc: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dropoutDesc, a_noise_shape, a_xDesc, a_x, a_yDesc, a_y, a_reserveSpace, a_reserveSpaceSizeInBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenDropoutBackward` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDropoutBackward: rt::call::Function = rt::call::Function::new(
-    c"miopenDropoutBackward",
-    "miopenDropoutBackward",
-    &["handle", "dropoutDesc", "noise_shape", "dyDesc", "dy", "dxDesc", "dx", "reserveSpace", "reserveSpaceSizeInBytes"],
-    rt::fastcall_entry!(C_miopenDropoutBackward),
+rt::function!(F_miopenDropoutBackward, C_miopenDropoutBackward, c"miopenDropoutBackward", "miopenDropoutBackward",
     c"miopenDropoutBackward(handle, dropoutDesc, noise_shape, dyDesc, dy, dxDesc, dx, reserveSpace, reserveSpaceSizeInBytes)\n--\n\nExecute backward dropout operation\n\nInterface for executing the backward pass on a Dropout.\n\nArgs:\n    handle: MIOpen handle (input)\n    dropoutDesc: Dropout layer descriptor (input)\n    noise_shape: Tensor descriptor for noise shape (input placeholder, currently\n        not enabled)\n    dyDesc: Tensor descriptor for data delta tensor dy (input)\n    dy: Data delta tensor dy (input)\n    dxDesc: Tensor descriptor for data delta tensor dx (input)\n    dx: Data delta tensor dx (Output)\n    reserveSpace: Pointer to memory allocated for executing backward dropout,\n        expecting reserveSpace unchanged after previous call of miopenDropoutForward (input)\n    reserveSpaceSizeInBytes: Number of bytes of reservespace required for executing backward\n        dropout (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDropoutBackward`, converted in order.
-unsafe fn C_miopenDropoutBackward(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_miopenDropoutBackward.args::<9>(py, args, nargs, kwnames)? };
-    Ok(miopenDropoutBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dropoutDesc")?, rt::call::extract(x2, "noise_shape")?, rt::call::extract(x3, "dyDesc")?, rt::call::extract(x4, "dy")?, rt::call::extract(x5, "dxDesc")?, rt::call::extract(x6, "dx")?, rt::call::extract(x7, "reserveSpace")?, rt::call::extract(x8, "reserveSpaceSizeInBytes")?)?.into_ptr())
-}
+    ["handle", "dropoutDesc", "noise_shape", "dyDesc", "dy", "dxDesc", "dx", "reserveSpace", "reserveSpaceSizeInBytes"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenDropoutBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dropoutDesc")?, rt::call::extract(x2, "noise_shape")?, rt::call::extract(x3, "dyDesc")?, rt::call::extract(x4, "dy")?, rt::call::extract(x5, "dxDesc")?, rt::call::extract(x6, "dx")?, rt::call::extract(x7, "reserveSpace")?, rt::call::extract(x8, "reserveSpaceSizeInBytes")?));
 
 fn miopenDropoutBackward(py: Python<'_>, handle: rt::PtrArg, dropoutDesc: rt::PtrArg, noise_shape: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, reserveSpace: rt::PtrArgMut, reserveSpaceSizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDropoutBackward");
@@ -8020,29 +4508,10 @@ fn miopenDropoutBackward(py: Python<'_>, handle: rt::PtrArg, dropoutDesc: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dropoutDesc, a_noise_shape, a_dyDesc, a_dy, a_dxDesc, a_dx, a_reserveSpace, a_reserveSpaceSizeInBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenCreateReduceTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateReduceTensorDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateReduceTensorDescriptor",
-    "miopenCreateReduceTensorDescriptor",
-    &[],
-    rt::fastcall_entry!(C_miopenCreateReduceTensorDescriptor),
+rt::function!(F_miopenCreateReduceTensorDescriptor, C_miopenCreateReduceTensorDescriptor, c"miopenCreateReduceTensorDescriptor", "miopenCreateReduceTensorDescriptor",
     c"miopenCreateReduceTensorDescriptor()\n--\n\nCreates the ReduceTensor descriptor object\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    reduceTensorDesc: miopenReduceTensorDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateReduceTensorDescriptor`, converted in order.
-unsafe fn C_miopenCreateReduceTensorDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_miopenCreateReduceTensorDescriptor.args::<0>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateReduceTensorDescriptor(py)?.into_ptr())
-}
+    [],
+    |py, []| miopenCreateReduceTensorDescriptor(py));
 
 fn miopenCreateReduceTensorDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateReduceTensorDescriptor");
@@ -8057,29 +4526,10 @@ fn miopenCreateReduceTensorDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_reduceTensorDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 52, o_reduceTensorDesc, None)?])
 }
-/// `miopenDestroyReduceTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDestroyReduceTensorDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenDestroyReduceTensorDescriptor",
-    "miopenDestroyReduceTensorDescriptor",
-    &["reduceTensorDesc"],
-    rt::fastcall_entry!(C_miopenDestroyReduceTensorDescriptor),
+rt::function!(F_miopenDestroyReduceTensorDescriptor, C_miopenDestroyReduceTensorDescriptor, c"miopenDestroyReduceTensorDescriptor", "miopenDestroyReduceTensorDescriptor",
     c"miopenDestroyReduceTensorDescriptor(reduceTensorDesc)\n--\n\nDestroy the ReduceTensor descriptor object\n\nArgs:\n    reduceTensorDesc: ReduceTensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDestroyReduceTensorDescriptor`, converted in order.
-unsafe fn C_miopenDestroyReduceTensorDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDestroyReduceTensorDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDestroyReduceTensorDescriptor(py, rt::call::extract(x0, "reduceTensorDesc")?)?.into_ptr())
-}
+    ["reduceTensorDesc"],
+    |py, [x0]| miopenDestroyReduceTensorDescriptor(py, rt::call::extract(x0, "reduceTensorDesc")?));
 
 fn miopenDestroyReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyReduceTensorDescriptor");
@@ -8093,29 +4543,10 @@ fn miopenDestroyReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_reduceTensorDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetReduceTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetReduceTensorDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenSetReduceTensorDescriptor",
-    "miopenSetReduceTensorDescriptor",
-    &["reduceTensorDesc", "reduceTensorOp", "reduceTensorCompType", "reduceTensorNanOpt", "reduceTensorIndices", "reduceTensorIndicesType"],
-    rt::fastcall_entry!(C_miopenSetReduceTensorDescriptor),
+rt::function!(F_miopenSetReduceTensorDescriptor, C_miopenSetReduceTensorDescriptor, c"miopenSetReduceTensorDescriptor", "miopenSetReduceTensorDescriptor",
     c"miopenSetReduceTensorDescriptor(reduceTensorDesc, reduceTensorOp, reduceTensorCompType, reduceTensorNanOpt, reduceTensorIndices, reduceTensorIndicesType)\n--\n\nInitialize a ReduceTensor descriptor object\n\nArgs:\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (output)\n    reduceTensorOp: Enumerant specifying the operation used by ReduceTensor (input)\n    reduceTensorCompType: Enumerant specifying the data type used with ReduceTensor\n        operation (input)\n    reduceTensorNanOpt: Enumerant specifying the Nan number propagation mode (input)\n    reduceTensorIndices: Enumerant specifying the indices modes used by ReduceTensor\n        (input)\n    reduceTensorIndicesType: Enumerant specifying the data type of the indices (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetReduceTensorDescriptor`, converted in order.
-unsafe fn C_miopenSetReduceTensorDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_miopenSetReduceTensorDescriptor.args::<6>(py, args, nargs, kwnames)? };
-    Ok(miopenSetReduceTensorDescriptor(py, rt::call::extract(x0, "reduceTensorDesc")?, &x1, &x2, &x3, &x4, &x5)?.into_ptr())
-}
+    ["reduceTensorDesc", "reduceTensorOp", "reduceTensorCompType", "reduceTensorNanOpt", "reduceTensorIndices", "reduceTensorIndicesType"],
+    |py, [x0, x1, x2, x3, x4, x5]| miopenSetReduceTensorDescriptor(py, rt::call::extract(x0, "reduceTensorDesc")?, &x1, &x2, &x3, &x4, &x5));
 
 fn miopenSetReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::PtrArg, reduceTensorOp: &Bound<'_, PyAny>, reduceTensorCompType: &Bound<'_, PyAny>, reduceTensorNanOpt: &Bound<'_, PyAny>, reduceTensorIndices: &Bound<'_, PyAny>, reduceTensorIndicesType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetReduceTensorDescriptor");
@@ -8134,29 +4565,10 @@ fn miopenSetReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::PtrArg,
     let __r = py.allow_threads(move || unsafe { __f(a_reduceTensorDesc, a_reduceTensorOp, a_reduceTensorCompType, a_reduceTensorNanOpt, a_reduceTensorIndices, a_reduceTensorIndicesType) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetReduceTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetReduceTensorDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenGetReduceTensorDescriptor",
-    "miopenGetReduceTensorDescriptor",
-    &["reduceTensorDesc"],
-    rt::fastcall_entry!(C_miopenGetReduceTensorDescriptor),
+rt::function!(F_miopenGetReduceTensorDescriptor, C_miopenGetReduceTensorDescriptor, c"miopenGetReduceTensorDescriptor", "miopenGetReduceTensorDescriptor",
     c"miopenGetReduceTensorDescriptor(reduceTensorDesc)\n--\n\nQuery a ReduceTensor descriptor object\n\nArgs:\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)\n\nReturns: a tuple of 6 item(s):\n    miopenStatus_t: status\n    reduceTensorOp: miopenReduceTensorOp_t\n    reduceTensorCompType: miopenDataType_t\n    reduceTensorNanOpt: miopenNanPropagation_t\n    reduceTensorIndices: miopenReduceTensorIndices_t\n    reduceTensorIndicesType: miopenIndicesType_t\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetReduceTensorDescriptor`, converted in order.
-unsafe fn C_miopenGetReduceTensorDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetReduceTensorDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetReduceTensorDescriptor(py, rt::call::extract(x0, "reduceTensorDesc")?)?.into_ptr())
-}
+    ["reduceTensorDesc"],
+    |py, [x0]| miopenGetReduceTensorDescriptor(py, rt::call::extract(x0, "reduceTensorDesc")?));
 
 fn miopenGetReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetReduceTensorDescriptor");
@@ -8180,29 +4592,10 @@ fn miopenGetReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: rt::PtrArg)
     let __r = py.allow_threads(move || unsafe { __f(a_reduceTensorDesc, a_reduceTensorOp, a_reduceTensorCompType, a_reduceTensorNanOpt, a_reduceTensorIndices, a_reduceTensorIndicesType) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 14, o_reduceTensorOp as i64)?, TYPES.enum_member(py, 1, o_reduceTensorCompType as i64)?, TYPES.enum_member(py, 15, o_reduceTensorNanOpt as i64)?, TYPES.enum_member(py, 16, o_reduceTensorIndices as i64)?, TYPES.enum_member(py, 17, o_reduceTensorIndicesType as i64)?])
 }
-/// `miopenGetReductionIndicesSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetReductionIndicesSize: rt::call::Function = rt::call::Function::new(
-    c"miopenGetReductionIndicesSize",
-    "miopenGetReductionIndicesSize",
-    &["handle", "reduceTensorDesc", "aDesc", "cDesc"],
-    rt::fastcall_entry!(C_miopenGetReductionIndicesSize),
+rt::function!(F_miopenGetReductionIndicesSize, C_miopenGetReductionIndicesSize, c"miopenGetReductionIndicesSize", "miopenGetReductionIndicesSize",
     c"miopenGetReductionIndicesSize(handle, reduceTensorDesc, aDesc, cDesc)\n--\n\nHelper function to query the minimum index space size required by the ReduceTensor call\n\nArgs:\n    handle: MIOpen Handle (input)\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)\n    aDesc: Pointer to the input tensor descriptor (input)\n    cDesc: Pointer to the output tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    sizeInBytes: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetReductionIndicesSize`, converted in order.
-unsafe fn C_miopenGetReductionIndicesSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_miopenGetReductionIndicesSize.args::<4>(py, args, nargs, kwnames)? };
-    Ok(miopenGetReductionIndicesSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "reduceTensorDesc")?, rt::call::extract(x2, "aDesc")?, rt::call::extract(x3, "cDesc")?)?.into_ptr())
-}
+    ["handle", "reduceTensorDesc", "aDesc", "cDesc"],
+    |py, [x0, x1, x2, x3]| miopenGetReductionIndicesSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "reduceTensorDesc")?, rt::call::extract(x2, "aDesc")?, rt::call::extract(x3, "cDesc")?));
 
 fn miopenGetReductionIndicesSize(py: Python<'_>, handle: rt::PtrArg, reduceTensorDesc: rt::PtrArg, aDesc: rt::PtrArg, cDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetReductionIndicesSize");
@@ -8221,29 +4614,10 @@ fn miopenGetReductionIndicesSize(py: Python<'_>, handle: rt::PtrArg, reduceTenso
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_reduceTensorDesc, a_aDesc, a_cDesc, a_sizeInBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sizeInBytes)?])
 }
-/// `miopenGetReductionWorkspaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetReductionWorkspaceSize: rt::call::Function = rt::call::Function::new(
-    c"miopenGetReductionWorkspaceSize",
-    "miopenGetReductionWorkspaceSize",
-    &["handle", "reduceTensorDesc", "aDesc", "cDesc"],
-    rt::fastcall_entry!(C_miopenGetReductionWorkspaceSize),
+rt::function!(F_miopenGetReductionWorkspaceSize, C_miopenGetReductionWorkspaceSize, c"miopenGetReductionWorkspaceSize", "miopenGetReductionWorkspaceSize",
     c"miopenGetReductionWorkspaceSize(handle, reduceTensorDesc, aDesc, cDesc)\n--\n\nHelper function to query the minimum workspace size required by the ReduceTensor call\n\nArgs:\n    handle: MIOpen Handle (input)\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)\n    aDesc: Pointer to the input tensor descriptor (input)\n    cDesc: Pointer to the output tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    sizeInBytes: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetReductionWorkspaceSize`, converted in order.
-unsafe fn C_miopenGetReductionWorkspaceSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_miopenGetReductionWorkspaceSize.args::<4>(py, args, nargs, kwnames)? };
-    Ok(miopenGetReductionWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "reduceTensorDesc")?, rt::call::extract(x2, "aDesc")?, rt::call::extract(x3, "cDesc")?)?.into_ptr())
-}
+    ["handle", "reduceTensorDesc", "aDesc", "cDesc"],
+    |py, [x0, x1, x2, x3]| miopenGetReductionWorkspaceSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "reduceTensorDesc")?, rt::call::extract(x2, "aDesc")?, rt::call::extract(x3, "cDesc")?));
 
 fn miopenGetReductionWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, reduceTensorDesc: rt::PtrArg, aDesc: rt::PtrArg, cDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetReductionWorkspaceSize");
@@ -8262,29 +4636,10 @@ fn miopenGetReductionWorkspaceSize(py: Python<'_>, handle: rt::PtrArg, reduceTen
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_reduceTensorDesc, a_aDesc, a_cDesc, a_sizeInBytes) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sizeInBytes)?])
 }
-/// `miopenReduceTensor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenReduceTensor: rt::call::Function = rt::call::Function::new(
-    c"miopenReduceTensor",
-    "miopenReduceTensor",
-    &["handle", "reduceTensorDesc", "indices", "indicesSizeInBytes", "workspace", "workspaceSizeInBytes", "alpha", "aDesc", "A", "beta", "cDesc", "C"],
-    rt::fastcall_entry!(C_miopenReduceTensor),
+rt::function!(F_miopenReduceTensor, C_miopenReduceTensor, c"miopenReduceTensor", "miopenReduceTensor",
     c"miopenReduceTensor(handle, reduceTensorDesc, indices, indicesSizeInBytes, workspace, workspaceSizeInBytes, alpha, aDesc, A, beta, cDesc, C)\n--\n\nTensorReduce function doing reduction on tensor A by implementing C = alpha * reduceOp(A)\n+ beta * C\n\nThe length of each dimension of output tensor C must match the length of the corresponding\ndimension of\ninput tensor A or must be equal to 1. The dimensions with length equal to 1 indicate the\ndimensions\nof A to be reduced.\n\nArgs:\n    handle: MIOpen Handle (input)\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)\n    indices: Address of the allocated indices data space (output)\n    indicesSizeInBytes: Size in bytes of the allocated indices data space (input)\n    workspace: Address of the allocated workspace data (input)\n    workspaceSizeInBytes: Size in bytes of the allocated workspace data (input)\n    alpha: Pointer to scale factor for data in input tensor A (input)\n    aDesc: Pointer to the tensor descriptor for input tensor A (input)\n    A: Pointer to the data of input tensor A (input)\n    beta: Pointer to scale factor for data in output tensor C (input)\n    cDesc: Pointer to the tensor descriptor for output tensor C (input)\n    C: Pointer to the data of output tensor C (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenReduceTensor`, converted in order.
-unsafe fn C_miopenReduceTensor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11] =
-        unsafe { F_miopenReduceTensor.args::<12>(py, args, nargs, kwnames)? };
-    Ok(miopenReduceTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "reduceTensorDesc")?, rt::call::extract(x2, "indices")?, rt::call::extract(x3, "indicesSizeInBytes")?, rt::call::extract(x4, "workspace")?, rt::call::extract(x5, "workspaceSizeInBytes")?, rt::call::extract(x6, "alpha")?, rt::call::extract(x7, "aDesc")?, rt::call::extract(x8, "A")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "cDesc")?, rt::call::extract(x11, "C")?)?.into_ptr())
-}
+    ["handle", "reduceTensorDesc", "indices", "indicesSizeInBytes", "workspace", "workspaceSizeInBytes", "alpha", "aDesc", "A", "beta", "cDesc", "C"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| miopenReduceTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "reduceTensorDesc")?, rt::call::extract(x2, "indices")?, rt::call::extract(x3, "indicesSizeInBytes")?, rt::call::extract(x4, "workspace")?, rt::call::extract(x5, "workspaceSizeInBytes")?, rt::call::extract(x6, "alpha")?, rt::call::extract(x7, "aDesc")?, rt::call::extract(x8, "A")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "cDesc")?, rt::call::extract(x11, "C")?));
 
 fn miopenReduceTensor(py: Python<'_>, handle: rt::PtrArg, reduceTensorDesc: rt::PtrArg, indices: rt::PtrArgMut, indicesSizeInBytes: rt::CInt<u64>, workspace: rt::PtrArgMut, workspaceSizeInBytes: rt::CInt<u64>, alpha: rt::PtrArg, aDesc: rt::PtrArg, A: rt::PtrArg, beta: rt::PtrArg, cDesc: rt::PtrArg, C: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenReduceTensor");
@@ -8309,29 +4664,10 @@ fn miopenReduceTensor(py: Python<'_>, handle: rt::PtrArg, reduceTensorDesc: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_reduceTensorDesc, a_indices, a_indicesSizeInBytes, a_workspace, a_workspaceSizeInBytes, a_alpha, a_aDesc, a_A, a_beta, a_cDesc, a_C) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenCreateConvProblem` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateConvProblem: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateConvProblem",
-    "miopenCreateConvProblem",
-    &["operatorDesc", "direction"],
-    rt::fastcall_entry!(C_miopenCreateConvProblem),
+rt::function!(F_miopenCreateConvProblem, C_miopenCreateConvProblem, c"miopenCreateConvProblem", "miopenCreateConvProblem",
     c"miopenCreateConvProblem(operatorDesc, direction)\n--\n\nInitializes a problem object describing a convolution operation.\n\nArgs:\n    operatorDesc: Descriptor of the operator to be used\n    direction: Direction of the operation\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    problem: miopenProblem\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateConvProblem`, converted in order.
-unsafe fn C_miopenCreateConvProblem(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenCreateConvProblem.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateConvProblem(py, rt::call::extract(x0, "operatorDesc")?, &x1)?.into_ptr())
-}
+    ["operatorDesc", "direction"],
+    |py, [x0, x1]| miopenCreateConvProblem(py, rt::call::extract(x0, "operatorDesc")?, &x1));
 
 fn miopenCreateConvProblem(py: Python<'_>, operatorDesc: rt::PtrArg, direction: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateConvProblem");
@@ -8348,29 +4684,10 @@ fn miopenCreateConvProblem(py: Python<'_>, operatorDesc: rt::PtrArg, direction: 
     let __r = py.allow_threads(move || unsafe { __f(a_problem, a_operatorDesc, a_direction) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 61, o_problem, None)?])
 }
-/// `miopenCreateMhaProblem` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateMhaProblem: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateMhaProblem",
-    "miopenCreateMhaProblem",
-    &["operatorDesc", "direction"],
-    rt::fastcall_entry!(C_miopenCreateMhaProblem),
+rt::function!(F_miopenCreateMhaProblem, C_miopenCreateMhaProblem, c"miopenCreateMhaProblem", "miopenCreateMhaProblem",
     c"miopenCreateMhaProblem(operatorDesc, direction)\n--\n\nArgs:\n    operatorDesc\n    direction\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    problem: miopenProblem",
-);
-
-/// The arguments of a call of `miopenCreateMhaProblem`, converted in order.
-unsafe fn C_miopenCreateMhaProblem(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenCreateMhaProblem.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateMhaProblem(py, rt::call::extract(x0, "operatorDesc")?, &x1)?.into_ptr())
-}
+    ["operatorDesc", "direction"],
+    |py, [x0, x1]| miopenCreateMhaProblem(py, rt::call::extract(x0, "operatorDesc")?, &x1));
 
 fn miopenCreateMhaProblem(py: Python<'_>, operatorDesc: rt::PtrArg, direction: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateMhaProblem");
@@ -8387,29 +4704,10 @@ fn miopenCreateMhaProblem(py: Python<'_>, operatorDesc: rt::PtrArg, direction: &
     let __r = py.allow_threads(move || unsafe { __f(a_problem, a_operatorDesc, a_direction) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 61, o_problem, None)?])
 }
-/// `miopenCreateMhaDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateMhaDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateMhaDescriptor",
-    "miopenCreateMhaDescriptor",
-    &[],
-    rt::fastcall_entry!(C_miopenCreateMhaDescriptor),
+rt::function!(F_miopenCreateMhaDescriptor, C_miopenCreateMhaDescriptor, c"miopenCreateMhaDescriptor", "miopenCreateMhaDescriptor",
     c"miopenCreateMhaDescriptor()\n--\n\nCreates the mha descriptor object\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    mhaDesc: miopenMhaDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateMhaDescriptor`, converted in order.
-unsafe fn C_miopenCreateMhaDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_miopenCreateMhaDescriptor.args::<0>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateMhaDescriptor(py)?.into_ptr())
-}
+    [],
+    |py, []| miopenCreateMhaDescriptor(py));
 
 fn miopenCreateMhaDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateMhaDescriptor");
@@ -8424,29 +4722,10 @@ fn miopenCreateMhaDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_mhaDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 53, o_mhaDesc, None)?])
 }
-/// `miopenSetMhaDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetMhaDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenSetMhaDescriptor",
-    "miopenSetMhaDescriptor",
-    &["mhaDesc", "scale"],
-    rt::fastcall_entry!(C_miopenSetMhaDescriptor),
+rt::function!(F_miopenSetMhaDescriptor, C_miopenSetMhaDescriptor, c"miopenSetMhaDescriptor", "miopenSetMhaDescriptor",
     c"miopenSetMhaDescriptor(mhaDesc, scale)\n--\n\nSets the Mha descriptor details\n\nSets all of the descriptor details for the Mha\n\nArgs:\n    mhaDesc: Pointer to a Mha descriptor\n    scale: Scale\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetMhaDescriptor`, converted in order.
-unsafe fn C_miopenSetMhaDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenSetMhaDescriptor.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenSetMhaDescriptor(py, rt::call::extract(x0, "mhaDesc")?, rt::call::extract(x1, "scale")?)?.into_ptr())
-}
+    ["mhaDesc", "scale"],
+    |py, [x0, x1]| miopenSetMhaDescriptor(py, rt::call::extract(x0, "mhaDesc")?, rt::call::extract(x1, "scale")?));
 
 fn miopenSetMhaDescriptor(py: Python<'_>, mhaDesc: rt::PtrArg, scale: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetMhaDescriptor");
@@ -8461,29 +4740,10 @@ fn miopenSetMhaDescriptor(py: Python<'_>, mhaDesc: rt::PtrArg, scale: f32) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_mhaDesc, a_scale) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetMhaDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetMhaDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenGetMhaDescriptor",
-    "miopenGetMhaDescriptor",
-    &["mhaDesc"],
-    rt::fastcall_entry!(C_miopenGetMhaDescriptor),
+rt::function!(F_miopenGetMhaDescriptor, C_miopenGetMhaDescriptor, c"miopenGetMhaDescriptor", "miopenGetMhaDescriptor",
     c"miopenGetMhaDescriptor(mhaDesc)\n--\n\nGets the Mha descriptor details\n\nRetrieves all of the descriptor details for the Mha.\n\nArgs:\n    mhaDesc: Pointer to a Mha descriptor\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    scale: float\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetMhaDescriptor`, converted in order.
-unsafe fn C_miopenGetMhaDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetMhaDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetMhaDescriptor(py, rt::call::extract(x0, "mhaDesc")?)?.into_ptr())
-}
+    ["mhaDesc"],
+    |py, [x0]| miopenGetMhaDescriptor(py, rt::call::extract(x0, "mhaDesc")?));
 
 fn miopenGetMhaDescriptor(py: Python<'_>, mhaDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetMhaDescriptor");
@@ -8499,29 +4759,10 @@ fn miopenGetMhaDescriptor(py: Python<'_>, mhaDesc: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_mhaDesc, a_scale) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_scale)?])
 }
-/// `miopenCreateSoftmaxDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateSoftmaxDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateSoftmaxDescriptor",
-    "miopenCreateSoftmaxDescriptor",
-    &[],
-    rt::fastcall_entry!(C_miopenCreateSoftmaxDescriptor),
+rt::function!(F_miopenCreateSoftmaxDescriptor, C_miopenCreateSoftmaxDescriptor, c"miopenCreateSoftmaxDescriptor", "miopenCreateSoftmaxDescriptor",
     c"miopenCreateSoftmaxDescriptor()\n--\n\nCreates the Softmax descriptor object\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    softmaxDesc: miopenSoftmaxDescriptor\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateSoftmaxDescriptor`, converted in order.
-unsafe fn C_miopenCreateSoftmaxDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_miopenCreateSoftmaxDescriptor.args::<0>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateSoftmaxDescriptor(py)?.into_ptr())
-}
+    [],
+    |py, []| miopenCreateSoftmaxDescriptor(py));
 
 fn miopenCreateSoftmaxDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateSoftmaxDescriptor");
@@ -8536,29 +4777,10 @@ fn miopenCreateSoftmaxDescriptor(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_softmaxDesc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 54, o_softmaxDesc, None)?])
 }
-/// `miopenSetSoftmaxDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetSoftmaxDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenSetSoftmaxDescriptor",
-    "miopenSetSoftmaxDescriptor",
-    &["softmaxDesc", "alpha", "beta", "algorithm", "mode"],
-    rt::fastcall_entry!(C_miopenSetSoftmaxDescriptor),
+rt::function!(F_miopenSetSoftmaxDescriptor, C_miopenSetSoftmaxDescriptor, c"miopenSetSoftmaxDescriptor", "miopenSetSoftmaxDescriptor",
     c"miopenSetSoftmaxDescriptor(softmaxDesc, alpha, beta, algorithm, mode)\n--\n\nSets the softmax descriptor details\n\nSets all of the descriptor details for the softmax layer\n\nArgs:\n    softmaxDesc: Pointer to a softmax layer descriptor\n    alpha: Softmax alpha parameter\n    beta: Softmax beta parameter\n    algorithm: Softmax algorithm\n    mode: Softmax mode\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetSoftmaxDescriptor`, converted in order.
-unsafe fn C_miopenSetSoftmaxDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_miopenSetSoftmaxDescriptor.args::<5>(py, args, nargs, kwnames)? };
-    Ok(miopenSetSoftmaxDescriptor(py, rt::call::extract(x0, "softmaxDesc")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "beta")?, &x3, &x4)?.into_ptr())
-}
+    ["softmaxDesc", "alpha", "beta", "algorithm", "mode"],
+    |py, [x0, x1, x2, x3, x4]| miopenSetSoftmaxDescriptor(py, rt::call::extract(x0, "softmaxDesc")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "beta")?, &x3, &x4));
 
 fn miopenSetSoftmaxDescriptor(py: Python<'_>, softmaxDesc: rt::PtrArg, alpha: f32, beta: f32, algorithm: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetSoftmaxDescriptor");
@@ -8576,29 +4798,10 @@ fn miopenSetSoftmaxDescriptor(py: Python<'_>, softmaxDesc: rt::PtrArg, alpha: f3
     let __r = py.allow_threads(move || unsafe { __f(a_softmaxDesc, a_alpha, a_beta, a_algorithm, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetSoftmaxDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetSoftmaxDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenGetSoftmaxDescriptor",
-    "miopenGetSoftmaxDescriptor",
-    &["softmaxDesc"],
-    rt::fastcall_entry!(C_miopenGetSoftmaxDescriptor),
+rt::function!(F_miopenGetSoftmaxDescriptor, C_miopenGetSoftmaxDescriptor, c"miopenGetSoftmaxDescriptor", "miopenGetSoftmaxDescriptor",
     c"miopenGetSoftmaxDescriptor(softmaxDesc)\n--\n\nGets the softmax layer descriptor details\n\nRetrieves all of the descriptor details for the softmax layer.\n\nArgs:\n    softmaxDesc: Pointer to a softmax layer descriptor (input)\n\nReturns: a tuple of 5 item(s):\n    miopenStatus_t: status\n    alpha: float\n    beta: float\n    algorithm: miopenSoftmaxAlgorithm_t\n    mode: miopenSoftmaxMode_t\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetSoftmaxDescriptor`, converted in order.
-unsafe fn C_miopenGetSoftmaxDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetSoftmaxDescriptor.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetSoftmaxDescriptor(py, rt::call::extract(x0, "softmaxDesc")?)?.into_ptr())
-}
+    ["softmaxDesc"],
+    |py, [x0]| miopenGetSoftmaxDescriptor(py, rt::call::extract(x0, "softmaxDesc")?));
 
 fn miopenGetSoftmaxDescriptor(py: Python<'_>, softmaxDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetSoftmaxDescriptor");
@@ -8620,29 +4823,10 @@ fn miopenGetSoftmaxDescriptor(py: Python<'_>, softmaxDesc: rt::PtrArg) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_softmaxDesc, a_alpha, a_beta, a_algorithm, a_mode) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_alpha)?, rt::obj(py, o_beta)?, TYPES.enum_member(py, 12, o_algorithm as i64)?, TYPES.enum_member(py, 13, o_mode as i64)?])
 }
-/// `miopenDestroyProblem` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDestroyProblem: rt::call::Function = rt::call::Function::new(
-    c"miopenDestroyProblem",
-    "miopenDestroyProblem",
-    &["problem"],
-    rt::fastcall_entry!(C_miopenDestroyProblem),
+rt::function!(F_miopenDestroyProblem, C_miopenDestroyProblem, c"miopenDestroyProblem", "miopenDestroyProblem",
     c"miopenDestroyProblem(problem)\n--\n\nDestroys a problem object.\n\nArgs:\n    problem: Problem to destroy\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDestroyProblem`, converted in order.
-unsafe fn C_miopenDestroyProblem(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDestroyProblem.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDestroyProblem(py, rt::call::extract(x0, "problem")?)?.into_ptr())
-}
+    ["problem"],
+    |py, [x0]| miopenDestroyProblem(py, rt::call::extract(x0, "problem")?));
 
 fn miopenDestroyProblem(py: Python<'_>, problem: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyProblem");
@@ -8656,29 +4840,10 @@ fn miopenDestroyProblem(py: Python<'_>, problem: rt::PtrArg) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_problem) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetProblemTensorDescriptor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetProblemTensorDescriptor: rt::call::Function = rt::call::Function::new(
-    c"miopenSetProblemTensorDescriptor",
-    "miopenSetProblemTensorDescriptor",
-    &["problem", "id", "descriptor"],
-    rt::fastcall_entry!(C_miopenSetProblemTensorDescriptor),
+rt::function!(F_miopenSetProblemTensorDescriptor, C_miopenSetProblemTensorDescriptor, c"miopenSetProblemTensorDescriptor", "miopenSetProblemTensorDescriptor",
     c"miopenSetProblemTensorDescriptor(problem, id, descriptor)\n--\n\nSets a tensor descriptor for the specified argument.\n\nArgs:\n    problem: Problem to update\n    id: Id of the argument for the descriptor\n    descriptor: Tensor descriptor to set\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetProblemTensorDescriptor`, converted in order.
-unsafe fn C_miopenSetProblemTensorDescriptor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_miopenSetProblemTensorDescriptor.args::<3>(py, args, nargs, kwnames)? };
-    Ok(miopenSetProblemTensorDescriptor(py, rt::call::extract(x0, "problem")?, &x1, rt::call::extract(x2, "descriptor")?)?.into_ptr())
-}
+    ["problem", "id", "descriptor"],
+    |py, [x0, x1, x2]| miopenSetProblemTensorDescriptor(py, rt::call::extract(x0, "problem")?, &x1, rt::call::extract(x2, "descriptor")?));
 
 fn miopenSetProblemTensorDescriptor(py: Python<'_>, problem: rt::PtrArg, id: &Bound<'_, PyAny>, descriptor: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetProblemTensorDescriptor");
@@ -8694,29 +4859,10 @@ fn miopenSetProblemTensorDescriptor(py: Python<'_>, problem: rt::PtrArg, id: &Bo
     let __r = py.allow_threads(move || unsafe { __f(a_problem, a_id, a_descriptor) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenCreateFindOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenCreateFindOptions: rt::call::Function = rt::call::Function::new(
-    c"miopenCreateFindOptions",
-    "miopenCreateFindOptions",
-    &[],
-    rt::fastcall_entry!(C_miopenCreateFindOptions),
+rt::function!(F_miopenCreateFindOptions, C_miopenCreateFindOptions, c"miopenCreateFindOptions", "miopenCreateFindOptions",
     c"miopenCreateFindOptions()\n--\n\nInitializes miopenFindOptions object.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    options: miopenFindOptions\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenCreateFindOptions`, converted in order.
-unsafe fn C_miopenCreateFindOptions(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_miopenCreateFindOptions.args::<0>(py, args, nargs, kwnames)? };
-    Ok(miopenCreateFindOptions(py)?.into_ptr())
-}
+    [],
+    |py, []| miopenCreateFindOptions(py));
 
 fn miopenCreateFindOptions(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCreateFindOptions");
@@ -8731,29 +4877,10 @@ fn miopenCreateFindOptions(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_options) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 62, o_options, None)?])
 }
-/// `miopenDestroyFindOptions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDestroyFindOptions: rt::call::Function = rt::call::Function::new(
-    c"miopenDestroyFindOptions",
-    "miopenDestroyFindOptions",
-    &["options"],
-    rt::fastcall_entry!(C_miopenDestroyFindOptions),
+rt::function!(F_miopenDestroyFindOptions, C_miopenDestroyFindOptions, c"miopenDestroyFindOptions", "miopenDestroyFindOptions",
     c"miopenDestroyFindOptions(options)\n--\n\nDestroys miopenFindOptions object.\n\nArgs:\n    options: Options object to destroy\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDestroyFindOptions`, converted in order.
-unsafe fn C_miopenDestroyFindOptions(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDestroyFindOptions.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDestroyFindOptions(py, rt::call::extract(x0, "options")?)?.into_ptr())
-}
+    ["options"],
+    |py, [x0]| miopenDestroyFindOptions(py, rt::call::extract(x0, "options")?));
 
 fn miopenDestroyFindOptions(py: Python<'_>, options: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroyFindOptions");
@@ -8767,29 +4894,10 @@ fn miopenDestroyFindOptions(py: Python<'_>, options: rt::PtrArg) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_options) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetFindOptionTuning` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetFindOptionTuning: rt::call::Function = rt::call::Function::new(
-    c"miopenSetFindOptionTuning",
-    "miopenSetFindOptionTuning",
-    &["options", "value"],
-    rt::fastcall_entry!(C_miopenSetFindOptionTuning),
+rt::function!(F_miopenSetFindOptionTuning, C_miopenSetFindOptionTuning, c"miopenSetFindOptionTuning", "miopenSetFindOptionTuning",
     c"miopenSetFindOptionTuning(options, value)\n--\n\nSets the tuning find option. Default value is zero.\n\nArgs:\n    options: Options object to update\n    value: Value of zero means no tuning, value of one means tuning enabled\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetFindOptionTuning`, converted in order.
-unsafe fn C_miopenSetFindOptionTuning(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenSetFindOptionTuning.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenSetFindOptionTuning(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "value")?)?.into_ptr())
-}
+    ["options", "value"],
+    |py, [x0, x1]| miopenSetFindOptionTuning(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "value")?));
 
 fn miopenSetFindOptionTuning(py: Python<'_>, options: rt::PtrArg, value: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionTuning");
@@ -8804,29 +4912,10 @@ fn miopenSetFindOptionTuning(py: Python<'_>, options: rt::PtrArg, value: rt::CIn
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetFindOptionResultsOrder` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetFindOptionResultsOrder: rt::call::Function = rt::call::Function::new(
-    c"miopenSetFindOptionResultsOrder",
-    "miopenSetFindOptionResultsOrder",
-    &["options", "value"],
-    rt::fastcall_entry!(C_miopenSetFindOptionResultsOrder),
+rt::function!(F_miopenSetFindOptionResultsOrder, C_miopenSetFindOptionResultsOrder, c"miopenSetFindOptionResultsOrder", "miopenSetFindOptionResultsOrder",
     c"miopenSetFindOptionResultsOrder(options, value)\n--\n\nSets the results order find option. Default value is miopenFindResultsOrderByTime.\n\nArgs:\n    options: Options object to update\n    value: Specifies what order should find results have\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetFindOptionResultsOrder`, converted in order.
-unsafe fn C_miopenSetFindOptionResultsOrder(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenSetFindOptionResultsOrder.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenSetFindOptionResultsOrder(py, rt::call::extract(x0, "options")?, &x1)?.into_ptr())
-}
+    ["options", "value"],
+    |py, [x0, x1]| miopenSetFindOptionResultsOrder(py, rt::call::extract(x0, "options")?, &x1));
 
 fn miopenSetFindOptionResultsOrder(py: Python<'_>, options: rt::PtrArg, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionResultsOrder");
@@ -8841,29 +4930,10 @@ fn miopenSetFindOptionResultsOrder(py: Python<'_>, options: rt::PtrArg, value: &
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetFindOptionWorkspaceLimit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetFindOptionWorkspaceLimit: rt::call::Function = rt::call::Function::new(
-    c"miopenSetFindOptionWorkspaceLimit",
-    "miopenSetFindOptionWorkspaceLimit",
-    &["options", "value"],
-    rt::fastcall_entry!(C_miopenSetFindOptionWorkspaceLimit),
+rt::function!(F_miopenSetFindOptionWorkspaceLimit, C_miopenSetFindOptionWorkspaceLimit, c"miopenSetFindOptionWorkspaceLimit", "miopenSetFindOptionWorkspaceLimit",
     c"miopenSetFindOptionWorkspaceLimit(options, value)\n--\n\nSets the workspace limit find option. Default value is maximum of size_t\n\nArgs:\n    options: Options object to update\n    value: Specifies the workspace limit for find call. All solvers exceeding the limit\n        would be ignored.\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetFindOptionWorkspaceLimit`, converted in order.
-unsafe fn C_miopenSetFindOptionWorkspaceLimit(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenSetFindOptionWorkspaceLimit.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenSetFindOptionWorkspaceLimit(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "value")?)?.into_ptr())
-}
+    ["options", "value"],
+    |py, [x0, x1]| miopenSetFindOptionWorkspaceLimit(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "value")?));
 
 fn miopenSetFindOptionWorkspaceLimit(py: Python<'_>, options: rt::PtrArg, value: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionWorkspaceLimit");
@@ -8878,29 +4948,10 @@ fn miopenSetFindOptionWorkspaceLimit(py: Python<'_>, options: rt::PtrArg, value:
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetFindOptionPreallocatedWorkspace` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetFindOptionPreallocatedWorkspace: rt::call::Function = rt::call::Function::new(
-    c"miopenSetFindOptionPreallocatedWorkspace",
-    "miopenSetFindOptionPreallocatedWorkspace",
-    &["options", "buffer", "size"],
-    rt::fastcall_entry!(C_miopenSetFindOptionPreallocatedWorkspace),
+rt::function!(F_miopenSetFindOptionPreallocatedWorkspace, C_miopenSetFindOptionPreallocatedWorkspace, c"miopenSetFindOptionPreallocatedWorkspace", "miopenSetFindOptionPreallocatedWorkspace",
     c"miopenSetFindOptionPreallocatedWorkspace(options, buffer, size)\n--\n\nAttaches the preallocated workspace to find options. Allocated by the library by default.\n\nArgs:\n    options: Options object to update\n    buffer: Specifies the workspace for find call\n    size: Specifies the size of the buffer passed\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetFindOptionPreallocatedWorkspace`, converted in order.
-unsafe fn C_miopenSetFindOptionPreallocatedWorkspace(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_miopenSetFindOptionPreallocatedWorkspace.args::<3>(py, args, nargs, kwnames)? };
-    Ok(miopenSetFindOptionPreallocatedWorkspace(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "buffer")?, rt::call::extract(x2, "size")?)?.into_ptr())
-}
+    ["options", "buffer", "size"],
+    |py, [x0, x1, x2]| miopenSetFindOptionPreallocatedWorkspace(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "buffer")?, rt::call::extract(x2, "size")?));
 
 fn miopenSetFindOptionPreallocatedWorkspace(py: Python<'_>, options: rt::PtrArg, buffer: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionPreallocatedWorkspace");
@@ -8916,29 +4967,10 @@ fn miopenSetFindOptionPreallocatedWorkspace(py: Python<'_>, options: rt::PtrArg,
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_buffer, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetFindOptionPreallocatedTensor` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetFindOptionPreallocatedTensor: rt::call::Function = rt::call::Function::new(
-    c"miopenSetFindOptionPreallocatedTensor",
-    "miopenSetFindOptionPreallocatedTensor",
-    &["options", "id", "buffer"],
-    rt::fastcall_entry!(C_miopenSetFindOptionPreallocatedTensor),
+rt::function!(F_miopenSetFindOptionPreallocatedTensor, C_miopenSetFindOptionPreallocatedTensor, c"miopenSetFindOptionPreallocatedTensor", "miopenSetFindOptionPreallocatedTensor",
     c"miopenSetFindOptionPreallocatedTensor(options, id, buffer)\n--\n\nAttaches a preallocated tensor to find options. If not used, buffers are allocated by\nMIOpen internally, which is not recommended.\n\nArgs:\n    options: Options object to update\n    id: Specifies the id of the tensor passed\n    buffer: Specifies the tensor for find call\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetFindOptionPreallocatedTensor`, converted in order.
-unsafe fn C_miopenSetFindOptionPreallocatedTensor(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_miopenSetFindOptionPreallocatedTensor.args::<3>(py, args, nargs, kwnames)? };
-    Ok(miopenSetFindOptionPreallocatedTensor(py, rt::call::extract(x0, "options")?, &x1, rt::call::extract(x2, "buffer")?)?.into_ptr())
-}
+    ["options", "id", "buffer"],
+    |py, [x0, x1, x2]| miopenSetFindOptionPreallocatedTensor(py, rt::call::extract(x0, "options")?, &x1, rt::call::extract(x2, "buffer")?));
 
 fn miopenSetFindOptionPreallocatedTensor(py: Python<'_>, options: rt::PtrArg, id: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionPreallocatedTensor");
@@ -8954,29 +4986,10 @@ fn miopenSetFindOptionPreallocatedTensor(py: Python<'_>, options: rt::PtrArg, id
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_id, a_buffer) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenSetFindOptionAttachBinaries` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetFindOptionAttachBinaries: rt::call::Function = rt::call::Function::new(
-    c"miopenSetFindOptionAttachBinaries",
-    "miopenSetFindOptionAttachBinaries",
-    &["options", "attach"],
-    rt::fastcall_entry!(C_miopenSetFindOptionAttachBinaries),
+rt::function!(F_miopenSetFindOptionAttachBinaries, C_miopenSetFindOptionAttachBinaries, c"miopenSetFindOptionAttachBinaries", "miopenSetFindOptionAttachBinaries",
     c"miopenSetFindOptionAttachBinaries(options, attach)\n--\n\nForces library to attach kernel binaries to solutions for later saving. This allows zero\nlookup miopenRunSolution calls after miopenLoadSolution. Default value is 0.\n\nArgs:\n    options: Options object to update\n    attach: 1 means attaching, 0 - skipping, any other value - reserved for future use\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetFindOptionAttachBinaries`, converted in order.
-unsafe fn C_miopenSetFindOptionAttachBinaries(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenSetFindOptionAttachBinaries.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenSetFindOptionAttachBinaries(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "attach")?)?.into_ptr())
-}
+    ["options", "attach"],
+    |py, [x0, x1]| miopenSetFindOptionAttachBinaries(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "attach")?));
 
 fn miopenSetFindOptionAttachBinaries(py: Python<'_>, options: rt::PtrArg, attach: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionAttachBinaries");
@@ -8991,29 +5004,10 @@ fn miopenSetFindOptionAttachBinaries(py: Python<'_>, options: rt::PtrArg, attach
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_attach) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenFindSolutions` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenFindSolutions: rt::call::Function = rt::call::Function::new(
-    c"miopenFindSolutions",
-    "miopenFindSolutions",
-    &["handle", "problem", "options", "maxSolutions"],
-    rt::fastcall_entry!(C_miopenFindSolutions),
+rt::function!(F_miopenFindSolutions, C_miopenFindSolutions, c"miopenFindSolutions", "miopenFindSolutions",
     c"miopenFindSolutions(handle, problem, options, maxSolutions)\n--\n\nFinds solutions to a problem by running different applicable solutions. Memory is\nautomatically allocated.\n\nArgs:\n    handle: Handle to execute the kernels\n    problem: Problem to solve\n    options: Find options. When null default values would be used\n    maxSolutions: Limits the amount of results\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    solutions: miopenSolution\n    numSolutions: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenFindSolutions`, converted in order.
-unsafe fn C_miopenFindSolutions(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_miopenFindSolutions.args::<4>(py, args, nargs, kwnames)? };
-    Ok(miopenFindSolutions(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "problem")?, rt::call::extract(x2, "options")?, rt::call::extract(x3, "maxSolutions")?)?.into_ptr())
-}
+    ["handle", "problem", "options", "maxSolutions"],
+    |py, [x0, x1, x2, x3]| miopenFindSolutions(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "problem")?, rt::call::extract(x2, "options")?, rt::call::extract(x3, "maxSolutions")?));
 
 fn miopenFindSolutions(py: Python<'_>, handle: rt::PtrArg, problem: rt::PtrArg, options: rt::PtrArg, maxSolutions: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFindSolutions");
@@ -9034,29 +5028,10 @@ fn miopenFindSolutions(py: Python<'_>, handle: rt::PtrArg, problem: rt::PtrArg, 
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_problem, a_options, a_solutions, a_numSolutions, a_maxSolutions) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 63, o_solutions, None)?, rt::obj(py, o_numSolutions)?])
 }
-/// `miopenRunSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenRunSolution: rt::call::Function = rt::call::Function::new(
-    c"miopenRunSolution",
-    "miopenRunSolution",
-    &["handle", "solution", "nInputs", "tensors", "workspace", "workspaceSize"],
-    rt::fastcall_entry!(C_miopenRunSolution),
+rt::function!(F_miopenRunSolution, C_miopenRunSolution, c"miopenRunSolution", "miopenRunSolution",
     c"miopenRunSolution(handle, solution, nInputs, tensors, workspace, workspaceSize)\n--\n\nRuns the solution using the passed in buffers.\n\nArgs:\n    handle: Handle to execute the kernels\n    solution: Solution to execute\n    nInputs: Amount to inputs for the solution\n    tensors: Tensor arguments described by miopenTensorArgument_t\n    workspace: Pointer to device buffer used as workspace. May be null when not required.\n        Should not be less than expected\n    workspaceSize: Size of the workspace buffer\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenRunSolution`, converted in order.
-unsafe fn C_miopenRunSolution(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_miopenRunSolution.args::<6>(py, args, nargs, kwnames)? };
-    Ok(miopenRunSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "solution")?, rt::call::extract(x2, "nInputs")?, &x3, rt::call::extract(x4, "workspace")?, rt::call::extract(x5, "workspaceSize")?)?.into_ptr())
-}
+    ["handle", "solution", "nInputs", "tensors", "workspace", "workspaceSize"],
+    |py, [x0, x1, x2, x3, x4, x5]| miopenRunSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "solution")?, rt::call::extract(x2, "nInputs")?, &x3, rt::call::extract(x4, "workspace")?, rt::call::extract(x5, "workspaceSize")?));
 
 fn miopenRunSolution(py: Python<'_>, handle: rt::PtrArg, solution: rt::PtrArg, nInputs: rt::CInt<u64>, tensors: &Bound<'_, PyAny>, workspace: rt::PtrArgMut, workspaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRunSolution");
@@ -9076,29 +5051,10 @@ fn miopenRunSolution(py: Python<'_>, handle: rt::PtrArg, solution: rt::PtrArg, n
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_solution, a_nInputs, a_tensors, a_workspace, a_workspaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenDestroySolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenDestroySolution: rt::call::Function = rt::call::Function::new(
-    c"miopenDestroySolution",
-    "miopenDestroySolution",
-    &["solution"],
-    rt::fastcall_entry!(C_miopenDestroySolution),
+rt::function!(F_miopenDestroySolution, C_miopenDestroySolution, c"miopenDestroySolution", "miopenDestroySolution",
     c"miopenDestroySolution(solution)\n--\n\nDestroys solution object.\n\nArgs:\n    solution: Solution to destroy\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenDestroySolution`, converted in order.
-unsafe fn C_miopenDestroySolution(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenDestroySolution.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenDestroySolution(py, rt::call::extract(x0, "solution")?)?.into_ptr())
-}
+    ["solution"],
+    |py, [x0]| miopenDestroySolution(py, rt::call::extract(x0, "solution")?));
 
 fn miopenDestroySolution(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDestroySolution");
@@ -9112,29 +5068,10 @@ fn miopenDestroySolution(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_solution) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenLoadSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenLoadSolution: rt::call::Function = rt::call::Function::new(
-    c"miopenLoadSolution",
-    "miopenLoadSolution",
-    &["data", "size"],
-    rt::fastcall_entry!(C_miopenLoadSolution),
+rt::function!(F_miopenLoadSolution, C_miopenLoadSolution, c"miopenLoadSolution", "miopenLoadSolution",
     c"miopenLoadSolution(data, size)\n--\n\nLoads solution object from binary data.\n\nArgs:\n    data: Data to load the solution from\n    size: Size of the solution blob\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solution: miopenSolution\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenLoadSolution`, converted in order.
-unsafe fn C_miopenLoadSolution(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenLoadSolution.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenLoadSolution(py, rt::call::extract(x0, "data")?, rt::call::extract(x1, "size")?)?.into_ptr())
-}
+    ["data", "size"],
+    |py, [x0, x1]| miopenLoadSolution(py, rt::call::extract(x0, "data")?, rt::call::extract(x1, "size")?));
 
 fn miopenLoadSolution(py: Python<'_>, data: rt::CStrArg, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenLoadSolution");
@@ -9151,29 +5088,10 @@ fn miopenLoadSolution(py: Python<'_>, data: rt::CStrArg, size: rt::CInt<u64>) ->
     let __r = py.allow_threads(move || unsafe { __f(a_solution, a_data, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 63, o_solution, None)?])
 }
-/// `miopenSaveSolution` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSaveSolution: rt::call::Function = rt::call::Function::new(
-    c"miopenSaveSolution",
-    "miopenSaveSolution",
-    &["solution", "data"],
-    rt::fastcall_entry!(C_miopenSaveSolution),
+rt::function!(F_miopenSaveSolution, C_miopenSaveSolution, c"miopenSaveSolution", "miopenSaveSolution",
     c"miopenSaveSolution(solution, data)\n--\n\nSaves a solution object as binary data.\n\nArgs:\n    solution: Solution to save\n    data: Pointer to a buffer to save soltuion to\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSaveSolution`, converted in order.
-unsafe fn C_miopenSaveSolution(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenSaveSolution.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenSaveSolution(py, rt::call::extract(x0, "solution")?, rt::call::extract(x1, "data")?)?.into_ptr())
-}
+    ["solution", "data"],
+    |py, [x0, x1]| miopenSaveSolution(py, rt::call::extract(x0, "solution")?, rt::call::extract(x1, "data")?));
 
 fn miopenSaveSolution(py: Python<'_>, solution: rt::PtrArg, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSaveSolution");
@@ -9188,29 +5106,10 @@ fn miopenSaveSolution(py: Python<'_>, solution: rt::PtrArg, data: rt::PtrArgMut)
     let __r = py.allow_threads(move || unsafe { __f(a_solution, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetSolutionSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetSolutionSize: rt::call::Function = rt::call::Function::new(
-    c"miopenGetSolutionSize",
-    "miopenGetSolutionSize",
-    &["solution"],
-    rt::fastcall_entry!(C_miopenGetSolutionSize),
+rt::function!(F_miopenGetSolutionSize, C_miopenGetSolutionSize, c"miopenGetSolutionSize", "miopenGetSolutionSize",
     c"miopenGetSolutionSize(solution)\n--\n\nReads the expected size of a solution.\n\nArgs:\n    solution: Solution to get size\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    size: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetSolutionSize`, converted in order.
-unsafe fn C_miopenGetSolutionSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetSolutionSize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetSolutionSize(py, rt::call::extract(x0, "solution")?)?.into_ptr())
-}
+    ["solution"],
+    |py, [x0]| miopenGetSolutionSize(py, rt::call::extract(x0, "solution")?));
 
 fn miopenGetSolutionSize(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetSolutionSize");
@@ -9226,29 +5125,10 @@ fn miopenGetSolutionSize(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_solution, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_size)?])
 }
-/// `miopenGetSolutionWorkspaceSize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetSolutionWorkspaceSize: rt::call::Function = rt::call::Function::new(
-    c"miopenGetSolutionWorkspaceSize",
-    "miopenGetSolutionWorkspaceSize",
-    &["solution"],
-    rt::fastcall_entry!(C_miopenGetSolutionWorkspaceSize),
+rt::function!(F_miopenGetSolutionWorkspaceSize, C_miopenGetSolutionWorkspaceSize, c"miopenGetSolutionWorkspaceSize", "miopenGetSolutionWorkspaceSize",
     c"miopenGetSolutionWorkspaceSize(solution)\n--\n\nReads the amount of workspace required to exectute the solution.\n\nArgs:\n    solution: Solution to get required workspace size\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workspaceSize: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetSolutionWorkspaceSize`, converted in order.
-unsafe fn C_miopenGetSolutionWorkspaceSize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetSolutionWorkspaceSize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetSolutionWorkspaceSize(py, rt::call::extract(x0, "solution")?)?.into_ptr())
-}
+    ["solution"],
+    |py, [x0]| miopenGetSolutionWorkspaceSize(py, rt::call::extract(x0, "solution")?));
 
 fn miopenGetSolutionWorkspaceSize(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetSolutionWorkspaceSize");
@@ -9264,29 +5144,10 @@ fn miopenGetSolutionWorkspaceSize(py: Python<'_>, solution: rt::PtrArg) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_solution, a_workspaceSize) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workspaceSize)?])
 }
-/// `miopenGetSolutionTime` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetSolutionTime: rt::call::Function = rt::call::Function::new(
-    c"miopenGetSolutionTime",
-    "miopenGetSolutionTime",
-    &["solution"],
-    rt::fastcall_entry!(C_miopenGetSolutionTime),
+rt::function!(F_miopenGetSolutionTime, C_miopenGetSolutionTime, c"miopenGetSolutionTime", "miopenGetSolutionTime",
     c"miopenGetSolutionTime(solution)\n--\n\nReads the time spent to execute the solution the last it was run.\n\nArgs:\n    solution: Solution to get exection time\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    time: float\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetSolutionTime`, converted in order.
-unsafe fn C_miopenGetSolutionTime(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetSolutionTime.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetSolutionTime(py, rt::call::extract(x0, "solution")?)?.into_ptr())
-}
+    ["solution"],
+    |py, [x0]| miopenGetSolutionTime(py, rt::call::extract(x0, "solution")?));
 
 fn miopenGetSolutionTime(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetSolutionTime");
@@ -9302,29 +5163,10 @@ fn miopenGetSolutionTime(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_solution, a_time) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_time)?])
 }
-/// `miopenGetSolutionSolverId` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetSolutionSolverId: rt::call::Function = rt::call::Function::new(
-    c"miopenGetSolutionSolverId",
-    "miopenGetSolutionSolverId",
-    &["solution"],
-    rt::fastcall_entry!(C_miopenGetSolutionSolverId),
+rt::function!(F_miopenGetSolutionSolverId, C_miopenGetSolutionSolverId, c"miopenGetSolutionSolverId", "miopenGetSolutionSolverId",
     c"miopenGetSolutionSolverId(solution)\n--\n\nReads id of the solver referred by the solution.\n\nArgs:\n    solution: Solution to get solver id from\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solverId: int\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetSolutionSolverId`, converted in order.
-unsafe fn C_miopenGetSolutionSolverId(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetSolutionSolverId.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetSolutionSolverId(py, rt::call::extract(x0, "solution")?)?.into_ptr())
-}
+    ["solution"],
+    |py, [x0]| miopenGetSolutionSolverId(py, rt::call::extract(x0, "solution")?));
 
 fn miopenGetSolutionSolverId(py: Python<'_>, solution: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetSolutionSolverId");
@@ -9340,29 +5182,10 @@ fn miopenGetSolutionSolverId(py: Python<'_>, solution: rt::PtrArg) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_solution, a_solverId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solverId)?])
 }
-/// `miopenGetSolverIdConvAlgorithm` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetSolverIdConvAlgorithm: rt::call::Function = rt::call::Function::new(
-    c"miopenGetSolverIdConvAlgorithm",
-    "miopenGetSolverIdConvAlgorithm",
-    &["solverId"],
-    rt::fastcall_entry!(C_miopenGetSolverIdConvAlgorithm),
+rt::function!(F_miopenGetSolverIdConvAlgorithm, C_miopenGetSolverIdConvAlgorithm, c"miopenGetSolverIdConvAlgorithm", "miopenGetSolverIdConvAlgorithm",
     c"miopenGetSolverIdConvAlgorithm(solverId)\n--\n\nGets the convolution algorithm implemented by a solver.\n\nArgs:\n    solverId: Solver id to get convolution algorithm of\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    result: miopenConvAlgorithm_t\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetSolverIdConvAlgorithm`, converted in order.
-unsafe fn C_miopenGetSolverIdConvAlgorithm(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetSolverIdConvAlgorithm.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetSolverIdConvAlgorithm(py, rt::call::extract(x0, "solverId")?)?.into_ptr())
-}
+    ["solverId"],
+    |py, [x0]| miopenGetSolverIdConvAlgorithm(py, rt::call::extract(x0, "solverId")?));
 
 fn miopenGetSolverIdConvAlgorithm(py: Python<'_>, solverId: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetSolverIdConvAlgorithm");
@@ -9378,29 +5201,10 @@ fn miopenGetSolverIdConvAlgorithm(py: Python<'_>, solverId: rt::CInt<u64>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_solverId, a_result) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 23, o_result as i64)?])
 }
-/// `miopenSetTuningPolicy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenSetTuningPolicy: rt::call::Function = rt::call::Function::new(
-    c"miopenSetTuningPolicy",
-    "miopenSetTuningPolicy",
-    &["handle", "newValue"],
-    rt::fastcall_entry!(C_miopenSetTuningPolicy),
+rt::function!(F_miopenSetTuningPolicy, C_miopenSetTuningPolicy, c"miopenSetTuningPolicy", "miopenSetTuningPolicy",
     c"miopenSetTuningPolicy(handle, newValue)\n--\n\nUpdate tuning policy for a specific handle. API alternative for MIOPEN_FIND_ENFORCE\nenvironment variable.\n\nArgs:\n    handle [in]: MIOpen Handle to update\n    newValue [in]: New tuning policy value. Default value is miopenTuningPolicyNone\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenSetTuningPolicy`, converted in order.
-unsafe fn C_miopenSetTuningPolicy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_miopenSetTuningPolicy.args::<2>(py, args, nargs, kwnames)? };
-    Ok(miopenSetTuningPolicy(py, rt::call::extract(x0, "handle")?, &x1)?.into_ptr())
-}
+    ["handle", "newValue"],
+    |py, [x0, x1]| miopenSetTuningPolicy(py, rt::call::extract(x0, "handle")?, &x1));
 
 fn miopenSetTuningPolicy(py: Python<'_>, handle: rt::PtrArg, newValue: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetTuningPolicy");
@@ -9415,29 +5219,10 @@ fn miopenSetTuningPolicy(py: Python<'_>, handle: rt::PtrArg, newValue: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_newValue) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `miopenGetTuningPolicy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_miopenGetTuningPolicy: rt::call::Function = rt::call::Function::new(
-    c"miopenGetTuningPolicy",
-    "miopenGetTuningPolicy",
-    &["handle"],
-    rt::fastcall_entry!(C_miopenGetTuningPolicy),
+rt::function!(F_miopenGetTuningPolicy, C_miopenGetTuningPolicy, c"miopenGetTuningPolicy", "miopenGetTuningPolicy",
     c"miopenGetTuningPolicy(handle)\n--\n\nGet tuning policy from a handle.\n\nArgs:\n    handle [in]: MIOpen Handle to fetch value from\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    value: miopenTuningPolicy_t\n    miopenStatus_t",
-);
-
-/// The arguments of a call of `miopenGetTuningPolicy`, converted in order.
-unsafe fn C_miopenGetTuningPolicy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_miopenGetTuningPolicy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(miopenGetTuningPolicy(py, rt::call::extract(x0, "handle")?)?.into_ptr())
-}
+    ["handle"],
+    |py, [x0]| miopenGetTuningPolicy(py, rt::call::extract(x0, "handle")?));
 
 fn miopenGetTuningPolicy(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetTuningPolicy");

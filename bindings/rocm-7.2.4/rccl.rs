@@ -45,29 +45,13 @@ pub(crate) struct R_ncclUniqueId {
     pub internal: [i8; 128],
 }
 const _: () = assert!(std::mem::size_of::<R_ncclUniqueId>() == 128);
-/// `ncclMemAlloc` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclMemAlloc: rt::call::Function = rt::call::Function::new(
-    c"ncclMemAlloc",
-    "ncclMemAlloc",
-    &["size"],
-    rt::fastcall_entry!(C_ncclMemAlloc),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_ncclMemAlloc, C_ncclMemAlloc, c"ncclMemAlloc", "ncclMemAlloc",
     c"ncclMemAlloc(size)\n--\n\nArgs:\n    size\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    ptr: Pointer",
-);
-
-/// The arguments of a call of `ncclMemAlloc`, converted in order.
-unsafe fn C_ncclMemAlloc(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclMemAlloc.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclMemAlloc(py, rt::call::extract(x0, "size")?)?.into_ptr())
-}
+    ["size"],
+    |py, [x0]| ncclMemAlloc(py, rt::call::extract(x0, "size")?));
 
 fn ncclMemAlloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclMemAlloc");
@@ -83,29 +67,10 @@ fn ncclMemAlloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_ptr)?])
 }
-/// `pncclMemAlloc` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclMemAlloc: rt::call::Function = rt::call::Function::new(
-    c"pncclMemAlloc",
-    "pncclMemAlloc",
-    &["size"],
-    rt::fastcall_entry!(C_pncclMemAlloc),
+rt::function!(F_pncclMemAlloc, C_pncclMemAlloc, c"pncclMemAlloc", "pncclMemAlloc",
     c"pncclMemAlloc(size)\n--\n\nArgs:\n    size\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    ptr: Pointer",
-);
-
-/// The arguments of a call of `pncclMemAlloc`, converted in order.
-unsafe fn C_pncclMemAlloc(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclMemAlloc.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclMemAlloc(py, rt::call::extract(x0, "size")?)?.into_ptr())
-}
+    ["size"],
+    |py, [x0]| pncclMemAlloc(py, rt::call::extract(x0, "size")?));
 
 fn pncclMemAlloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclMemAlloc");
@@ -121,29 +86,10 @@ fn pncclMemAlloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_ptr)?])
 }
-/// `ncclMemFree` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclMemFree: rt::call::Function = rt::call::Function::new(
-    c"ncclMemFree",
-    "ncclMemFree",
-    &["ptr"],
-    rt::fastcall_entry!(C_ncclMemFree),
+rt::function!(F_ncclMemFree, C_ncclMemFree, c"ncclMemFree", "ncclMemFree",
     c"ncclMemFree(ptr)\n--\n\nArgs:\n    ptr\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclMemFree`, converted in order.
-unsafe fn C_ncclMemFree(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclMemFree.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclMemFree(py, rt::call::extract(x0, "ptr")?)?.into_ptr())
-}
+    ["ptr"],
+    |py, [x0]| ncclMemFree(py, rt::call::extract(x0, "ptr")?));
 
 fn ncclMemFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclMemFree");
@@ -157,29 +103,10 @@ fn ncclMemFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclMemFree` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclMemFree: rt::call::Function = rt::call::Function::new(
-    c"pncclMemFree",
-    "pncclMemFree",
-    &["ptr"],
-    rt::fastcall_entry!(C_pncclMemFree),
+rt::function!(F_pncclMemFree, C_pncclMemFree, c"pncclMemFree", "pncclMemFree",
     c"pncclMemFree(ptr)\n--\n\nArgs:\n    ptr\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclMemFree`, converted in order.
-unsafe fn C_pncclMemFree(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclMemFree.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclMemFree(py, rt::call::extract(x0, "ptr")?)?.into_ptr())
-}
+    ["ptr"],
+    |py, [x0]| pncclMemFree(py, rt::call::extract(x0, "ptr")?));
 
 fn pncclMemFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclMemFree");
@@ -193,29 +120,10 @@ fn pncclMemFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclGetVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclGetVersion: rt::call::Function = rt::call::Function::new(
-    c"ncclGetVersion",
-    "ncclGetVersion",
-    &[],
-    rt::fastcall_entry!(C_ncclGetVersion),
+rt::function!(F_ncclGetVersion, C_ncclGetVersion, c"ncclGetVersion", "ncclGetVersion",
     c"ncclGetVersion()\n--\n\nReturn the RCCL_VERSION_CODE of RCCL in the supplied integer.\nThis integer is coded with the MAJOR, MINOR and PATCH level of RCCL.\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    version: int\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclGetVersion`, converted in order.
-unsafe fn C_ncclGetVersion(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_ncclGetVersion.args::<0>(py, args, nargs, kwnames)? };
-    Ok(ncclGetVersion(py)?.into_ptr())
-}
+    [],
+    |py, []| ncclGetVersion(py));
 
 fn ncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetVersion");
@@ -230,29 +138,10 @@ fn ncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
 }
-/// `pncclGetVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclGetVersion: rt::call::Function = rt::call::Function::new(
-    c"pncclGetVersion",
-    "pncclGetVersion",
-    &[],
-    rt::fastcall_entry!(C_pncclGetVersion),
+rt::function!(F_pncclGetVersion, C_pncclGetVersion, c"pncclGetVersion", "pncclGetVersion",
     c"pncclGetVersion()\n--\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    version: int",
-);
-
-/// The arguments of a call of `pncclGetVersion`, converted in order.
-unsafe fn C_pncclGetVersion(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_pncclGetVersion.args::<0>(py, args, nargs, kwnames)? };
-    Ok(pncclGetVersion(py)?.into_ptr())
-}
+    [],
+    |py, []| pncclGetVersion(py));
 
 fn pncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetVersion");
@@ -267,29 +156,10 @@ fn pncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
 }
-/// `ncclGetUniqueId` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclGetUniqueId: rt::call::Function = rt::call::Function::new(
-    c"ncclGetUniqueId",
-    "ncclGetUniqueId",
-    &["uniqueId"],
-    rt::fastcall_entry!(C_ncclGetUniqueId),
+rt::function!(F_ncclGetUniqueId, C_ncclGetUniqueId, c"ncclGetUniqueId", "ncclGetUniqueId",
     c"ncclGetUniqueId(uniqueId)\n--\n\nGenerates an ID for ncclCommInitRank.\nGenerates an ID to be used in ncclCommInitRank.\nncclGetUniqueId should be called once by a single rank and the\nID should be distributed to all ranks in the communicator before\nusing it as a parameter for ncclCommInitRank.\n\nArgs:\n    uniqueId [out]: Pointer to where uniqueId will be stored\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclGetUniqueId`, converted in order.
-unsafe fn C_ncclGetUniqueId(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclGetUniqueId.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclGetUniqueId(py, &x0)?.into_ptr())
-}
+    ["uniqueId"],
+    |py, [x0]| ncclGetUniqueId(py, &x0));
 
 fn ncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetUniqueId");
@@ -304,29 +174,10 @@ fn ncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_uniqueId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclGetUniqueId` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclGetUniqueId: rt::call::Function = rt::call::Function::new(
-    c"pncclGetUniqueId",
-    "pncclGetUniqueId",
-    &["uniqueId"],
-    rt::fastcall_entry!(C_pncclGetUniqueId),
+rt::function!(F_pncclGetUniqueId, C_pncclGetUniqueId, c"pncclGetUniqueId", "pncclGetUniqueId",
     c"pncclGetUniqueId(uniqueId)\n--\n\nArgs:\n    uniqueId\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclGetUniqueId`, converted in order.
-unsafe fn C_pncclGetUniqueId(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclGetUniqueId.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclGetUniqueId(py, &x0)?.into_ptr())
-}
+    ["uniqueId"],
+    |py, [x0]| pncclGetUniqueId(py, &x0));
 
 fn pncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetUniqueId");
@@ -341,29 +192,10 @@ fn pncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_uniqueId) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclCommInitRankConfig` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommInitRankConfig: rt::call::Function = rt::call::Function::new(
-    c"ncclCommInitRankConfig",
-    "ncclCommInitRankConfig",
-    &["nranks", "commId", "rank", "config"],
-    rt::fastcall_entry!(C_ncclCommInitRankConfig),
+rt::function!(F_ncclCommInitRankConfig, C_ncclCommInitRankConfig, c"ncclCommInitRankConfig", "ncclCommInitRankConfig",
     c"ncclCommInitRankConfig(nranks, commId, rank, config)\n--\n\nCreate a new communicator with config.\nCreate a new communicator (multi thread/process version) with a configuration\nset by users. See rccl_config_type for more details.\nEach rank is associated to a CUDA device, which has to be set before calling\nncclCommInitRank.\n\nArgs:\n    nranks [in]: Total number of ranks participating in this communicator\n    commId [in]: UniqueId required for initialization\n    rank [in]: Current rank to create communicator for. [0 to nranks-1]\n    config [in]: Pointer to communicator configuration\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclCommInitRankConfig`, converted in order.
-unsafe fn C_ncclCommInitRankConfig(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_ncclCommInitRankConfig.args::<4>(py, args, nargs, kwnames)? };
-    Ok(ncclCommInitRankConfig(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?, &x3)?.into_ptr())
-}
+    ["nranks", "commId", "rank", "config"],
+    |py, [x0, x1, x2, x3]| ncclCommInitRankConfig(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?, &x3));
 
 fn ncclCommInitRankConfig(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitRankConfig");
@@ -383,29 +215,10 @@ fn ncclCommInitRankConfig(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank, a_config) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 8, o_comm, None)?])
 }
-/// `pncclCommInitRankConfig` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommInitRankConfig: rt::call::Function = rt::call::Function::new(
-    c"pncclCommInitRankConfig",
-    "pncclCommInitRankConfig",
-    &["nranks", "commId", "rank", "config"],
-    rt::fastcall_entry!(C_pncclCommInitRankConfig),
+rt::function!(F_pncclCommInitRankConfig, C_pncclCommInitRankConfig, c"pncclCommInitRankConfig", "pncclCommInitRankConfig",
     c"pncclCommInitRankConfig(nranks, commId, rank, config)\n--\n\nArgs:\n    nranks\n    commId\n    rank\n    config\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm",
-);
-
-/// The arguments of a call of `pncclCommInitRankConfig`, converted in order.
-unsafe fn C_pncclCommInitRankConfig(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_pncclCommInitRankConfig.args::<4>(py, args, nargs, kwnames)? };
-    Ok(pncclCommInitRankConfig(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?, &x3)?.into_ptr())
-}
+    ["nranks", "commId", "rank", "config"],
+    |py, [x0, x1, x2, x3]| pncclCommInitRankConfig(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?, &x3));
 
 fn pncclCommInitRankConfig(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitRankConfig");
@@ -425,29 +238,10 @@ fn pncclCommInitRankConfig(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank, a_config) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 8, o_comm, None)?])
 }
-/// `ncclCommInitRank` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommInitRank: rt::call::Function = rt::call::Function::new(
-    c"ncclCommInitRank",
-    "ncclCommInitRank",
-    &["nranks", "commId", "rank"],
-    rt::fastcall_entry!(C_ncclCommInitRank),
+rt::function!(F_ncclCommInitRank, C_ncclCommInitRank, c"ncclCommInitRank", "ncclCommInitRank",
     c"ncclCommInitRank(nranks, commId, rank)\n--\n\nCreates a new communicator (multi thread/process version).\nRank must be between 0 and nranks-1 and unique within a communicator clique.\nEach rank is associated to a CUDA device, which has to be set before calling\nncclCommInitRank.  ncclCommInitRank implicitly syncronizes with other ranks,\nso it must be called by different threads/processes or use ncclGroupStart/ncclGroupEnd.\n\nArgs:\n    nranks [in]: Total number of ranks participating in this communicator\n    commId [in]: UniqueId required for initialization\n    rank [in]: Current rank to create communicator for\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclCommInitRank`, converted in order.
-unsafe fn C_ncclCommInitRank(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_ncclCommInitRank.args::<3>(py, args, nargs, kwnames)? };
-    Ok(ncclCommInitRank(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?)?.into_ptr())
-}
+    ["nranks", "commId", "rank"],
+    |py, [x0, x1, x2]| ncclCommInitRank(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?));
 
 fn ncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitRank");
@@ -465,29 +259,10 @@ fn ncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 8, o_comm, None)?])
 }
-/// `pncclCommInitRank` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommInitRank: rt::call::Function = rt::call::Function::new(
-    c"pncclCommInitRank",
-    "pncclCommInitRank",
-    &["nranks", "commId", "rank"],
-    rt::fastcall_entry!(C_pncclCommInitRank),
+rt::function!(F_pncclCommInitRank, C_pncclCommInitRank, c"pncclCommInitRank", "pncclCommInitRank",
     c"pncclCommInitRank(nranks, commId, rank)\n--\n\nArgs:\n    nranks\n    commId\n    rank\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm",
-);
-
-/// The arguments of a call of `pncclCommInitRank`, converted in order.
-unsafe fn C_pncclCommInitRank(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_pncclCommInitRank.args::<3>(py, args, nargs, kwnames)? };
-    Ok(pncclCommInitRank(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?)?.into_ptr())
-}
+    ["nranks", "commId", "rank"],
+    |py, [x0, x1, x2]| pncclCommInitRank(py, rt::call::extract(x0, "nranks")?, &x1, rt::call::extract(x2, "rank")?));
 
 fn pncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, PyAny>, rank: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitRank");
@@ -505,29 +280,10 @@ fn pncclCommInitRank(py: Python<'_>, nranks: rt::CInt<i32>, commId: &Bound<'_, P
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_nranks, a_commId, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 8, o_comm, None)?])
 }
-/// `ncclCommInitAll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommInitAll: rt::call::Function = rt::call::Function::new(
-    c"ncclCommInitAll",
-    "ncclCommInitAll",
-    &["comm", "ndev", "devlist"],
-    rt::fastcall_entry!(C_ncclCommInitAll),
+rt::function!(F_ncclCommInitAll, C_ncclCommInitAll, c"ncclCommInitAll", "ncclCommInitAll",
     c"ncclCommInitAll(comm, ndev, devlist)\n--\n\nCreates a clique of communicators (single process version).\nThis is a convenience function to create a single-process communicator clique.\nReturns an array of ndev newly initialized communicators in comm.\ncomm should be pre-allocated with size at least ndev*sizeof(ncclComm_t).\nIf devlist is NULL, the first ndev HIP devices are used.\nOrder of devlist defines user-order of processors within the communicator.\n\nArgs:\n    comm [out]: Pointer to array of created communicators\n    ndev [in]: Total number of ranks participating in this communicator\n    devlist [in]: Array of GPU device indices to create for\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclCommInitAll`, converted in order.
-unsafe fn C_ncclCommInitAll(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_ncclCommInitAll.args::<3>(py, args, nargs, kwnames)? };
-    Ok(ncclCommInitAll(py, &x0, rt::call::extract(x1, "ndev")?, &x2)?.into_ptr())
-}
+    ["comm", "ndev", "devlist"],
+    |py, [x0, x1, x2]| ncclCommInitAll(py, &x0, rt::call::extract(x1, "ndev")?, &x2));
 
 fn ncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>, devlist: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitAll");
@@ -545,29 +301,10 @@ fn ncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>,
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_ndev, a_devlist) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclCommInitAll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommInitAll: rt::call::Function = rt::call::Function::new(
-    c"pncclCommInitAll",
-    "pncclCommInitAll",
-    &["comm", "ndev", "devlist"],
-    rt::fastcall_entry!(C_pncclCommInitAll),
+rt::function!(F_pncclCommInitAll, C_pncclCommInitAll, c"pncclCommInitAll", "pncclCommInitAll",
     c"pncclCommInitAll(comm, ndev, devlist)\n--\n\nArgs:\n    comm\n    ndev\n    devlist\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclCommInitAll`, converted in order.
-unsafe fn C_pncclCommInitAll(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_pncclCommInitAll.args::<3>(py, args, nargs, kwnames)? };
-    Ok(pncclCommInitAll(py, &x0, rt::call::extract(x1, "ndev")?, &x2)?.into_ptr())
-}
+    ["comm", "ndev", "devlist"],
+    |py, [x0, x1, x2]| pncclCommInitAll(py, &x0, rt::call::extract(x1, "ndev")?, &x2));
 
 fn pncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>, devlist: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitAll");
@@ -585,29 +322,10 @@ fn pncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_ndev, a_devlist) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclCommFinalize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommFinalize: rt::call::Function = rt::call::Function::new(
-    c"ncclCommFinalize",
-    "ncclCommFinalize",
-    &["comm"],
-    rt::fastcall_entry!(C_ncclCommFinalize),
+rt::function!(F_ncclCommFinalize, C_ncclCommFinalize, c"ncclCommFinalize", "ncclCommFinalize",
     c"ncclCommFinalize(comm)\n--\n\nFinalize a communicator.\nncclCommFinalize flushes all issued communications\nand marks communicator state as ncclInProgress. The state will change to ncclSuccess\nwhen the communicator is globally quiescent and related resources are freed; then,\ncalling ncclCommDestroy can locally free the rest of the resources (e.g. communicator\nitself) without blocking.\n\nArgs:\n    comm [in]: Communicator to finalize\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclCommFinalize`, converted in order.
-unsafe fn C_ncclCommFinalize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclCommFinalize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclCommFinalize(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| ncclCommFinalize(py, rt::call::extract(x0, "comm")?));
 
 fn ncclCommFinalize(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommFinalize");
@@ -621,29 +339,10 @@ fn ncclCommFinalize(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclCommFinalize` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommFinalize: rt::call::Function = rt::call::Function::new(
-    c"pncclCommFinalize",
-    "pncclCommFinalize",
-    &["comm"],
-    rt::fastcall_entry!(C_pncclCommFinalize),
+rt::function!(F_pncclCommFinalize, C_pncclCommFinalize, c"pncclCommFinalize", "pncclCommFinalize",
     c"pncclCommFinalize(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclCommFinalize`, converted in order.
-unsafe fn C_pncclCommFinalize(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclCommFinalize.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclCommFinalize(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| pncclCommFinalize(py, rt::call::extract(x0, "comm")?));
 
 fn pncclCommFinalize(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommFinalize");
@@ -657,29 +356,10 @@ fn pncclCommFinalize(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclCommDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommDestroy: rt::call::Function = rt::call::Function::new(
-    c"ncclCommDestroy",
-    "ncclCommDestroy",
-    &["comm"],
-    rt::fastcall_entry!(C_ncclCommDestroy),
+rt::function!(F_ncclCommDestroy, C_ncclCommDestroy, c"ncclCommDestroy", "ncclCommDestroy",
     c"ncclCommDestroy(comm)\n--\n\nFrees local resources associated with communicator object.\nDestroy all local resources associated with the passed in communicator object\n\nArgs:\n    comm [in]: Communicator to destroy\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclCommDestroy`, converted in order.
-unsafe fn C_ncclCommDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclCommDestroy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclCommDestroy(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| ncclCommDestroy(py, rt::call::extract(x0, "comm")?));
 
 fn ncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommDestroy");
@@ -693,29 +373,10 @@ fn ncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclCommDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommDestroy: rt::call::Function = rt::call::Function::new(
-    c"pncclCommDestroy",
-    "pncclCommDestroy",
-    &["comm"],
-    rt::fastcall_entry!(C_pncclCommDestroy),
+rt::function!(F_pncclCommDestroy, C_pncclCommDestroy, c"pncclCommDestroy", "pncclCommDestroy",
     c"pncclCommDestroy(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclCommDestroy`, converted in order.
-unsafe fn C_pncclCommDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclCommDestroy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclCommDestroy(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| pncclCommDestroy(py, rt::call::extract(x0, "comm")?));
 
 fn pncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommDestroy");
@@ -729,29 +390,10 @@ fn pncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclCommAbort` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommAbort: rt::call::Function = rt::call::Function::new(
-    c"ncclCommAbort",
-    "ncclCommAbort",
-    &["comm"],
-    rt::fastcall_entry!(C_ncclCommAbort),
+rt::function!(F_ncclCommAbort, C_ncclCommAbort, c"ncclCommAbort", "ncclCommAbort",
     c"ncclCommAbort(comm)\n--\n\nAbort any in-progress calls and destroy the communicator object.\nFrees resources associated with communicator object and aborts any operations\nthat might still be running on the device.\n\nArgs:\n    comm [in]: Communicator to abort and destroy\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclCommAbort`, converted in order.
-unsafe fn C_ncclCommAbort(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclCommAbort.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclCommAbort(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| ncclCommAbort(py, rt::call::extract(x0, "comm")?));
 
 fn ncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommAbort");
@@ -765,29 +407,10 @@ fn ncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclCommAbort` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommAbort: rt::call::Function = rt::call::Function::new(
-    c"pncclCommAbort",
-    "pncclCommAbort",
-    &["comm"],
-    rt::fastcall_entry!(C_pncclCommAbort),
+rt::function!(F_pncclCommAbort, C_pncclCommAbort, c"pncclCommAbort", "pncclCommAbort",
     c"pncclCommAbort(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclCommAbort`, converted in order.
-unsafe fn C_pncclCommAbort(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclCommAbort.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclCommAbort(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| pncclCommAbort(py, rt::call::extract(x0, "comm")?));
 
 fn pncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommAbort");
@@ -801,29 +424,10 @@ fn pncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclCommSplit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommSplit: rt::call::Function = rt::call::Function::new(
-    c"ncclCommSplit",
-    "ncclCommSplit",
-    &["comm", "color", "key", "config"],
-    rt::fastcall_entry!(C_ncclCommSplit),
+rt::function!(F_ncclCommSplit, C_ncclCommSplit, c"ncclCommSplit", "ncclCommSplit",
     c"ncclCommSplit(comm, color, key, config)\n--\n\nCreate one or more communicators from an existing one.\nCreates one or more communicators from an existing one.\nRanks with the same color will end up in the same communicator.\nWithin the new communicator, key will be used to order ranks.\nNCCL_SPLIT_NOCOLOR as color will indicate the rank will not be part of any group\nand will therefore return a NULL communicator.\nIf config is NULL, the new communicator will inherit the original communicator's configuration\n\nArgs:\n    comm [in]: Original communicator object for this rank\n    color [in]: Color to assign this rank\n    key [in]: Key used to order ranks within the same new communicator\n    config [in]: Config file for new communicator. May be NULL to inherit from comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    newcomm: ncclComm\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclCommSplit`, converted in order.
-unsafe fn C_ncclCommSplit(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_ncclCommSplit.args::<4>(py, args, nargs, kwnames)? };
-    Ok(ncclCommSplit(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "color")?, rt::call::extract(x2, "key")?, &x3)?.into_ptr())
-}
+    ["comm", "color", "key", "config"],
+    |py, [x0, x1, x2, x3]| ncclCommSplit(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "color")?, rt::call::extract(x2, "key")?, &x3));
 
 fn ncclCommSplit(py: Python<'_>, comm: rt::PtrArg, color: rt::CInt<i32>, key: rt::CInt<i32>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommSplit");
@@ -843,29 +447,10 @@ fn ncclCommSplit(py: Python<'_>, comm: rt::PtrArg, color: rt::CInt<i32>, key: rt
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_color, a_key, a_newcomm, a_config) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 8, o_newcomm, None)?])
 }
-/// `pncclCommSplit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommSplit: rt::call::Function = rt::call::Function::new(
-    c"pncclCommSplit",
-    "pncclCommSplit",
-    &["comm", "color", "key", "config"],
-    rt::fastcall_entry!(C_pncclCommSplit),
+rt::function!(F_pncclCommSplit, C_pncclCommSplit, c"pncclCommSplit", "pncclCommSplit",
     c"pncclCommSplit(comm, color, key, config)\n--\n\nArgs:\n    comm\n    color\n    key\n    config\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    newcomm: ncclComm",
-);
-
-/// The arguments of a call of `pncclCommSplit`, converted in order.
-unsafe fn C_pncclCommSplit(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_pncclCommSplit.args::<4>(py, args, nargs, kwnames)? };
-    Ok(pncclCommSplit(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "color")?, rt::call::extract(x2, "key")?, &x3)?.into_ptr())
-}
+    ["comm", "color", "key", "config"],
+    |py, [x0, x1, x2, x3]| pncclCommSplit(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "color")?, rt::call::extract(x2, "key")?, &x3));
 
 fn pncclCommSplit(py: Python<'_>, comm: rt::PtrArg, color: rt::CInt<i32>, key: rt::CInt<i32>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommSplit");
@@ -885,29 +470,10 @@ fn pncclCommSplit(py: Python<'_>, comm: rt::PtrArg, color: rt::CInt<i32>, key: r
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_color, a_key, a_newcomm, a_config) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 8, o_newcomm, None)?])
 }
-/// `ncclCommShrink` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommShrink: rt::call::Function = rt::call::Function::new(
-    c"ncclCommShrink",
-    "ncclCommShrink",
-    &["comm", "excludeRanksCount", "config", "shrinkFlags"],
-    rt::fastcall_entry!(C_ncclCommShrink),
+rt::function!(F_ncclCommShrink, C_ncclCommShrink, c"ncclCommShrink", "ncclCommShrink",
     c"ncclCommShrink(comm, excludeRanksCount, config, shrinkFlags)\n--\n\nShrink existing communicator.\nRanks in excludeRanksList will be removed form the existing communicator.\nWithin the new communicator, ranks will be re-ordered to fill the gap of removed ones.\nIf config is NULL, the new communicator will inherit the original communicator's configuration.\nThe flag enables NCCL to adapt to various states of the parent communicator, see NCCL_SHRINK flags.\n\nArgs:\n    comm [in]: Original communicator object for this rank\n    excludeRanksCount [in]: Number of ranks to be excluded\n    config [in]: Config file for new communicator. May be NULL to inherit from comm\n    shrinkFlags [in]: Flag to adapt to various states of the parent communicator (see NCCL_SHRINK flags)\n\nReturns: a tuple of 3 item(s):\n    ncclResult_t: status\n    excludeRanksList: int\n    newcomm: ncclComm\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclCommShrink`, converted in order.
-unsafe fn C_ncclCommShrink(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_ncclCommShrink.args::<4>(py, args, nargs, kwnames)? };
-    Ok(ncclCommShrink(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "excludeRanksCount")?, &x2, rt::call::extract(x3, "shrinkFlags")?)?.into_ptr())
-}
+    ["comm", "excludeRanksCount", "config", "shrinkFlags"],
+    |py, [x0, x1, x2, x3]| ncclCommShrink(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "excludeRanksCount")?, &x2, rt::call::extract(x3, "shrinkFlags")?));
 
 fn ncclCommShrink(py: Python<'_>, comm: rt::PtrArg, excludeRanksCount: rt::CInt<i32>, config: &Bound<'_, PyAny>, shrinkFlags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommShrink");
@@ -929,29 +495,10 @@ fn ncclCommShrink(py: Python<'_>, comm: rt::PtrArg, excludeRanksCount: rt::CInt<
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_excludeRanksList, a_excludeRanksCount, a_newcomm, a_config, a_shrinkFlags) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_excludeRanksList)?, TYPES.instance_at(py, 8, o_newcomm, None)?])
 }
-/// `pncclCommShrink` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommShrink: rt::call::Function = rt::call::Function::new(
-    c"pncclCommShrink",
-    "pncclCommShrink",
-    &["comm", "excludeRanksCount", "config", "shrinkFlags"],
-    rt::fastcall_entry!(C_pncclCommShrink),
+rt::function!(F_pncclCommShrink, C_pncclCommShrink, c"pncclCommShrink", "pncclCommShrink",
     c"pncclCommShrink(comm, excludeRanksCount, config, shrinkFlags)\n--\n\nArgs:\n    comm\n    excludeRanksCount\n    config\n    shrinkFlags\n\nReturns: a tuple of 3 item(s):\n    ncclResult_t: status\n    excludeRanksList: int\n    newcomm: ncclComm",
-);
-
-/// The arguments of a call of `pncclCommShrink`, converted in order.
-unsafe fn C_pncclCommShrink(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_pncclCommShrink.args::<4>(py, args, nargs, kwnames)? };
-    Ok(pncclCommShrink(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "excludeRanksCount")?, &x2, rt::call::extract(x3, "shrinkFlags")?)?.into_ptr())
-}
+    ["comm", "excludeRanksCount", "config", "shrinkFlags"],
+    |py, [x0, x1, x2, x3]| pncclCommShrink(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "excludeRanksCount")?, &x2, rt::call::extract(x3, "shrinkFlags")?));
 
 fn pncclCommShrink(py: Python<'_>, comm: rt::PtrArg, excludeRanksCount: rt::CInt<i32>, config: &Bound<'_, PyAny>, shrinkFlags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommShrink");
@@ -973,29 +520,10 @@ fn pncclCommShrink(py: Python<'_>, comm: rt::PtrArg, excludeRanksCount: rt::CInt
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_excludeRanksList, a_excludeRanksCount, a_newcomm, a_config, a_shrinkFlags) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_excludeRanksList)?, TYPES.instance_at(py, 8, o_newcomm, None)?])
 }
-/// `ncclCommInitRankScalable` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommInitRankScalable: rt::call::Function = rt::call::Function::new(
-    c"ncclCommInitRankScalable",
-    "ncclCommInitRankScalable",
-    &["nranks", "myrank", "nId", "commIds", "config"],
-    rt::fastcall_entry!(C_ncclCommInitRankScalable),
+rt::function!(F_ncclCommInitRankScalable, C_ncclCommInitRankScalable, c"ncclCommInitRankScalable", "ncclCommInitRankScalable",
     c"ncclCommInitRankScalable(nranks, myrank, nId, commIds, config)\n--\n\nCreates a new communicator (multi thread/process version), similar to ncclCommInitRankConfig.\nAllows to use more than one ncclUniqueId (up to one per rank),\nindicated by nId, to accelerate the init operation.\nThe number of ncclUniqueIds and their order must be the same for every rank.\n\nArgs:\n    nranks [in]: Total number of ranks participating in this communicator\n    myrank [in]: Current rank\n    nId [in]: Number of unique IDs\n    commIds [in]: List of unique IDs\n    config [in]: Config file for new communicator. May be NULL to inherit from comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    newcomm: ncclComm\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclCommInitRankScalable`, converted in order.
-unsafe fn C_ncclCommInitRankScalable(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_ncclCommInitRankScalable.args::<5>(py, args, nargs, kwnames)? };
-    Ok(ncclCommInitRankScalable(py, rt::call::extract(x0, "nranks")?, rt::call::extract(x1, "myrank")?, rt::call::extract(x2, "nId")?, &x3, &x4)?.into_ptr())
-}
+    ["nranks", "myrank", "nId", "commIds", "config"],
+    |py, [x0, x1, x2, x3, x4]| ncclCommInitRankScalable(py, rt::call::extract(x0, "nranks")?, rt::call::extract(x1, "myrank")?, rt::call::extract(x2, "nId")?, &x3, &x4));
 
 fn ncclCommInitRankScalable(py: Python<'_>, nranks: rt::CInt<i32>, myrank: rt::CInt<i32>, nId: rt::CInt<i32>, commIds: &Bound<'_, PyAny>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommInitRankScalable");
@@ -1017,29 +545,10 @@ fn ncclCommInitRankScalable(py: Python<'_>, nranks: rt::CInt<i32>, myrank: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_newcomm, a_nranks, a_myrank, a_nId, a_commIds, a_config) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 8, o_newcomm, None)?])
 }
-/// `pncclCommInitRankScalable` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommInitRankScalable: rt::call::Function = rt::call::Function::new(
-    c"pncclCommInitRankScalable",
-    "pncclCommInitRankScalable",
-    &["nranks", "myrank", "nId", "commIds", "config"],
-    rt::fastcall_entry!(C_pncclCommInitRankScalable),
+rt::function!(F_pncclCommInitRankScalable, C_pncclCommInitRankScalable, c"pncclCommInitRankScalable", "pncclCommInitRankScalable",
     c"pncclCommInitRankScalable(nranks, myrank, nId, commIds, config)\n--\n\nArgs:\n    nranks\n    myrank\n    nId\n    commIds\n    config\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    newcomm: ncclComm",
-);
-
-/// The arguments of a call of `pncclCommInitRankScalable`, converted in order.
-unsafe fn C_pncclCommInitRankScalable(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_pncclCommInitRankScalable.args::<5>(py, args, nargs, kwnames)? };
-    Ok(pncclCommInitRankScalable(py, rt::call::extract(x0, "nranks")?, rt::call::extract(x1, "myrank")?, rt::call::extract(x2, "nId")?, &x3, &x4)?.into_ptr())
-}
+    ["nranks", "myrank", "nId", "commIds", "config"],
+    |py, [x0, x1, x2, x3, x4]| pncclCommInitRankScalable(py, rt::call::extract(x0, "nranks")?, rt::call::extract(x1, "myrank")?, rt::call::extract(x2, "nId")?, &x3, &x4));
 
 fn pncclCommInitRankScalable(py: Python<'_>, nranks: rt::CInt<i32>, myrank: rt::CInt<i32>, nId: rt::CInt<i32>, commIds: &Bound<'_, PyAny>, config: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommInitRankScalable");
@@ -1061,29 +570,10 @@ fn pncclCommInitRankScalable(py: Python<'_>, nranks: rt::CInt<i32>, myrank: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_newcomm, a_nranks, a_myrank, a_nId, a_commIds, a_config) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 8, o_newcomm, None)?])
 }
-/// `ncclGetErrorString` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclGetErrorString: rt::call::Function = rt::call::Function::new(
-    c"ncclGetErrorString",
-    "ncclGetErrorString",
-    &["result"],
-    rt::fastcall_entry!(C_ncclGetErrorString),
+rt::function!(F_ncclGetErrorString, C_ncclGetErrorString, c"ncclGetErrorString", "ncclGetErrorString",
     c"ncclGetErrorString(result)\n--\n\nReturns a string for each result code.\nReturns a human-readable string describing the given result code.\n\nArgs:\n    result [in]: Result code to get description for\n\nReturns: a tuple of 1 item(s):\n    bytes\n    String containing description of result code.",
-);
-
-/// The arguments of a call of `ncclGetErrorString`, converted in order.
-unsafe fn C_ncclGetErrorString(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclGetErrorString.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclGetErrorString(py, &x0)?.into_ptr())
-}
+    ["result"],
+    |py, [x0]| ncclGetErrorString(py, &x0));
 
 fn ncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetErrorString");
@@ -1097,29 +587,10 @@ fn ncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyO
     let __r = unsafe { __f(a_result) };
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// `pncclGetErrorString` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclGetErrorString: rt::call::Function = rt::call::Function::new(
-    c"pncclGetErrorString",
-    "pncclGetErrorString",
-    &["result"],
-    rt::fastcall_entry!(C_pncclGetErrorString),
+rt::function!(F_pncclGetErrorString, C_pncclGetErrorString, c"pncclGetErrorString", "pncclGetErrorString",
     c"pncclGetErrorString(result)\n--\n\nArgs:\n    result\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `pncclGetErrorString`, converted in order.
-unsafe fn C_pncclGetErrorString(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclGetErrorString.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclGetErrorString(py, &x0)?.into_ptr())
-}
+    ["result"],
+    |py, [x0]| pncclGetErrorString(py, &x0));
 
 fn pncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetErrorString");
@@ -1133,29 +604,10 @@ fn pncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_result) });
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// `ncclGetLastError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclGetLastError: rt::call::Function = rt::call::Function::new(
-    c"ncclGetLastError",
-    "ncclGetLastError",
-    &["comm"],
-    rt::fastcall_entry!(C_ncclGetLastError),
+rt::function!(F_ncclGetLastError, C_ncclGetLastError, c"ncclGetLastError", "ncclGetLastError",
     c"ncclGetLastError(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `ncclGetLastError`, converted in order.
-unsafe fn C_ncclGetLastError(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclGetLastError.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclGetLastError(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| ncclGetLastError(py, rt::call::extract(x0, "comm")?));
 
 fn ncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGetLastError");
@@ -1169,29 +621,10 @@ fn ncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = unsafe { __f(a_comm) };
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// `pncclGetLastError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclGetLastError: rt::call::Function = rt::call::Function::new(
-    c"pncclGetLastError",
-    "pncclGetLastError",
-    &["comm"],
-    rt::fastcall_entry!(C_pncclGetLastError),
+rt::function!(F_pncclGetLastError, C_pncclGetLastError, c"pncclGetLastError", "pncclGetLastError",
     c"pncclGetLastError(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    bytes",
-);
-
-/// The arguments of a call of `pncclGetLastError`, converted in order.
-unsafe fn C_pncclGetLastError(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclGetLastError.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclGetLastError(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| pncclGetLastError(py, rt::call::extract(x0, "comm")?));
 
 fn pncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGetLastError");
@@ -1205,29 +638,10 @@ fn pncclGetLastError(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
     rt::tuple(py, [rt::cstr_result(py, __r)?])
 }
-/// `ncclResetDebugInit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclResetDebugInit: rt::call::Function = rt::call::Function::new(
-    c"ncclResetDebugInit",
-    "ncclResetDebugInit",
-    &[],
-    rt::fastcall_entry!(C_ncclResetDebugInit),
+rt::function!(F_ncclResetDebugInit, C_ncclResetDebugInit, c"ncclResetDebugInit", "ncclResetDebugInit",
     c"ncclResetDebugInit()\n--\n\n",
-);
-
-/// The arguments of a call of `ncclResetDebugInit`, converted in order.
-unsafe fn C_ncclResetDebugInit(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_ncclResetDebugInit.args::<0>(py, args, nargs, kwnames)? };
-    Ok(ncclResetDebugInit(py)?.into_ptr())
-}
+    [],
+    |py, []| ncclResetDebugInit(py));
 
 fn ncclResetDebugInit(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclResetDebugInit");
@@ -1240,29 +654,10 @@ fn ncclResetDebugInit(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [])
 }
-/// `pncclResetDebugInit` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclResetDebugInit: rt::call::Function = rt::call::Function::new(
-    c"pncclResetDebugInit",
-    "pncclResetDebugInit",
-    &[],
-    rt::fastcall_entry!(C_pncclResetDebugInit),
+rt::function!(F_pncclResetDebugInit, C_pncclResetDebugInit, c"pncclResetDebugInit", "pncclResetDebugInit",
     c"pncclResetDebugInit()\n--\n\n",
-);
-
-/// The arguments of a call of `pncclResetDebugInit`, converted in order.
-unsafe fn C_pncclResetDebugInit(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_pncclResetDebugInit.args::<0>(py, args, nargs, kwnames)? };
-    Ok(pncclResetDebugInit(py)?.into_ptr())
-}
+    [],
+    |py, []| pncclResetDebugInit(py));
 
 fn pncclResetDebugInit(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclResetDebugInit");
@@ -1275,29 +670,10 @@ fn pncclResetDebugInit(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [])
 }
-/// `ncclCommGetAsyncError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommGetAsyncError: rt::call::Function = rt::call::Function::new(
-    c"ncclCommGetAsyncError",
-    "ncclCommGetAsyncError",
-    &["comm", "asyncError"],
-    rt::fastcall_entry!(C_ncclCommGetAsyncError),
+rt::function!(F_ncclCommGetAsyncError, C_ncclCommGetAsyncError, c"ncclCommGetAsyncError", "ncclCommGetAsyncError",
     c"ncclCommGetAsyncError(comm, asyncError)\n--\n\nChecks whether the comm has encountered any asynchronous errors\nQuery whether the provided communicator has encountered any asynchronous errors\n\nArgs:\n    comm [in]: Communicator to query\n    asyncError [out]: Pointer to where result code will be stored\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclCommGetAsyncError`, converted in order.
-unsafe fn C_ncclCommGetAsyncError(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_ncclCommGetAsyncError.args::<2>(py, args, nargs, kwnames)? };
-    Ok(ncclCommGetAsyncError(py, rt::call::extract(x0, "comm")?, &x1)?.into_ptr())
-}
+    ["comm", "asyncError"],
+    |py, [x0, x1]| ncclCommGetAsyncError(py, rt::call::extract(x0, "comm")?, &x1));
 
 fn ncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommGetAsyncError");
@@ -1313,29 +689,10 @@ fn ncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_asyncError) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclCommGetAsyncError` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommGetAsyncError: rt::call::Function = rt::call::Function::new(
-    c"pncclCommGetAsyncError",
-    "pncclCommGetAsyncError",
-    &["comm", "asyncError"],
-    rt::fastcall_entry!(C_pncclCommGetAsyncError),
+rt::function!(F_pncclCommGetAsyncError, C_pncclCommGetAsyncError, c"pncclCommGetAsyncError", "pncclCommGetAsyncError",
     c"pncclCommGetAsyncError(comm, asyncError)\n--\n\nArgs:\n    comm\n    asyncError\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclCommGetAsyncError`, converted in order.
-unsafe fn C_pncclCommGetAsyncError(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_pncclCommGetAsyncError.args::<2>(py, args, nargs, kwnames)? };
-    Ok(pncclCommGetAsyncError(py, rt::call::extract(x0, "comm")?, &x1)?.into_ptr())
-}
+    ["comm", "asyncError"],
+    |py, [x0, x1]| pncclCommGetAsyncError(py, rt::call::extract(x0, "comm")?, &x1));
 
 fn pncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommGetAsyncError");
@@ -1351,29 +708,10 @@ fn pncclCommGetAsyncError(py: Python<'_>, comm: rt::PtrArg, asyncError: &Bound<'
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_asyncError) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclCommCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommCount: rt::call::Function = rt::call::Function::new(
-    c"ncclCommCount",
-    "ncclCommCount",
-    &["comm"],
-    rt::fastcall_entry!(C_ncclCommCount),
+rt::function!(F_ncclCommCount, C_ncclCommCount, c"ncclCommCount", "ncclCommCount",
     c"ncclCommCount(comm)\n--\n\nGets the number of ranks in the communicator clique.\nReturns the number of ranks in the communicator clique (as set during initialization)\n\nArgs:\n    comm [in]: Communicator to query\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    count: int\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclCommCount`, converted in order.
-unsafe fn C_ncclCommCount(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclCommCount.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclCommCount(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| ncclCommCount(py, rt::call::extract(x0, "comm")?));
 
 fn ncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommCount");
@@ -1389,29 +727,10 @@ fn ncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
 }
-/// `pncclCommCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommCount: rt::call::Function = rt::call::Function::new(
-    c"pncclCommCount",
-    "pncclCommCount",
-    &["comm"],
-    rt::fastcall_entry!(C_pncclCommCount),
+rt::function!(F_pncclCommCount, C_pncclCommCount, c"pncclCommCount", "pncclCommCount",
     c"pncclCommCount(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    count: int",
-);
-
-/// The arguments of a call of `pncclCommCount`, converted in order.
-unsafe fn C_pncclCommCount(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclCommCount.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclCommCount(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| pncclCommCount(py, rt::call::extract(x0, "comm")?));
 
 fn pncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommCount");
@@ -1427,29 +746,10 @@ fn pncclCommCount(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
 }
-/// `ncclCommCuDevice` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommCuDevice: rt::call::Function = rt::call::Function::new(
-    c"ncclCommCuDevice",
-    "ncclCommCuDevice",
-    &["comm"],
-    rt::fastcall_entry!(C_ncclCommCuDevice),
+rt::function!(F_ncclCommCuDevice, C_ncclCommCuDevice, c"ncclCommCuDevice", "ncclCommCuDevice",
     c"ncclCommCuDevice(comm)\n--\n\nGet the ROCm device index associated with a communicator\nReturns the ROCm device number associated with the provided communicator.\n\nArgs:\n    comm [in]: Communicator to query\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    device: int\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclCommCuDevice`, converted in order.
-unsafe fn C_ncclCommCuDevice(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclCommCuDevice.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclCommCuDevice(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| ncclCommCuDevice(py, rt::call::extract(x0, "comm")?));
 
 fn ncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommCuDevice");
@@ -1465,29 +765,10 @@ fn ncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_device)?])
 }
-/// `pncclCommCuDevice` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommCuDevice: rt::call::Function = rt::call::Function::new(
-    c"pncclCommCuDevice",
-    "pncclCommCuDevice",
-    &["comm"],
-    rt::fastcall_entry!(C_pncclCommCuDevice),
+rt::function!(F_pncclCommCuDevice, C_pncclCommCuDevice, c"pncclCommCuDevice", "pncclCommCuDevice",
     c"pncclCommCuDevice(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    device: int",
-);
-
-/// The arguments of a call of `pncclCommCuDevice`, converted in order.
-unsafe fn C_pncclCommCuDevice(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclCommCuDevice.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclCommCuDevice(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| pncclCommCuDevice(py, rt::call::extract(x0, "comm")?));
 
 fn pncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommCuDevice");
@@ -1503,29 +784,10 @@ fn pncclCommCuDevice(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_device)?])
 }
-/// `ncclCommUserRank` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommUserRank: rt::call::Function = rt::call::Function::new(
-    c"ncclCommUserRank",
-    "ncclCommUserRank",
-    &["comm"],
-    rt::fastcall_entry!(C_ncclCommUserRank),
+rt::function!(F_ncclCommUserRank, C_ncclCommUserRank, c"ncclCommUserRank", "ncclCommUserRank",
     c"ncclCommUserRank(comm)\n--\n\nGet the rank associated with a communicator\nReturns the user-ordered \"rank\" associated with the provided communicator.\n\nArgs:\n    comm [in]: Communicator to query\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    rank: int\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclCommUserRank`, converted in order.
-unsafe fn C_ncclCommUserRank(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclCommUserRank.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclCommUserRank(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| ncclCommUserRank(py, rt::call::extract(x0, "comm")?));
 
 fn ncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommUserRank");
@@ -1541,29 +803,10 @@ fn ncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_rank)?])
 }
-/// `pncclCommUserRank` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommUserRank: rt::call::Function = rt::call::Function::new(
-    c"pncclCommUserRank",
-    "pncclCommUserRank",
-    &["comm"],
-    rt::fastcall_entry!(C_pncclCommUserRank),
+rt::function!(F_pncclCommUserRank, C_pncclCommUserRank, c"pncclCommUserRank", "pncclCommUserRank",
     c"pncclCommUserRank(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    rank: int",
-);
-
-/// The arguments of a call of `pncclCommUserRank`, converted in order.
-unsafe fn C_pncclCommUserRank(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclCommUserRank.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclCommUserRank(py, rt::call::extract(x0, "comm")?)?.into_ptr())
-}
+    ["comm"],
+    |py, [x0]| pncclCommUserRank(py, rt::call::extract(x0, "comm")?));
 
 fn pncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommUserRank");
@@ -1579,29 +822,10 @@ fn pncclCommUserRank(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_rank) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_rank)?])
 }
-/// `ncclCommRegister` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommRegister: rt::call::Function = rt::call::Function::new(
-    c"ncclCommRegister",
-    "ncclCommRegister",
-    &["comm", "buff", "size"],
-    rt::fastcall_entry!(C_ncclCommRegister),
+rt::function!(F_ncclCommRegister, C_ncclCommRegister, c"ncclCommRegister", "ncclCommRegister",
     c"ncclCommRegister(comm, buff, size)\n--\n\nArgs:\n    comm\n    buff\n    size\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    handle: Pointer",
-);
-
-/// The arguments of a call of `ncclCommRegister`, converted in order.
-unsafe fn C_ncclCommRegister(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_ncclCommRegister.args::<3>(py, args, nargs, kwnames)? };
-    Ok(ncclCommRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?)?.into_ptr())
-}
+    ["comm", "buff", "size"],
+    |py, [x0, x1, x2]| ncclCommRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?));
 
 fn ncclCommRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommRegister");
@@ -1619,29 +843,10 @@ fn ncclCommRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size:
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_buff, a_size, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_handle)?])
 }
-/// `pncclCommRegister` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommRegister: rt::call::Function = rt::call::Function::new(
-    c"pncclCommRegister",
-    "pncclCommRegister",
-    &["comm", "buff", "size"],
-    rt::fastcall_entry!(C_pncclCommRegister),
+rt::function!(F_pncclCommRegister, C_pncclCommRegister, c"pncclCommRegister", "pncclCommRegister",
     c"pncclCommRegister(comm, buff, size)\n--\n\nArgs:\n    comm\n    buff\n    size\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    handle: Pointer",
-);
-
-/// The arguments of a call of `pncclCommRegister`, converted in order.
-unsafe fn C_pncclCommRegister(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_pncclCommRegister.args::<3>(py, args, nargs, kwnames)? };
-    Ok(pncclCommRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?)?.into_ptr())
-}
+    ["comm", "buff", "size"],
+    |py, [x0, x1, x2]| pncclCommRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?));
 
 fn pncclCommRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommRegister");
@@ -1659,29 +864,10 @@ fn pncclCommRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_buff, a_size, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_handle)?])
 }
-/// `ncclCommDeregister` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommDeregister: rt::call::Function = rt::call::Function::new(
-    c"ncclCommDeregister",
-    "ncclCommDeregister",
-    &["comm", "handle"],
-    rt::fastcall_entry!(C_ncclCommDeregister),
+rt::function!(F_ncclCommDeregister, C_ncclCommDeregister, c"ncclCommDeregister", "ncclCommDeregister",
     c"ncclCommDeregister(comm, handle)\n--\n\nArgs:\n    comm\n    handle\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclCommDeregister`, converted in order.
-unsafe fn C_ncclCommDeregister(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_ncclCommDeregister.args::<2>(py, args, nargs, kwnames)? };
-    Ok(ncclCommDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "handle")?)?.into_ptr())
-}
+    ["comm", "handle"],
+    |py, [x0, x1]| ncclCommDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "handle")?));
 
 fn ncclCommDeregister(py: Python<'_>, comm: rt::PtrArg, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommDeregister");
@@ -1696,29 +882,10 @@ fn ncclCommDeregister(py: Python<'_>, comm: rt::PtrArg, handle: rt::PtrArgMut) -
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclCommDeregister` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommDeregister: rt::call::Function = rt::call::Function::new(
-    c"pncclCommDeregister",
-    "pncclCommDeregister",
-    &["comm", "handle"],
-    rt::fastcall_entry!(C_pncclCommDeregister),
+rt::function!(F_pncclCommDeregister, C_pncclCommDeregister, c"pncclCommDeregister", "pncclCommDeregister",
     c"pncclCommDeregister(comm, handle)\n--\n\nArgs:\n    comm\n    handle\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclCommDeregister`, converted in order.
-unsafe fn C_pncclCommDeregister(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_pncclCommDeregister.args::<2>(py, args, nargs, kwnames)? };
-    Ok(pncclCommDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "handle")?)?.into_ptr())
-}
+    ["comm", "handle"],
+    |py, [x0, x1]| pncclCommDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "handle")?));
 
 fn pncclCommDeregister(py: Python<'_>, comm: rt::PtrArg, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommDeregister");
@@ -1733,29 +900,10 @@ fn pncclCommDeregister(py: Python<'_>, comm: rt::PtrArg, handle: rt::PtrArgMut) 
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclCommWindowRegister` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommWindowRegister: rt::call::Function = rt::call::Function::new(
-    c"ncclCommWindowRegister",
-    "ncclCommWindowRegister",
-    &["comm", "buff", "size", "winFlags"],
-    rt::fastcall_entry!(C_ncclCommWindowRegister),
+rt::function!(F_ncclCommWindowRegister, C_ncclCommWindowRegister, c"ncclCommWindowRegister", "ncclCommWindowRegister",
     c"ncclCommWindowRegister(comm, buff, size, winFlags)\n--\n\nArgs:\n    comm\n    buff\n    size\n    winFlags\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    win: ncclWindow",
-);
-
-/// The arguments of a call of `ncclCommWindowRegister`, converted in order.
-unsafe fn C_ncclCommWindowRegister(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_ncclCommWindowRegister.args::<4>(py, args, nargs, kwnames)? };
-    Ok(ncclCommWindowRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?, rt::call::extract(x3, "winFlags")?)?.into_ptr())
-}
+    ["comm", "buff", "size", "winFlags"],
+    |py, [x0, x1, x2, x3]| ncclCommWindowRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?, rt::call::extract(x3, "winFlags")?));
 
 fn ncclCommWindowRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size: rt::CInt<u64>, winFlags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommWindowRegister");
@@ -1774,29 +922,10 @@ fn ncclCommWindowRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut,
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_buff, a_size, a_win, a_winFlags) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 9, o_win, None)?])
 }
-/// `pncclCommWindowRegister` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommWindowRegister: rt::call::Function = rt::call::Function::new(
-    c"pncclCommWindowRegister",
-    "pncclCommWindowRegister",
-    &["comm", "buff", "size", "winFlags"],
-    rt::fastcall_entry!(C_pncclCommWindowRegister),
+rt::function!(F_pncclCommWindowRegister, C_pncclCommWindowRegister, c"pncclCommWindowRegister", "pncclCommWindowRegister",
     c"pncclCommWindowRegister(comm, buff, size, winFlags)\n--\n\nArgs:\n    comm\n    buff\n    size\n    winFlags\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    win: ncclWindow",
-);
-
-/// The arguments of a call of `pncclCommWindowRegister`, converted in order.
-unsafe fn C_pncclCommWindowRegister(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_pncclCommWindowRegister.args::<4>(py, args, nargs, kwnames)? };
-    Ok(pncclCommWindowRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?, rt::call::extract(x3, "winFlags")?)?.into_ptr())
-}
+    ["comm", "buff", "size", "winFlags"],
+    |py, [x0, x1, x2, x3]| pncclCommWindowRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?, rt::call::extract(x3, "winFlags")?));
 
 fn pncclCommWindowRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size: rt::CInt<u64>, winFlags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommWindowRegister");
@@ -1815,29 +944,10 @@ fn pncclCommWindowRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_buff, a_size, a_win, a_winFlags) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 9, o_win, None)?])
 }
-/// `ncclCommWindowDeregister` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclCommWindowDeregister: rt::call::Function = rt::call::Function::new(
-    c"ncclCommWindowDeregister",
-    "ncclCommWindowDeregister",
-    &["comm", "win"],
-    rt::fastcall_entry!(C_ncclCommWindowDeregister),
+rt::function!(F_ncclCommWindowDeregister, C_ncclCommWindowDeregister, c"ncclCommWindowDeregister", "ncclCommWindowDeregister",
     c"ncclCommWindowDeregister(comm, win)\n--\n\nArgs:\n    comm\n    win\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclCommWindowDeregister`, converted in order.
-unsafe fn C_ncclCommWindowDeregister(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_ncclCommWindowDeregister.args::<2>(py, args, nargs, kwnames)? };
-    Ok(ncclCommWindowDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "win")?)?.into_ptr())
-}
+    ["comm", "win"],
+    |py, [x0, x1]| ncclCommWindowDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "win")?));
 
 fn ncclCommWindowDeregister(py: Python<'_>, comm: rt::PtrArg, win: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommWindowDeregister");
@@ -1852,29 +962,10 @@ fn ncclCommWindowDeregister(py: Python<'_>, comm: rt::PtrArg, win: rt::PtrArg) -
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_win) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclCommWindowDeregister` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclCommWindowDeregister: rt::call::Function = rt::call::Function::new(
-    c"pncclCommWindowDeregister",
-    "pncclCommWindowDeregister",
-    &["comm", "win"],
-    rt::fastcall_entry!(C_pncclCommWindowDeregister),
+rt::function!(F_pncclCommWindowDeregister, C_pncclCommWindowDeregister, c"pncclCommWindowDeregister", "pncclCommWindowDeregister",
     c"pncclCommWindowDeregister(comm, win)\n--\n\nArgs:\n    comm\n    win\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclCommWindowDeregister`, converted in order.
-unsafe fn C_pncclCommWindowDeregister(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_pncclCommWindowDeregister.args::<2>(py, args, nargs, kwnames)? };
-    Ok(pncclCommWindowDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "win")?)?.into_ptr())
-}
+    ["comm", "win"],
+    |py, [x0, x1]| pncclCommWindowDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "win")?));
 
 fn pncclCommWindowDeregister(py: Python<'_>, comm: rt::PtrArg, win: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommWindowDeregister");
@@ -1889,29 +980,10 @@ fn pncclCommWindowDeregister(py: Python<'_>, comm: rt::PtrArg, win: rt::PtrArg) 
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_win) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclRedOpCreatePreMulSum` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclRedOpCreatePreMulSum: rt::call::Function = rt::call::Function::new(
-    c"ncclRedOpCreatePreMulSum",
-    "ncclRedOpCreatePreMulSum",
-    &["op", "scalar", "datatype", "residence", "comm"],
-    rt::fastcall_entry!(C_ncclRedOpCreatePreMulSum),
+rt::function!(F_ncclRedOpCreatePreMulSum, C_ncclRedOpCreatePreMulSum, c"ncclRedOpCreatePreMulSum", "ncclRedOpCreatePreMulSum",
     c"ncclRedOpCreatePreMulSum(op, scalar, datatype, residence, comm)\n--\n\nCreate a custom pre-multiplier reduction operator\nCreates a new reduction operator which pre-multiplies input values by a given\nscalar locally before reducing them with peer values via summation. For use\nonly with collectives launched against *comm* and *datatype*. The\nresidence* argument indicates how/when the memory pointed to by *scalar*\nwill be dereferenced. Upon return, the newly created operator's handle\nis stored in *op*.\n\nArgs:\n    op [out]: Pointer to where newly created custom reduction operator is to be stored\n    scalar [in]: Pointer to scalar value.\n    datatype [in]: Scalar value datatype\n    residence [in]: Memory type of the scalar value\n    comm [in]: Communicator to associate with this custom reduction operator\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclRedOpCreatePreMulSum`, converted in order.
-unsafe fn C_ncclRedOpCreatePreMulSum(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_ncclRedOpCreatePreMulSum.args::<5>(py, args, nargs, kwnames)? };
-    Ok(ncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?)?.into_ptr())
-}
+    ["op", "scalar", "datatype", "residence", "comm"],
+    |py, [x0, x1, x2, x3, x4]| ncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?));
 
 fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRedOpCreatePreMulSum");
@@ -1930,29 +1002,10 @@ fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::P
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_scalar, a_datatype, a_residence, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclRedOpCreatePreMulSum` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclRedOpCreatePreMulSum: rt::call::Function = rt::call::Function::new(
-    c"pncclRedOpCreatePreMulSum",
-    "pncclRedOpCreatePreMulSum",
-    &["op", "scalar", "datatype", "residence", "comm"],
-    rt::fastcall_entry!(C_pncclRedOpCreatePreMulSum),
+rt::function!(F_pncclRedOpCreatePreMulSum, C_pncclRedOpCreatePreMulSum, c"pncclRedOpCreatePreMulSum", "pncclRedOpCreatePreMulSum",
     c"pncclRedOpCreatePreMulSum(op, scalar, datatype, residence, comm)\n--\n\nArgs:\n    op\n    scalar\n    datatype\n    residence\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclRedOpCreatePreMulSum`, converted in order.
-unsafe fn C_pncclRedOpCreatePreMulSum(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4] =
-        unsafe { F_pncclRedOpCreatePreMulSum.args::<5>(py, args, nargs, kwnames)? };
-    Ok(pncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?)?.into_ptr())
-}
+    ["op", "scalar", "datatype", "residence", "comm"],
+    |py, [x0, x1, x2, x3, x4]| pncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?));
 
 fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRedOpCreatePreMulSum");
@@ -1971,29 +1024,10 @@ fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_scalar, a_datatype, a_residence, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclRedOpDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclRedOpDestroy: rt::call::Function = rt::call::Function::new(
-    c"ncclRedOpDestroy",
-    "ncclRedOpDestroy",
-    &["op", "comm"],
-    rt::fastcall_entry!(C_ncclRedOpDestroy),
+rt::function!(F_ncclRedOpDestroy, C_ncclRedOpDestroy, c"ncclRedOpDestroy", "ncclRedOpDestroy",
     c"ncclRedOpDestroy(op, comm)\n--\n\nDestroy custom reduction operator\nDestroys the reduction operator *op*. The operator must have been created by\nncclRedOpCreatePreMul with the matching communicator *comm*. An operator may be\ndestroyed as soon as the last RCCL function which is given that operator returns.\n\nArgs:\n    op [in]: Custom reduction operator is to be destroyed\n    comm [in]: Communicator associated with this reduction operator\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclRedOpDestroy`, converted in order.
-unsafe fn C_ncclRedOpDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_ncclRedOpDestroy.args::<2>(py, args, nargs, kwnames)? };
-    Ok(ncclRedOpDestroy(py, &x0, rt::call::extract(x1, "comm")?)?.into_ptr())
-}
+    ["op", "comm"],
+    |py, [x0, x1]| ncclRedOpDestroy(py, &x0, rt::call::extract(x1, "comm")?));
 
 fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRedOpDestroy");
@@ -2008,29 +1042,10 @@ fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> 
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclRedOpDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclRedOpDestroy: rt::call::Function = rt::call::Function::new(
-    c"pncclRedOpDestroy",
-    "pncclRedOpDestroy",
-    &["op", "comm"],
-    rt::fastcall_entry!(C_pncclRedOpDestroy),
+rt::function!(F_pncclRedOpDestroy, C_pncclRedOpDestroy, c"pncclRedOpDestroy", "pncclRedOpDestroy",
     c"pncclRedOpDestroy(op, comm)\n--\n\nArgs:\n    op\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclRedOpDestroy`, converted in order.
-unsafe fn C_pncclRedOpDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_pncclRedOpDestroy.args::<2>(py, args, nargs, kwnames)? };
-    Ok(pncclRedOpDestroy(py, &x0, rt::call::extract(x1, "comm")?)?.into_ptr())
-}
+    ["op", "comm"],
+    |py, [x0, x1]| pncclRedOpDestroy(py, &x0, rt::call::extract(x1, "comm")?));
 
 fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRedOpDestroy");
@@ -2045,29 +1060,10 @@ fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: rt::PtrArg) ->
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_comm) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclReduce` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclReduce: rt::call::Function = rt::call::Function::new(
-    c"ncclReduce",
-    "ncclReduce",
-    &["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclReduce),
+rt::function!(F_ncclReduce, C_ncclReduce, c"ncclReduce", "ncclReduce",
     c"ncclReduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream)\n--\n\nReduce\nReduces data arrays of length *count* in *sendbuff* into *recvbuff* using *op*\noperation.\nrecvbuff* may be NULL on all calls except for root device.\nroot* is the rank (not the HIP device) where data will reside after the\noperation is complete.\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff [in]: Local device data buffer to be reduced\n    recvbuff [out]: Data buffer where result is stored (only for *root* rank).  May be null for other ranks.\n    count [in]: Number of elements in every send buffer\n    datatype [in]: Data buffer element datatype\n    op [in]: Reduction operator type\n    root [in]: Rank where result data array will be stored\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclReduce`, converted in order.
-unsafe fn C_ncclReduce(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_ncclReduce.args::<8>(py, args, nargs, kwnames)? };
-    Ok(ncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| ncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?));
 
 fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduce");
@@ -2088,29 +1084,10 @@ fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, cou
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclReduce` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclReduce: rt::call::Function = rt::call::Function::new(
-    c"pncclReduce",
-    "pncclReduce",
-    &["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclReduce),
+rt::function!(F_pncclReduce, C_pncclReduce, c"pncclReduce", "pncclReduce",
     c"pncclReduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclReduce`, converted in order.
-unsafe fn C_pncclReduce(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_pncclReduce.args::<8>(py, args, nargs, kwnames)? };
-    Ok(pncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| pncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?));
 
 fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduce");
@@ -2131,29 +1108,10 @@ fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, co
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclBcast` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclBcast: rt::call::Function = rt::call::Function::new(
-    c"ncclBcast",
-    "ncclBcast",
-    &["buff", "count", "datatype", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclBcast),
+rt::function!(F_ncclBcast, C_ncclBcast, c"ncclBcast", "ncclBcast",
     c"ncclBcast(buff, count, datatype, root, comm, stream)\n--\n\n(Deprecated) Broadcast (in-place)\nCopies *count* values from *root* to all other devices.\nroot is the rank (not the CUDA device) where data resides before the\noperation is started.\nThis operation is implicitly in-place.\n\nArgs:\n    buff [in,out]: Input array on *root* to be copied to other ranks.  Output array for all ranks.\n    count [in]: Number of elements in data buffer\n    datatype [in]: Data buffer element datatype\n    root [in]: Rank owning buffer to be copied to others\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclBcast`, converted in order.
-unsafe fn C_ncclBcast(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_ncclBcast.args::<6>(py, args, nargs, kwnames)? };
-    Ok(ncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["buff", "count", "datatype", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| ncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBcast");
@@ -2172,29 +1130,10 @@ fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype
     let __r = py.allow_threads(move || unsafe { __f(a_buff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclBcast` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclBcast: rt::call::Function = rt::call::Function::new(
-    c"pncclBcast",
-    "pncclBcast",
-    &["buff", "count", "datatype", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclBcast),
+rt::function!(F_pncclBcast, C_pncclBcast, c"pncclBcast", "pncclBcast",
     c"pncclBcast(buff, count, datatype, root, comm, stream)\n--\n\nArgs:\n    buff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclBcast`, converted in order.
-unsafe fn C_pncclBcast(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_pncclBcast.args::<6>(py, args, nargs, kwnames)? };
-    Ok(pncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["buff", "count", "datatype", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| pncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBcast");
@@ -2213,29 +1152,10 @@ fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatyp
     let __r = py.allow_threads(move || unsafe { __f(a_buff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclBroadcast` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclBroadcast: rt::call::Function = rt::call::Function::new(
-    c"ncclBroadcast",
-    "ncclBroadcast",
-    &["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclBroadcast),
+rt::function!(F_ncclBroadcast, C_ncclBroadcast, c"ncclBroadcast", "ncclBroadcast",
     c"ncclBroadcast(sendbuff, recvbuff, count, datatype, root, comm, stream)\n--\n\nBroadcast\nCopies *count* values from *sendbuff* on *root* to *recvbuff* on all devices.\nroot* is the rank (not the HIP device) where data resides before the operation is started.\nsendbuff* may be NULL on ranks other than *root*.\nIn-place operation will happen if *sendbuff* == *recvbuff*.\n\nArgs:\n    sendbuff [in]: Data array to copy (if *root*).  May be NULL for other ranks\n    recvbuff [in]: Data array to store received array\n    count [in]: Number of elements in data buffer\n    datatype [in]: Data buffer element datatype\n    root [in]: Rank of broadcast root\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclBroadcast`, converted in order.
-unsafe fn C_ncclBroadcast(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_ncclBroadcast.args::<7>(py, args, nargs, kwnames)? };
-    Ok(ncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBroadcast");
@@ -2255,29 +1175,10 @@ fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclBroadcast` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclBroadcast: rt::call::Function = rt::call::Function::new(
-    c"pncclBroadcast",
-    "pncclBroadcast",
-    &["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclBroadcast),
+rt::function!(F_pncclBroadcast, C_pncclBroadcast, c"pncclBroadcast", "pncclBroadcast",
     c"pncclBroadcast(sendbuff, recvbuff, count, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclBroadcast`, converted in order.
-unsafe fn C_pncclBroadcast(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_pncclBroadcast.args::<7>(py, args, nargs, kwnames)? };
-    Ok(pncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBroadcast");
@@ -2297,29 +1198,10 @@ fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclAllReduce` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclAllReduce: rt::call::Function = rt::call::Function::new(
-    c"ncclAllReduce",
-    "ncclAllReduce",
-    &["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclAllReduce),
+rt::function!(F_ncclAllReduce, C_ncclAllReduce, c"ncclAllReduce", "ncclAllReduce",
     c"ncclAllReduce(sendbuff, recvbuff, count, datatype, op, comm, stream)\n--\n\nAll-Reduce\nReduces data arrays of length *count* in *sendbuff* using *op* operation, and\nleaves identical copies of result on each *recvbuff*.\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff [in]: Input data array to reduce\n    recvbuff [out]: Data array to store reduced result array\n    count [in]: Number of elements in data buffer\n    datatype [in]: Data buffer element datatype\n    op [in]: Reduction operator\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclAllReduce`, converted in order.
-unsafe fn C_ncclAllReduce(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_ncclAllReduce.args::<7>(py, args, nargs, kwnames)? };
-    Ok(ncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllReduce");
@@ -2339,29 +1221,10 @@ fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclAllReduce` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclAllReduce: rt::call::Function = rt::call::Function::new(
-    c"pncclAllReduce",
-    "pncclAllReduce",
-    &["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclAllReduce),
+rt::function!(F_pncclAllReduce, C_pncclAllReduce, c"pncclAllReduce", "pncclAllReduce",
     c"pncclAllReduce(sendbuff, recvbuff, count, datatype, op, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclAllReduce`, converted in order.
-unsafe fn C_pncclAllReduce(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_pncclAllReduce.args::<7>(py, args, nargs, kwnames)? };
-    Ok(pncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllReduce");
@@ -2381,29 +1244,10 @@ fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclAllReduceWithBias` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclAllReduceWithBias: rt::call::Function = rt::call::Function::new(
-    c"ncclAllReduceWithBias",
-    "ncclAllReduceWithBias",
-    &["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream", "acc"],
-    rt::fastcall_entry!(C_ncclAllReduceWithBias),
+rt::function!(F_ncclAllReduceWithBias, C_ncclAllReduceWithBias, c"ncclAllReduceWithBias", "ncclAllReduceWithBias",
     c"ncclAllReduceWithBias(sendbuff, recvbuff, count, datatype, op, comm, stream, acc)\n--\n\nAll-Reduce-with-Bias\nReduces data arrays of length *count* in *sendbuff* using *op* operation, and\nleaves identical copies of result on each *recvbuff*.\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff [in]: Input data array to reduce\n    recvbuff [out]: Data array to store reduced result array\n    count [in]: Number of elements in data buffer\n    datatype [in]: Data buffer element datatype\n    op [in]: Reduction operator\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n    acc [in]: Bias data array to reduce\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclAllReduceWithBias`, converted in order.
-unsafe fn C_ncclAllReduceWithBias(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_ncclAllReduceWithBias.args::<8>(py, args, nargs, kwnames)? };
-    Ok(ncclAllReduceWithBias(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?, rt::call::extract(x7, "acc")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream", "acc"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| ncclAllReduceWithBias(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?, rt::call::extract(x7, "acc")?));
 
 fn ncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg, acc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllReduceWithBias");
@@ -2424,29 +1268,10 @@ fn ncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream, a_acc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclAllReduceWithBias` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclAllReduceWithBias: rt::call::Function = rt::call::Function::new(
-    c"pncclAllReduceWithBias",
-    "pncclAllReduceWithBias",
-    &["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream", "acc"],
-    rt::fastcall_entry!(C_pncclAllReduceWithBias),
+rt::function!(F_pncclAllReduceWithBias, C_pncclAllReduceWithBias, c"pncclAllReduceWithBias", "pncclAllReduceWithBias",
     c"pncclAllReduceWithBias(sendbuff, recvbuff, count, datatype, op, comm, stream, acc)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    comm\n    stream\n    acc\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclAllReduceWithBias`, converted in order.
-unsafe fn C_pncclAllReduceWithBias(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7] =
-        unsafe { F_pncclAllReduceWithBias.args::<8>(py, args, nargs, kwnames)? };
-    Ok(pncclAllReduceWithBias(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?, rt::call::extract(x7, "acc")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream", "acc"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7]| pncclAllReduceWithBias(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?, rt::call::extract(x7, "acc")?));
 
 fn pncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg, acc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllReduceWithBias");
@@ -2467,29 +1292,10 @@ fn pncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream, a_acc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclReduceScatter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclReduceScatter: rt::call::Function = rt::call::Function::new(
-    c"ncclReduceScatter",
-    "ncclReduceScatter",
-    &["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclReduceScatter),
+rt::function!(F_ncclReduceScatter, C_ncclReduceScatter, c"ncclReduceScatter", "ncclReduceScatter",
     c"ncclReduceScatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)\n--\n\nReduce-Scatter\nReduces data in *sendbuff* using *op* operation and leaves reduced result\nscattered over the devices so that *recvbuff* on rank i will contain the i-th\nblock of the result.\nAssumes sendcount is equal to nranks*recvcount, which means that *sendbuff*\nshould have a size of at least nranks*recvcount elements.\nIn-place operations will happen if recvbuff == sendbuff + rank * recvcount.\n\nArgs:\n    sendbuff [in]: Input data array to reduce\n    recvbuff [out]: Data array to store reduced result subarray\n    recvcount [in]: Number of elements each rank receives\n    datatype [in]: Data buffer element datatype\n    op [in]: Reduction operator\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclReduceScatter`, converted in order.
-unsafe fn C_ncclReduceScatter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_ncclReduceScatter.args::<7>(py, args, nargs, kwnames)? };
-    Ok(ncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduceScatter");
@@ -2509,29 +1315,10 @@ fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgM
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclReduceScatter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclReduceScatter: rt::call::Function = rt::call::Function::new(
-    c"pncclReduceScatter",
-    "pncclReduceScatter",
-    &["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclReduceScatter),
+rt::function!(F_pncclReduceScatter, C_pncclReduceScatter, c"pncclReduceScatter", "pncclReduceScatter",
     c"pncclReduceScatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclReduceScatter`, converted in order.
-unsafe fn C_pncclReduceScatter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_pncclReduceScatter.args::<7>(py, args, nargs, kwnames)? };
-    Ok(pncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduceScatter");
@@ -2551,29 +1338,10 @@ fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_op, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclAllGather` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclAllGather: rt::call::Function = rt::call::Function::new(
-    c"ncclAllGather",
-    "ncclAllGather",
-    &["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclAllGather),
+rt::function!(F_ncclAllGather, C_ncclAllGather, c"ncclAllGather", "ncclAllGather",
     c"ncclAllGather(sendbuff, recvbuff, sendcount, datatype, comm, stream)\n--\n\nAll-Gather\nEach device gathers *sendcount* values from other GPUs into *recvbuff*,\nreceiving data from rank i at offset i*sendcount.\nAssumes recvcount is equal to nranks*sendcount, which means that recvbuff\nshould have a size of at least nranks*sendcount elements.\nIn-place operations will happen if sendbuff == recvbuff + rank * sendcount.\n\nArgs:\n    sendbuff [in]: Input data array to send\n    recvbuff [out]: Data array to store the gathered result\n    sendcount [in]: Number of elements each rank sends\n    datatype [in]: Data buffer element datatype\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclAllGather`, converted in order.
-unsafe fn C_ncclAllGather(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_ncclAllGather.args::<6>(py, args, nargs, kwnames)? };
-    Ok(ncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| ncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllGather");
@@ -2592,29 +1360,10 @@ fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclAllGather` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclAllGather: rt::call::Function = rt::call::Function::new(
-    c"pncclAllGather",
-    "pncclAllGather",
-    &["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclAllGather),
+rt::function!(F_pncclAllGather, C_pncclAllGather, c"pncclAllGather", "pncclAllGather",
     c"pncclAllGather(sendbuff, recvbuff, sendcount, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclAllGather`, converted in order.
-unsafe fn C_pncclAllGather(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_pncclAllGather.args::<6>(py, args, nargs, kwnames)? };
-    Ok(pncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| pncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllGather");
@@ -2633,29 +1382,10 @@ fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclSend` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclSend: rt::call::Function = rt::call::Function::new(
-    c"ncclSend",
-    "ncclSend",
-    &["sendbuff", "count", "datatype", "peer", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclSend),
+rt::function!(F_ncclSend, C_ncclSend, c"ncclSend", "ncclSend",
     c"ncclSend(sendbuff, count, datatype, peer, comm, stream)\n--\n\nSend\nSend data from *sendbuff* to rank *peer*.\nRank *peer* needs to call ncclRecv with the same *datatype* and the same *count*\nas this rank.\nThis operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations\nneed to progress concurrently to complete, they must be fused within a ncclGroupStart /\nncclGroupEnd section.\n\nArgs:\n    sendbuff [in]: Data array to send\n    count [in]: Number of elements to send\n    datatype [in]: Data buffer element datatype\n    peer [in]: Peer rank to send to\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclSend`, converted in order.
-unsafe fn C_ncclSend(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_ncclSend.args::<6>(py, args, nargs, kwnames)? };
-    Ok(ncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "count", "datatype", "peer", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| ncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclSend");
@@ -2674,29 +1404,10 @@ fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclSend` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclSend: rt::call::Function = rt::call::Function::new(
-    c"pncclSend",
-    "pncclSend",
-    &["sendbuff", "count", "datatype", "peer", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclSend),
+rt::function!(F_pncclSend, C_pncclSend, c"pncclSend", "pncclSend",
     c"pncclSend(sendbuff, count, datatype, peer, comm, stream)\n--\n\nArgs:\n    sendbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclSend`, converted in order.
-unsafe fn C_pncclSend(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_pncclSend.args::<6>(py, args, nargs, kwnames)? };
-    Ok(pncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "count", "datatype", "peer", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| pncclSend(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclSend");
@@ -2715,29 +1426,10 @@ fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatyp
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclRecv` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclRecv: rt::call::Function = rt::call::Function::new(
-    c"ncclRecv",
-    "ncclRecv",
-    &["recvbuff", "count", "datatype", "peer", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclRecv),
+rt::function!(F_ncclRecv, C_ncclRecv, c"ncclRecv", "ncclRecv",
     c"ncclRecv(recvbuff, count, datatype, peer, comm, stream)\n--\n\nReceive\nReceive data from rank *peer* into *recvbuff*.\nRank *peer* needs to call ncclSend with the same datatype and the same count\nas this rank.\nThis operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations\nneed to progress concurrently to complete, they must be fused within a ncclGroupStart/\nncclGroupEnd section.\n\nArgs:\n    recvbuff [out]: Data array to receive\n    count [in]: Number of elements to receive\n    datatype [in]: Data buffer element datatype\n    peer [in]: Peer rank to send to\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclRecv`, converted in order.
-unsafe fn C_ncclRecv(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_ncclRecv.args::<6>(py, args, nargs, kwnames)? };
-    Ok(ncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["recvbuff", "count", "datatype", "peer", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| ncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRecv");
@@ -2756,29 +1448,10 @@ fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datat
     let __r = py.allow_threads(move || unsafe { __f(a_recvbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclRecv` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclRecv: rt::call::Function = rt::call::Function::new(
-    c"pncclRecv",
-    "pncclRecv",
-    &["recvbuff", "count", "datatype", "peer", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclRecv),
+rt::function!(F_pncclRecv, C_pncclRecv, c"pncclRecv", "pncclRecv",
     c"pncclRecv(recvbuff, count, datatype, peer, comm, stream)\n--\n\nArgs:\n    recvbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclRecv`, converted in order.
-unsafe fn C_pncclRecv(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_pncclRecv.args::<6>(py, args, nargs, kwnames)? };
-    Ok(pncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["recvbuff", "count", "datatype", "peer", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| pncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRecv");
@@ -2797,29 +1470,10 @@ fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, data
     let __r = py.allow_threads(move || unsafe { __f(a_recvbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclGather` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclGather: rt::call::Function = rt::call::Function::new(
-    c"ncclGather",
-    "ncclGather",
-    &["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclGather),
+rt::function!(F_ncclGather, C_ncclGather, c"ncclGather", "ncclGather",
     c"ncclGather(sendbuff, recvbuff, sendcount, datatype, root, comm, stream)\n--\n\nGather\nRoot device gathers *sendcount* values from other GPUs into *recvbuff*,\nreceiving data from rank i at offset i*sendcount.\nAssumes recvcount is equal to nranks*sendcount, which means that *recvbuff*\nshould have a size of at least nranks*sendcount elements.\nIn-place operations will happen if sendbuff == recvbuff + rank * sendcount.\nrecvbuff* may be NULL on ranks other than *root*.\n\nArgs:\n    sendbuff [in]: Data array to send\n    recvbuff [out]: Data array to receive into on *root*.\n    sendcount [in]: Number of elements to send per rank\n    datatype [in]: Data buffer element datatype\n    root [in]: Rank that receives data from all other ranks\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclGather`, converted in order.
-unsafe fn C_ncclGather(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_ncclGather.args::<7>(py, args, nargs, kwnames)? };
-    Ok(ncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGather");
@@ -2839,29 +1493,10 @@ fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sen
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclGather` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclGather: rt::call::Function = rt::call::Function::new(
-    c"pncclGather",
-    "pncclGather",
-    &["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclGather),
+rt::function!(F_pncclGather, C_pncclGather, c"pncclGather", "pncclGather",
     c"pncclGather(sendbuff, recvbuff, sendcount, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclGather`, converted in order.
-unsafe fn C_pncclGather(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_pncclGather.args::<7>(py, args, nargs, kwnames)? };
-    Ok(pncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGather");
@@ -2881,29 +1516,10 @@ fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, se
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclScatter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclScatter: rt::call::Function = rt::call::Function::new(
-    c"ncclScatter",
-    "ncclScatter",
-    &["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclScatter),
+rt::function!(F_ncclScatter, C_ncclScatter, c"ncclScatter", "ncclScatter",
     c"ncclScatter(sendbuff, recvbuff, recvcount, datatype, root, comm, stream)\n--\n\nScatter\nScattered over the devices so that recvbuff on rank i will contain the i-th\nblock of the data on root.\nAssumes sendcount is equal to nranks*recvcount, which means that *sendbuff*\nshould have a size of at least nranks*recvcount elements.\nIn-place operations will happen if recvbuff == sendbuff + rank * recvcount.\n\nArgs:\n    sendbuff [in]: Data array to send (on *root* rank).  May be NULL on other ranks.\n    recvbuff [out]: Data array to receive partial subarray into\n    recvcount [in]: Number of elements to receive per rank\n    datatype [in]: Data buffer element datatype\n    root [in]: Rank that scatters data to all other ranks\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclScatter`, converted in order.
-unsafe fn C_ncclScatter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_ncclScatter.args::<7>(py, args, nargs, kwnames)? };
-    Ok(ncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| ncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclScatter");
@@ -2923,29 +1539,10 @@ fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, re
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclScatter` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclScatter: rt::call::Function = rt::call::Function::new(
-    c"pncclScatter",
-    "pncclScatter",
-    &["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclScatter),
+rt::function!(F_pncclScatter, C_pncclScatter, c"pncclScatter", "pncclScatter",
     c"pncclScatter(sendbuff, recvbuff, recvcount, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclScatter`, converted in order.
-unsafe fn C_pncclScatter(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_pncclScatter.args::<7>(py, args, nargs, kwnames)? };
-    Ok(pncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| pncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
 fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclScatter");
@@ -2965,29 +1562,10 @@ fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, r
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_root, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclAllToAll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclAllToAll: rt::call::Function = rt::call::Function::new(
-    c"ncclAllToAll",
-    "ncclAllToAll",
-    &["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclAllToAll),
+rt::function!(F_ncclAllToAll, C_ncclAllToAll, c"ncclAllToAll", "ncclAllToAll",
     c"ncclAllToAll(sendbuff, recvbuff, count, datatype, comm, stream)\n--\n\nAll-To-All\nDevice (i) send (j)th block of data to device (j) and be placed as (i)th\nblock. Each block for sending/receiving has *count* elements, which means\nthat *recvbuff* and *sendbuff* should have a size of nranks*count elements.\nIn-place operation is NOT supported. It is the user's responsibility\nto ensure that sendbuff and recvbuff are distinct.\n\nArgs:\n    sendbuff [in]: Data array to send (contains blocks for each other rank)\n    recvbuff [out]: Data array to receive (contains blocks from each other rank)\n    count [in]: Number of elements to send between each pair of ranks\n    datatype [in]: Data buffer element datatype\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclAllToAll`, converted in order.
-unsafe fn C_ncclAllToAll(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_ncclAllToAll.args::<6>(py, args, nargs, kwnames)? };
-    Ok(ncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| ncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAll");
@@ -3006,29 +1584,10 @@ fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, c
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclAllToAll` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclAllToAll: rt::call::Function = rt::call::Function::new(
-    c"pncclAllToAll",
-    "pncclAllToAll",
-    &["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclAllToAll),
+rt::function!(F_pncclAllToAll, C_pncclAllToAll, c"pncclAllToAll", "pncclAllToAll",
     c"pncclAllToAll(sendbuff, recvbuff, count, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclAllToAll`, converted in order.
-unsafe fn C_pncclAllToAll(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5] =
-        unsafe { F_pncclAllToAll.args::<6>(py, args, nargs, kwnames)? };
-    Ok(pncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5]| pncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
 fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAll");
@@ -3047,29 +1606,10 @@ fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclAllToAllv` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclAllToAllv: rt::call::Function = rt::call::Function::new(
-    c"ncclAllToAllv",
-    "ncclAllToAllv",
-    &["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
-    rt::fastcall_entry!(C_ncclAllToAllv),
+rt::function!(F_ncclAllToAllv, C_ncclAllToAllv, c"ncclAllToAllv", "ncclAllToAllv",
     c"ncclAllToAllv(sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream)\n--\n\nAll-To-Allv\nDevice (i) sends sendcounts[j] of data from offset sdispls[j]\nto device (j). At the same time, device (i) receives recvcounts[j] of data\nfrom device (j) to be placed at rdispls[j].\nsendcounts, sdispls, recvcounts and rdispls are all measured in the units\nof datatype, not bytes.\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff [in]: Data array to send (contains blocks for each other rank)\n    sendcounts [in]: Array containing number of elements to send to each participating rank\n    sdispls [in]: Array of offsets into *sendbuff* for each participating rank\n    recvbuff [out]: Data array to receive (contains blocks from each other rank)\n    recvcounts [in]: Array containing number of elements to receive from each participating rank\n    rdispls [in]: Array of offsets into *recvbuff* for each participating rank\n    datatype [in]: Data buffer element datatype\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclAllToAllv`, converted in order.
-unsafe fn C_ncclAllToAllv(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_ncclAllToAllv.args::<9>(py, args, nargs, kwnames)? };
-    Ok(ncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| ncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?));
 
 fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAllv");
@@ -3095,29 +1635,10 @@ fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, Py
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_sendcounts, a_sdispls, a_recvbuff, a_recvcounts, a_rdispls, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclAllToAllv` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclAllToAllv: rt::call::Function = rt::call::Function::new(
-    c"pncclAllToAllv",
-    "pncclAllToAllv",
-    &["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
-    rt::fastcall_entry!(C_pncclAllToAllv),
+rt::function!(F_pncclAllToAllv, C_pncclAllToAllv, c"pncclAllToAllv", "pncclAllToAllv",
     c"pncclAllToAllv(sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    sendcounts\n    sdispls\n    recvbuff\n    recvcounts\n    rdispls\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclAllToAllv`, converted in order.
-unsafe fn C_pncclAllToAllv(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8] =
-        unsafe { F_pncclAllToAllv.args::<9>(py, args, nargs, kwnames)? };
-    Ok(pncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?)?.into_ptr())
-}
+    ["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| pncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?));
 
 fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAllv");
@@ -3143,29 +1664,10 @@ fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, P
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_sendcounts, a_sdispls, a_recvbuff, a_recvcounts, a_rdispls, a_datatype, a_comm, a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclGroupStart` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclGroupStart: rt::call::Function = rt::call::Function::new(
-    c"ncclGroupStart",
-    "ncclGroupStart",
-    &[],
-    rt::fastcall_entry!(C_ncclGroupStart),
+rt::function!(F_ncclGroupStart, C_ncclGroupStart, c"ncclGroupStart", "ncclGroupStart",
     c"ncclGroupStart()\n--\n\nGroup Start\nStart a group call. All calls to RCCL until ncclGroupEnd will be fused into\na single RCCL operation. Nothing will be started on the HIP stream until\nncclGroupEnd.\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclGroupStart`, converted in order.
-unsafe fn C_ncclGroupStart(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_ncclGroupStart.args::<0>(py, args, nargs, kwnames)? };
-    Ok(ncclGroupStart(py)?.into_ptr())
-}
+    [],
+    |py, []| ncclGroupStart(py));
 
 fn ncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGroupStart");
@@ -3178,29 +1680,10 @@ fn ncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclGroupStart` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclGroupStart: rt::call::Function = rt::call::Function::new(
-    c"pncclGroupStart",
-    "pncclGroupStart",
-    &[],
-    rt::fastcall_entry!(C_pncclGroupStart),
+rt::function!(F_pncclGroupStart, C_pncclGroupStart, c"pncclGroupStart", "pncclGroupStart",
     c"pncclGroupStart()\n--\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclGroupStart`, converted in order.
-unsafe fn C_pncclGroupStart(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_pncclGroupStart.args::<0>(py, args, nargs, kwnames)? };
-    Ok(pncclGroupStart(py)?.into_ptr())
-}
+    [],
+    |py, []| pncclGroupStart(py));
 
 fn pncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGroupStart");
@@ -3213,29 +1696,10 @@ fn pncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclGroupEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclGroupEnd: rt::call::Function = rt::call::Function::new(
-    c"ncclGroupEnd",
-    "ncclGroupEnd",
-    &[],
-    rt::fastcall_entry!(C_ncclGroupEnd),
+rt::function!(F_ncclGroupEnd, C_ncclGroupEnd, c"ncclGroupEnd", "ncclGroupEnd",
     c"ncclGroupEnd()\n--\n\nGroup End\nEnd a group call. Start a fused RCCL operation consisting of all calls since\nncclGroupStart. Operations on the HIP stream depending on the RCCL operations\nneed to be called after ncclGroupEnd.\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
-);
-
-/// The arguments of a call of `ncclGroupEnd`, converted in order.
-unsafe fn C_ncclGroupEnd(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_ncclGroupEnd.args::<0>(py, args, nargs, kwnames)? };
-    Ok(ncclGroupEnd(py)?.into_ptr())
-}
+    [],
+    |py, []| ncclGroupEnd(py));
 
 fn ncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGroupEnd");
@@ -3248,29 +1712,10 @@ fn ncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclGroupEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclGroupEnd: rt::call::Function = rt::call::Function::new(
-    c"pncclGroupEnd",
-    "pncclGroupEnd",
-    &[],
-    rt::fastcall_entry!(C_pncclGroupEnd),
+rt::function!(F_pncclGroupEnd, C_pncclGroupEnd, c"pncclGroupEnd", "pncclGroupEnd",
     c"pncclGroupEnd()\n--\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclGroupEnd`, converted in order.
-unsafe fn C_pncclGroupEnd(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_pncclGroupEnd.args::<0>(py, args, nargs, kwnames)? };
-    Ok(pncclGroupEnd(py)?.into_ptr())
-}
+    [],
+    |py, []| pncclGroupEnd(py));
 
 fn pncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGroupEnd");
@@ -3283,29 +1728,10 @@ fn pncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `ncclGroupSimulateEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_ncclGroupSimulateEnd: rt::call::Function = rt::call::Function::new(
-    c"ncclGroupSimulateEnd",
-    "ncclGroupSimulateEnd",
-    &["simInfo"],
-    rt::fastcall_entry!(C_ncclGroupSimulateEnd),
+rt::function!(F_ncclGroupSimulateEnd, C_ncclGroupSimulateEnd, c"ncclGroupSimulateEnd", "ncclGroupSimulateEnd",
     c"ncclGroupSimulateEnd(simInfo)\n--\n\nArgs:\n    simInfo\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `ncclGroupSimulateEnd`, converted in order.
-unsafe fn C_ncclGroupSimulateEnd(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_ncclGroupSimulateEnd.args::<1>(py, args, nargs, kwnames)? };
-    Ok(ncclGroupSimulateEnd(py, &x0)?.into_ptr())
-}
+    ["simInfo"],
+    |py, [x0]| ncclGroupSimulateEnd(py, &x0));
 
 fn ncclGroupSimulateEnd(py: Python<'_>, simInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGroupSimulateEnd");
@@ -3320,29 +1746,10 @@ fn ncclGroupSimulateEnd(py: Python<'_>, simInfo: &Bound<'_, PyAny>) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_simInfo) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `pncclGroupSimulateEnd` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_pncclGroupSimulateEnd: rt::call::Function = rt::call::Function::new(
-    c"pncclGroupSimulateEnd",
-    "pncclGroupSimulateEnd",
-    &["simInfo"],
-    rt::fastcall_entry!(C_pncclGroupSimulateEnd),
+rt::function!(F_pncclGroupSimulateEnd, C_pncclGroupSimulateEnd, c"pncclGroupSimulateEnd", "pncclGroupSimulateEnd",
     c"pncclGroupSimulateEnd(simInfo)\n--\n\nArgs:\n    simInfo\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
-);
-
-/// The arguments of a call of `pncclGroupSimulateEnd`, converted in order.
-unsafe fn C_pncclGroupSimulateEnd(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_pncclGroupSimulateEnd.args::<1>(py, args, nargs, kwnames)? };
-    Ok(pncclGroupSimulateEnd(py, &x0)?.into_ptr())
-}
+    ["simInfo"],
+    |py, [x0]| pncclGroupSimulateEnd(py, &x0));
 
 fn pncclGroupSimulateEnd(py: Python<'_>, simInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGroupSimulateEnd");

@@ -78,29 +78,13 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
 /// This module's type registry.
 pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("hip.rocm_smi", &TYPE_DEFS, &TYPE_SLOTS);
 
-/// `rsmi_init` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_init: rt::call::Function = rt::call::Function::new(
-    c"rsmi_init",
-    "rsmi_init",
-    &["init_flags"],
-    rt::fastcall_entry!(C_rsmi_init),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_rsmi_init, C_rsmi_init, c"rsmi_init", "rsmi_init",
     c"rsmi_init(init_flags)\n--\n\n*************************************************************************\n\nInitialize ROCm SMI.\n\nWhen called, this initializes internal data structures,\nincluding those corresponding to sources of information that SMI provides.\n\nArgs:\n    init_flags [in]: Bit flags that tell SMI how to initialze. Values of\n        ::rsmi_init_flags_t may be OR'd together and passed through init_flags\n        to modify how RSMI initializes.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
-);
-
-/// The arguments of a call of `rsmi_init`, converted in order.
-unsafe fn C_rsmi_init(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_init.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_init(py, rt::call::extract(x0, "init_flags")?)?.into_ptr())
-}
+    ["init_flags"],
+    |py, [x0]| rsmi_init(py, rt::call::extract(x0, "init_flags")?));
 
 fn rsmi_init(py: Python<'_>, init_flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_init");
@@ -114,29 +98,10 @@ fn rsmi_init(py: Python<'_>, init_flags: rt::CInt<u64>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_init_flags) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_shut_down` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_shut_down: rt::call::Function = rt::call::Function::new(
-    c"rsmi_shut_down",
-    "rsmi_shut_down",
-    &[],
-    rt::fastcall_entry!(C_rsmi_shut_down),
+rt::function!(F_rsmi_shut_down, C_rsmi_shut_down, c"rsmi_shut_down", "rsmi_shut_down",
     c"rsmi_shut_down()\n--\n\nShutdown ROCm SMI.\n\nDo any necessary clean up.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status",
-);
-
-/// The arguments of a call of `rsmi_shut_down`, converted in order.
-unsafe fn C_rsmi_shut_down(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_rsmi_shut_down.args::<0>(py, args, nargs, kwnames)? };
-    Ok(rsmi_shut_down(py)?.into_ptr())
-}
+    [],
+    |py, []| rsmi_shut_down(py));
 
 fn rsmi_shut_down(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_shut_down");
@@ -149,29 +114,10 @@ fn rsmi_shut_down(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_num_monitor_devices` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_num_monitor_devices: rt::call::Function = rt::call::Function::new(
-    c"rsmi_num_monitor_devices",
-    "rsmi_num_monitor_devices",
-    &[],
-    rt::fastcall_entry!(C_rsmi_num_monitor_devices),
+rt::function!(F_rsmi_num_monitor_devices, C_rsmi_num_monitor_devices, c"rsmi_num_monitor_devices", "rsmi_num_monitor_devices",
     c"rsmi_num_monitor_devices()\n--\n\n*************************************************************************\n\nGet the number of devices that have monitor information.\n\nThe number of devices which have monitors is returned. Monitors\nare referenced by the index which can be between 0 and num_devices - 1.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    num_devices: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
-);
-
-/// The arguments of a call of `rsmi_num_monitor_devices`, converted in order.
-unsafe fn C_rsmi_num_monitor_devices(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_rsmi_num_monitor_devices.args::<0>(py, args, nargs, kwnames)? };
-    Ok(rsmi_num_monitor_devices(py)?.into_ptr())
-}
+    [],
+    |py, []| rsmi_num_monitor_devices(py));
 
 fn rsmi_num_monitor_devices(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_num_monitor_devices");
@@ -186,29 +132,10 @@ fn rsmi_num_monitor_devices(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_num_devices) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_num_devices)?])
 }
-/// `rsmi_dev_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_id_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_id_get",
-    "rsmi_dev_id_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_id_get),
+rt::function!(F_rsmi_dev_id_get, C_rsmi_dev_id_get, c"rsmi_dev_id_get", "rsmi_dev_id_get",
     c"rsmi_dev_id_get(dv_ind)\n--\n\nGet the device id associated with the device with provided device\nindex.\n\nGiven a device index dv_ind and a pointer to a uint16_t id,\nthis function will write the device id value to the uint16_t pointed to by\nid. This ID is an identification of the type of device, so calling this\nfunction for different devices will give the same value if they are kind\nof device. Consequently, this function should not be used to distinguish\none device from another. rsmi_dev_pci_id_get() should be used to get a\nunique identifier.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_id_get`, converted in order.
-unsafe fn C_rsmi_dev_id_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_id_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_id_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_id_get");
@@ -224,29 +151,10 @@ fn rsmi_dev_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
 }
-/// `rsmi_dev_revision_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_revision_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_revision_get",
-    "rsmi_dev_revision_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_revision_get),
+rt::function!(F_rsmi_dev_revision_get, C_rsmi_dev_revision_get, c"rsmi_dev_revision_get", "rsmi_dev_revision_get",
     c"rsmi_dev_revision_get(dv_ind)\n--\n\nGet the device revision associated with the device\n\nGiven a device index dv_ind and a pointer to a uint16_t to\nwhich the revision will be written\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    revision: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
-);
-
-/// The arguments of a call of `rsmi_dev_revision_get`, converted in order.
-unsafe fn C_rsmi_dev_revision_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_revision_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_revision_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_revision_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_revision_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_revision_get");
@@ -262,29 +170,10 @@ fn rsmi_dev_revision_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_revision) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_revision)?])
 }
-/// `rsmi_dev_sku_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_sku_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_sku_get",
-    "rsmi_dev_sku_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_sku_get),
+rt::function!(F_rsmi_dev_sku_get, C_rsmi_dev_sku_get, c"rsmi_dev_sku_get", "rsmi_dev_sku_get",
     c"rsmi_dev_sku_get(dv_ind)\n--\n\nGet the SKU for a desired device associated with the device with\nprovided device index.\n\nGiven a device index dv_ind and a pointer to a uint16_t sku,\nthis function will attempt to obtain the SKU from the Product Information\nFRU chip, present on server ASICs. It will write the sku value to the\nuint16_t pointed to by sku.\n\nIf this parameter is nullptr, this function will return\n::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\narguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\nprovided arguments.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    sku: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_sku_get`, converted in order.
-unsafe fn C_rsmi_dev_sku_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_sku_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_sku_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_sku_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_sku_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_sku_get");
@@ -300,29 +189,10 @@ fn rsmi_dev_sku_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sku) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sku)?])
 }
-/// `rsmi_dev_vendor_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_vendor_id_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_vendor_id_get",
-    "rsmi_dev_vendor_id_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_vendor_id_get),
+rt::function!(F_rsmi_dev_vendor_id_get, C_rsmi_dev_vendor_id_get, c"rsmi_dev_vendor_id_get", "rsmi_dev_vendor_id_get",
     c"rsmi_dev_vendor_id_get(dv_ind)\n--\n\nGet the device vendor id associated with the device with provided\ndevice index.\n\nGiven a device index dv_ind and a pointer to a uint16_t id,\nthis function will write the device vendor id value to the uint16_t pointed\nto by id.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_vendor_id_get`, converted in order.
-unsafe fn C_rsmi_dev_vendor_id_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_vendor_id_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_vendor_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_vendor_id_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_vendor_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_vendor_id_get");
@@ -338,29 +208,10 @@ fn rsmi_dev_vendor_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
 }
-/// `rsmi_dev_name_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_name_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_name_get",
-    "rsmi_dev_name_get",
-    &["dv_ind", "name", "len"],
-    rt::fastcall_entry!(C_rsmi_dev_name_get),
+rt::function!(F_rsmi_dev_name_get, C_rsmi_dev_name_get, c"rsmi_dev_name_get", "rsmi_dev_name_get",
     c"rsmi_dev_name_get(dv_ind, name, len)\n--\n\nGet the name string of a gpu device.\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer name, and a length of this buffer len, this function\nwill write the name of the device (up to len characters) to the buffer\nname.\n\nIf the integer ID associated with the device is not found in one of the\nsystem files containing device name information (e.g.\n/usr/share/misc/pci.ids), then this function will return the hex device ID\nas a string. Updating the system name files can be accompplished with\n\"sudo update-pciids\".\n\nArgs:\n    dv_ind [in]: a device index\n    name [inout]: a pointer to a caller provided char buffer to which the\n        name will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: the length of the caller provided buffer name.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
-);
-
-/// The arguments of a call of `rsmi_dev_name_get`, converted in order.
-unsafe fn C_rsmi_dev_name_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_name_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_name_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "len")?)?.into_ptr())
-}
+    ["dv_ind", "name", "len"],
+    |py, [x0, x1, x2]| rsmi_dev_name_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "len")?));
 
 fn rsmi_dev_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::PtrArgMut, len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_name_get");
@@ -376,29 +227,10 @@ fn rsmi_dev_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::PtrArgMut,
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_name, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_brand_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_brand_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_brand_get",
-    "rsmi_dev_brand_get",
-    &["dv_ind", "brand", "len"],
-    rt::fastcall_entry!(C_rsmi_dev_brand_get),
+rt::function!(F_rsmi_dev_brand_get, C_rsmi_dev_brand_get, c"rsmi_dev_brand_get", "rsmi_dev_brand_get",
     c"rsmi_dev_brand_get(dv_ind, brand, len)\n--\n\nGet the brand string of a gpu device.\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer brand, and a length of this buffer len, this function\nwill write the brand of the device (up to len characters) to the buffer\nbrand.\n\nIf the sku associated with the device is not found as one of the values\ncontained within rsmi_dev_brand_get, then this function will return the\ndevice marketing name as a string instead of the brand name.\n\nArgs:\n    dv_ind [in]: a device index\n    brand [inout]: a pointer to a caller provided char buffer to which the\n        brand will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: the length of the caller provided buffer brand.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
-);
-
-/// The arguments of a call of `rsmi_dev_brand_get`, converted in order.
-unsafe fn C_rsmi_dev_brand_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_brand_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_brand_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "brand")?, rt::call::extract(x2, "len")?)?.into_ptr())
-}
+    ["dv_ind", "brand", "len"],
+    |py, [x0, x1, x2]| rsmi_dev_brand_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "brand")?, rt::call::extract(x2, "len")?));
 
 fn rsmi_dev_brand_get(py: Python<'_>, dv_ind: rt::CInt<u32>, brand: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_brand_get");
@@ -414,29 +246,10 @@ fn rsmi_dev_brand_get(py: Python<'_>, dv_ind: rt::CInt<u32>, brand: rt::PtrArgMu
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_brand, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_vendor_name_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_vendor_name_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_vendor_name_get",
-    "rsmi_dev_vendor_name_get",
-    &["dv_ind", "name", "len"],
-    rt::fastcall_entry!(C_rsmi_dev_vendor_name_get),
+rt::function!(F_rsmi_dev_vendor_name_get, C_rsmi_dev_vendor_name_get, c"rsmi_dev_vendor_name_get", "rsmi_dev_vendor_name_get",
     c"rsmi_dev_vendor_name_get(dv_ind, name, len)\n--\n\nGet the name string for a give vendor ID\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer name, and a length of this buffer len, this function will\nwrite the name of the vendor (up to len characters) buffer name. The\nid may be a device vendor or subsystem vendor ID.\n\nIf the integer ID associated with the vendor is not found in one of the\nsystem files containing device name information (e.g.\n/usr/share/misc/pci.ids), then this function will return the hex vendor ID\nas a string. Updating the system name files can be accompplished with\n\"sudo update-pciids\".\n\nArgs:\n    dv_ind [in]: a device index\n    name [inout]: a pointer to a caller provided char buffer to which the\n        name will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: the length of the caller provided buffer name.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
-);
-
-/// The arguments of a call of `rsmi_dev_vendor_name_get`, converted in order.
-unsafe fn C_rsmi_dev_vendor_name_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_vendor_name_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_vendor_name_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "len")?)?.into_ptr())
-}
+    ["dv_ind", "name", "len"],
+    |py, [x0, x1, x2]| rsmi_dev_vendor_name_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "len")?));
 
 fn rsmi_dev_vendor_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::PtrArgMut, len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_vendor_name_get");
@@ -452,29 +265,10 @@ fn rsmi_dev_vendor_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::Ptr
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_name, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_market_name_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_market_name_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_market_name_get",
-    "rsmi_dev_market_name_get",
-    &["dv_ind", "market_name", "len"],
-    rt::fastcall_entry!(C_rsmi_dev_market_name_get),
+rt::function!(F_rsmi_dev_market_name_get, C_rsmi_dev_market_name_get, c"rsmi_dev_market_name_get", "rsmi_dev_market_name_get",
     c"rsmi_dev_market_name_get(dv_ind, market_name, len)\n--\n\nGet the device's market name\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer market_name, and a length of this buffer len, this function will\nwrite the name of the market name (up to len characters) buffer market_name.\n\nArgs:\n    dv_ind\n    market_name [inout]: a pointer to a caller provided char buffer to which the\n        market name will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_DRM_ERROR if a DRM error occurs\n    len [in]: the length of the caller provided buffer name.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_DRM_ERROR if a DRM error occurs\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
-);
-
-/// The arguments of a call of `rsmi_dev_market_name_get`, converted in order.
-unsafe fn C_rsmi_dev_market_name_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_market_name_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_market_name_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "market_name")?, rt::call::extract(x2, "len")?)?.into_ptr())
-}
+    ["dv_ind", "market_name", "len"],
+    |py, [x0, x1, x2]| rsmi_dev_market_name_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "market_name")?, rt::call::extract(x2, "len")?));
 
 fn rsmi_dev_market_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, market_name: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_market_name_get");
@@ -490,29 +284,10 @@ fn rsmi_dev_market_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, market_name: 
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_market_name, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_vram_vendor_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_vram_vendor_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_vram_vendor_get",
-    "rsmi_dev_vram_vendor_get",
-    &["dv_ind", "brand", "len"],
-    rt::fastcall_entry!(C_rsmi_dev_vram_vendor_get),
+rt::function!(F_rsmi_dev_vram_vendor_get, C_rsmi_dev_vram_vendor_get, c"rsmi_dev_vram_vendor_get", "rsmi_dev_vram_vendor_get",
     c"rsmi_dev_vram_vendor_get(dv_ind, brand, len)\n--\n\nGet the vram vendor string of a gpu device.\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer brand, and a length of this buffer len, this function\nwill write the vram vendor of the device (up to len characters) to the\nbuffer brand.\n\nIf the vram vendor for the device is not found as one of the values\ncontained within rsmi_dev_vram_vendor_get, then this function will return\nthe string 'unknown' instead of the vram vendor.\n\nArgs:\n    dv_ind [in]: a device index\n    brand [inout]: a pointer to a caller provided char buffer to which the\n        vram vendor will be written\n    len [in]: the length of the caller provided buffer brand.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
-);
-
-/// The arguments of a call of `rsmi_dev_vram_vendor_get`, converted in order.
-unsafe fn C_rsmi_dev_vram_vendor_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_vram_vendor_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_vram_vendor_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "brand")?, rt::call::extract(x2, "len")?)?.into_ptr())
-}
+    ["dv_ind", "brand", "len"],
+    |py, [x0, x1, x2]| rsmi_dev_vram_vendor_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "brand")?, rt::call::extract(x2, "len")?));
 
 fn rsmi_dev_vram_vendor_get(py: Python<'_>, dv_ind: rt::CInt<u32>, brand: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_vram_vendor_get");
@@ -528,29 +303,10 @@ fn rsmi_dev_vram_vendor_get(py: Python<'_>, dv_ind: rt::CInt<u32>, brand: rt::Pt
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_brand, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_serial_number_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_serial_number_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_serial_number_get",
-    "rsmi_dev_serial_number_get",
-    &["dv_ind", "serial_num", "len"],
-    rt::fastcall_entry!(C_rsmi_dev_serial_number_get),
+rt::function!(F_rsmi_dev_serial_number_get, C_rsmi_dev_serial_number_get, c"rsmi_dev_serial_number_get", "rsmi_dev_serial_number_get",
     c"rsmi_dev_serial_number_get(dv_ind, serial_num, len)\n--\n\nGet the serial number string for a device\n\nGiven a device index dv_ind, a pointer to a buffer of chars\nserial_num, and the length of the provided buffer len, this function\nwill write the serial number string (up to len characters) to the buffer\npointed to by serial_num.\n\nArgs:\n    dv_ind [in]: a device index\n    serial_num [inout]: a pointer to caller-provided memory to which the\n        serial number will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: the length of the caller provided buffer serial_num.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
-);
-
-/// The arguments of a call of `rsmi_dev_serial_number_get`, converted in order.
-unsafe fn C_rsmi_dev_serial_number_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_serial_number_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_serial_number_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "serial_num")?, rt::call::extract(x2, "len")?)?.into_ptr())
-}
+    ["dv_ind", "serial_num", "len"],
+    |py, [x0, x1, x2]| rsmi_dev_serial_number_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "serial_num")?, rt::call::extract(x2, "len")?));
 
 fn rsmi_dev_serial_number_get(py: Python<'_>, dv_ind: rt::CInt<u32>, serial_num: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_serial_number_get");
@@ -566,29 +322,10 @@ fn rsmi_dev_serial_number_get(py: Python<'_>, dv_ind: rt::CInt<u32>, serial_num:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_serial_num, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_subsystem_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_subsystem_id_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_subsystem_id_get",
-    "rsmi_dev_subsystem_id_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_subsystem_id_get),
+rt::function!(F_rsmi_dev_subsystem_id_get, C_rsmi_dev_subsystem_id_get, c"rsmi_dev_subsystem_id_get", "rsmi_dev_subsystem_id_get",
     c"rsmi_dev_subsystem_id_get(dv_ind)\n--\n\nGet the subsystem device id associated with the device with\nprovided device index.\n\nGiven a device index dv_ind and a pointer to a uint32_t id,\nthis function will write the subsystem device id value to the uint64_t\npointed to by id.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_subsystem_id_get`, converted in order.
-unsafe fn C_rsmi_dev_subsystem_id_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_subsystem_id_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_subsystem_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_subsystem_id_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_subsystem_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_subsystem_id_get");
@@ -604,29 +341,10 @@ fn rsmi_dev_subsystem_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
 }
-/// `rsmi_dev_subsystem_name_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_subsystem_name_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_subsystem_name_get",
-    "rsmi_dev_subsystem_name_get",
-    &["dv_ind", "name", "len"],
-    rt::fastcall_entry!(C_rsmi_dev_subsystem_name_get),
+rt::function!(F_rsmi_dev_subsystem_name_get, C_rsmi_dev_subsystem_name_get, c"rsmi_dev_subsystem_name_get", "rsmi_dev_subsystem_name_get",
     c"rsmi_dev_subsystem_name_get(dv_ind, name, len)\n--\n\nGet the name string for the device subsytem\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer name, and a length of this buffer len, this function\nwill write the name of the device subsystem (up to len characters)\nto the buffer name.\n\nIf the integer ID associated with the sub-system is not found in one of the\nsystem files containing device name information (e.g.\n/usr/share/misc/pci.ids), then this function will return the hex sub-system\nID as a string. Updating the system name files can be accompplished with\n\"sudo update-pciids\".\n\nArgs:\n    dv_ind [in]: a device index\n    name [inout]: a pointer to a caller provided char buffer to which the\n        name will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: the length of the caller provided buffer name.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
-);
-
-/// The arguments of a call of `rsmi_dev_subsystem_name_get`, converted in order.
-unsafe fn C_rsmi_dev_subsystem_name_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_subsystem_name_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_subsystem_name_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "len")?)?.into_ptr())
-}
+    ["dv_ind", "name", "len"],
+    |py, [x0, x1, x2]| rsmi_dev_subsystem_name_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "len")?));
 
 fn rsmi_dev_subsystem_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::PtrArgMut, len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_subsystem_name_get");
@@ -642,29 +360,10 @@ fn rsmi_dev_subsystem_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_name, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_drm_render_minor_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_drm_render_minor_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_drm_render_minor_get",
-    "rsmi_dev_drm_render_minor_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_drm_render_minor_get),
+rt::function!(F_rsmi_dev_drm_render_minor_get, C_rsmi_dev_drm_render_minor_get, c"rsmi_dev_drm_render_minor_get", "rsmi_dev_drm_render_minor_get",
     c"rsmi_dev_drm_render_minor_get(dv_ind)\n--\n\nGet the drm minor number associated with this device\n\nGiven a device index dv_ind, find its render device file\n/dev/dri/renderDN where N corresponds to its minor number.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    minor: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_INIT_ERROR if failed to get minor number during\n    initialization.\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_drm_render_minor_get`, converted in order.
-unsafe fn C_rsmi_dev_drm_render_minor_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_drm_render_minor_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_drm_render_minor_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_drm_render_minor_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_drm_render_minor_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_drm_render_minor_get");
@@ -680,29 +379,10 @@ fn rsmi_dev_drm_render_minor_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_minor) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_minor)?])
 }
-/// `rsmi_dev_subsystem_vendor_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_subsystem_vendor_id_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_subsystem_vendor_id_get",
-    "rsmi_dev_subsystem_vendor_id_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_subsystem_vendor_id_get),
+rt::function!(F_rsmi_dev_subsystem_vendor_id_get, C_rsmi_dev_subsystem_vendor_id_get, c"rsmi_dev_subsystem_vendor_id_get", "rsmi_dev_subsystem_vendor_id_get",
     c"rsmi_dev_subsystem_vendor_id_get(dv_ind)\n--\n\nGet the device subsystem vendor id associated with the device with\nprovided device index.\n\nGiven a device index dv_ind and a pointer to a uint32_t id,\nthis function will write the device subsystem vendor id value to the\nuint64_t pointed to by id.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_subsystem_vendor_id_get`, converted in order.
-unsafe fn C_rsmi_dev_subsystem_vendor_id_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_subsystem_vendor_id_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_subsystem_vendor_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_subsystem_vendor_id_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_subsystem_vendor_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_subsystem_vendor_id_get");
@@ -718,29 +398,10 @@ fn rsmi_dev_subsystem_vendor_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
 }
-/// `rsmi_dev_unique_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_unique_id_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_unique_id_get",
-    "rsmi_dev_unique_id_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_unique_id_get),
+rt::function!(F_rsmi_dev_unique_id_get, C_rsmi_dev_unique_id_get, c"rsmi_dev_unique_id_get", "rsmi_dev_unique_id_get",
     c"rsmi_dev_unique_id_get(dv_ind)\n--\n\nGet Unique ID\n\nGiven a device index dv_ind and a pointer to a uint64_t @p\nid, this function will write the unique ID of the GPU pointed to @p\nid.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_unique_id_get`, converted in order.
-unsafe fn C_rsmi_dev_unique_id_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_unique_id_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_unique_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_unique_id_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_unique_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_unique_id_get");
@@ -756,29 +417,10 @@ fn rsmi_dev_unique_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
 }
-/// `rsmi_dev_xgmi_physical_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_xgmi_physical_id_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_xgmi_physical_id_get",
-    "rsmi_dev_xgmi_physical_id_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_xgmi_physical_id_get),
+rt::function!(F_rsmi_dev_xgmi_physical_id_get, C_rsmi_dev_xgmi_physical_id_get, c"rsmi_dev_xgmi_physical_id_get", "rsmi_dev_xgmi_physical_id_get",
     c"rsmi_dev_xgmi_physical_id_get(dv_ind)\n--\n\nGet the XGMI physical id associated with the device\n\nGiven a device index dv_ind and a pointer to a uint32_t to\nwhich the XGMI physical id will be written\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
-);
-
-/// The arguments of a call of `rsmi_dev_xgmi_physical_id_get`, converted in order.
-unsafe fn C_rsmi_dev_xgmi_physical_id_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_xgmi_physical_id_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_xgmi_physical_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_xgmi_physical_id_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_xgmi_physical_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_xgmi_physical_id_get");
@@ -794,29 +436,10 @@ fn rsmi_dev_xgmi_physical_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
 }
-/// `rsmi_dev_guid_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_guid_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_guid_get",
-    "rsmi_dev_guid_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_guid_get),
+rt::function!(F_rsmi_dev_guid_get, C_rsmi_dev_guid_get, c"rsmi_dev_guid_get", "rsmi_dev_guid_get",
     c"rsmi_dev_guid_get(dv_ind)\n--\n\nGet the GUID, also known as the GPU device id,\nassociated with the provided device index indicated by KFD.\n\nGiven a device index dv_ind and a pointer to a uint64_t\nguid, this function will write the KFD GPU id value to the\nuint64_t pointed to by guid.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    guid: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_guid_get`, converted in order.
-unsafe fn C_rsmi_dev_guid_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_guid_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_guid_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_guid_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_guid_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_guid_get");
@@ -832,29 +455,10 @@ fn rsmi_dev_guid_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_guid) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_guid)?])
 }
-/// `rsmi_dev_node_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_node_id_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_node_id_get",
-    "rsmi_dev_node_id_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_node_id_get),
+rt::function!(F_rsmi_dev_node_id_get, C_rsmi_dev_node_id_get, c"rsmi_dev_node_id_get", "rsmi_dev_node_id_get",
     c"rsmi_dev_node_id_get(dv_ind)\n--\n\nGet the node id associated with the provided device index\nindicated by KFD.\n\nGiven a device index dv_ind and a pointer to a uint32_t\nnode_id, this function will write the KFD node id value to the\nuint32_t pointed to by node_id.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    node_id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_node_id_get`, converted in order.
-unsafe fn C_rsmi_dev_node_id_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_node_id_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_node_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_node_id_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_node_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_node_id_get");
@@ -870,29 +474,10 @@ fn rsmi_dev_node_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_node_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_node_id)?])
 }
-/// `rsmi_dev_device_identifiers_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_device_identifiers_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_device_identifiers_get",
-    "rsmi_dev_device_identifiers_get",
-    &["dv_ind", "identifiers"],
-    rt::fastcall_entry!(C_rsmi_dev_device_identifiers_get),
+rt::function!(F_rsmi_dev_device_identifiers_get, C_rsmi_dev_device_identifiers_get, c"rsmi_dev_device_identifiers_get", "rsmi_dev_device_identifiers_get",
     c"rsmi_dev_device_identifiers_get(dv_ind, identifiers)\n--\n\nRetrieves the device identifiers for a specific GPU device.\n\nThis function retrieves various identifiers for a GPU device, such as\nthe card index, DRM render minor, BDFID, KFD GPU ID, partition ID, and SMI device ID.\nThe identifiers are written to the provided `rsmi_device_identifiers_t` structure.\n\nNote: Ensure that the `identifiers` pointer is valid and points to a properly allocated structure\nbefore calling this function.\n\nArgs:\n    dv_ind [in]: a device index.\n    identifiers [out]: A pointer to a structure of type `rsmi_device_identifiers_t`\n        where the device identifiers will be stored. The structure\n        contains fields such as:\n        - `card_index`: The card index of the device.\n        - `drm_render_minor`: The DRM render minor number.\n        - `bdfid`: The Bus/Device/Function PCI identifier.\n        - `kfd_gpu_id`: The KFD GPU ID.\n        - `partition_id`: The partition ID of the device.\n        - `smi_device_id`: The SMI device ID.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS The call was successful, and the device identifiers were retrieved.\n    ::RSMI_STATUS_NOT_SUPPORTED The installed software or hardware does not support this function\n    with the given arguments.\n    ::RSMI_STATUS_INVALID_ARGS The provided arguments are invalid.",
-);
-
-/// The arguments of a call of `rsmi_dev_device_identifiers_get`, converted in order.
-unsafe fn C_rsmi_dev_device_identifiers_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_device_identifiers_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_device_identifiers_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "identifiers"],
+    |py, [x0, x1]| rsmi_dev_device_identifiers_get(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_dev_device_identifiers_get(py: Python<'_>, dv_ind: rt::CInt<u32>, identifiers: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_device_identifiers_get");
@@ -908,29 +493,10 @@ fn rsmi_dev_device_identifiers_get(py: Python<'_>, dv_ind: rt::CInt<u32>, identi
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_identifiers) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_pci_bandwidth_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_pci_bandwidth_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_pci_bandwidth_get",
-    "rsmi_dev_pci_bandwidth_get",
-    &["dv_ind", "bandwidth"],
-    rt::fastcall_entry!(C_rsmi_dev_pci_bandwidth_get),
+rt::function!(F_rsmi_dev_pci_bandwidth_get, C_rsmi_dev_pci_bandwidth_get, c"rsmi_dev_pci_bandwidth_get", "rsmi_dev_pci_bandwidth_get",
     c"rsmi_dev_pci_bandwidth_get(dv_ind, bandwidth)\n--\n\n*************************************************************************\n\nGet the list of possible PCIe bandwidths that are available.\n\nGiven a device index dv_ind and a pointer to a to an\n::rsmi_pcie_bandwidth_t structure bandwidth, this function will fill in\nbandwidth with the possible T/s values and associated number of lanes,\nand indication of the current selection.\n\nArgs:\n    dv_ind [in]: a device index\n    bandwidth [inout]: a pointer to a caller provided\n        ::rsmi_pcie_bandwidth_t structure to which the frequency information will be\n        written\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_UNEXPECTED_DATA Data read or provided was not as\n    expected",
-);
-
-/// The arguments of a call of `rsmi_dev_pci_bandwidth_get`, converted in order.
-unsafe fn C_rsmi_dev_pci_bandwidth_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_pci_bandwidth_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_pci_bandwidth_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "bandwidth"],
+    |py, [x0, x1]| rsmi_dev_pci_bandwidth_get(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_dev_pci_bandwidth_get(py: Python<'_>, dv_ind: rt::CInt<u32>, bandwidth: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_pci_bandwidth_get");
@@ -946,29 +512,10 @@ fn rsmi_dev_pci_bandwidth_get(py: Python<'_>, dv_ind: rt::CInt<u32>, bandwidth: 
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_bandwidth) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_pci_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_pci_id_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_pci_id_get",
-    "rsmi_dev_pci_id_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_pci_id_get),
+rt::function!(F_rsmi_dev_pci_id_get, C_rsmi_dev_pci_id_get, c"rsmi_dev_pci_id_get", "rsmi_dev_pci_id_get",
     c"rsmi_dev_pci_id_get(dv_ind)\n--\n\nGet the unique PCI device identifier associated for a device\n\nGive a device index dv_ind and a pointer to a uint64_t @p\nbdfid, this function will write the Bus/Device/Function PCI identifier\n(BDFID) associated with device dv_ind to the value pointed to by\nbdfid.\n\nThe format of bdfid will be as follows:\n\nBDFID = ((DOMAIN & 0xFFFFFFFF) << 32) | ((Partition & 0xF) << 28)\n| ((BUS & 0xFF) << 8) | ((DEVICE & 0x1F) <<3 )\n| (FUNCTION & 0x7)\n\nNote: In some devices, the partition ID may be stored in the function bits\nBDFID[2:0] instead of BDFID[31:28].\n\nNote: For MI series devices, the function bits are only used to store the\npartition ID, but this modified BDF is internal to the ROCm stack.\nTo the OS, partitions share the same BDF as the unpartitioned device and\nhave function bits = 0, which can be verified through lspci.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    bdfid: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_pci_id_get`, converted in order.
-unsafe fn C_rsmi_dev_pci_id_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_pci_id_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_pci_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_pci_id_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_pci_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_pci_id_get");
@@ -984,29 +531,10 @@ fn rsmi_dev_pci_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObje
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_bdfid) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_bdfid)?])
 }
-/// `rsmi_topo_numa_affinity_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_topo_numa_affinity_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_topo_numa_affinity_get",
-    "rsmi_topo_numa_affinity_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_topo_numa_affinity_get),
+rt::function!(F_rsmi_topo_numa_affinity_get, C_rsmi_topo_numa_affinity_get, c"rsmi_topo_numa_affinity_get", "rsmi_topo_numa_affinity_get",
     c"rsmi_topo_numa_affinity_get(dv_ind)\n--\n\nGet the NUMA node associated with a device\n\nGiven a device index dv_ind and a pointer to a uint32_t @p\nnuma_node, this function will retrieve the NUMA node value associated\nwith device dv_ind and store the value at location pointed to by\nnuma_node.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    numa_node: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_topo_numa_affinity_get`, converted in order.
-unsafe fn C_rsmi_topo_numa_affinity_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_topo_numa_affinity_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_topo_numa_affinity_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_topo_numa_affinity_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_topo_numa_affinity_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_topo_numa_affinity_get");
@@ -1022,29 +550,10 @@ fn rsmi_topo_numa_affinity_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_numa_node) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numa_node)?])
 }
-/// `rsmi_dev_pci_throughput_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_pci_throughput_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_pci_throughput_get",
-    "rsmi_dev_pci_throughput_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_pci_throughput_get),
+rt::function!(F_rsmi_dev_pci_throughput_get, C_rsmi_dev_pci_throughput_get, c"rsmi_dev_pci_throughput_get", "rsmi_dev_pci_throughput_get",
     c"rsmi_dev_pci_throughput_get(dv_ind)\n--\n\nGet PCIe traffic information\n\nGive a device index dv_ind and pointers to a uint64_t's, @p\nsent, received and max_pkt_sz, this function will write the number\nof bytes sent and received in 1 second to sent and received,\nrespectively. The maximum possible packet size will be written to\nmax_pkt_sz.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 4 item(s):\n    rsmi_status_t: status\n    sent: int\n    received: int\n    max_pkt_sz: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments",
-);
-
-/// The arguments of a call of `rsmi_dev_pci_throughput_get`, converted in order.
-unsafe fn C_rsmi_dev_pci_throughput_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_pci_throughput_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_pci_throughput_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_pci_throughput_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_pci_throughput_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_pci_throughput_get");
@@ -1064,29 +573,10 @@ fn rsmi_dev_pci_throughput_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResul
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sent, a_received, a_max_pkt_sz) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sent)?, rt::obj(py, o_received)?, rt::obj(py, o_max_pkt_sz)?])
 }
-/// `rsmi_dev_pci_replay_counter_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_pci_replay_counter_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_pci_replay_counter_get",
-    "rsmi_dev_pci_replay_counter_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_pci_replay_counter_get),
+rt::function!(F_rsmi_dev_pci_replay_counter_get, C_rsmi_dev_pci_replay_counter_get, c"rsmi_dev_pci_replay_counter_get", "rsmi_dev_pci_replay_counter_get",
     c"rsmi_dev_pci_replay_counter_get(dv_ind)\n--\n\nGet PCIe replay counter\n\nGiven a device index dv_ind and a pointer to a uint64_t @p\ncounter, this function will write the sum of the number of NAK's received\nby the GPU and the NAK's generated by the GPU to memory pointed to by @p\ncounter.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    counter: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_pci_replay_counter_get`, converted in order.
-unsafe fn C_rsmi_dev_pci_replay_counter_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_pci_replay_counter_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_pci_replay_counter_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_pci_replay_counter_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_pci_replay_counter_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_pci_replay_counter_get");
@@ -1102,29 +592,10 @@ fn rsmi_dev_pci_replay_counter_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyR
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_counter) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_counter)?])
 }
-/// `rsmi_dev_pci_bandwidth_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_pci_bandwidth_set: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_pci_bandwidth_set",
-    "rsmi_dev_pci_bandwidth_set",
-    &["dv_ind", "bw_bitmask"],
-    rt::fastcall_entry!(C_rsmi_dev_pci_bandwidth_set),
+rt::function!(F_rsmi_dev_pci_bandwidth_set, C_rsmi_dev_pci_bandwidth_set, c"rsmi_dev_pci_bandwidth_set", "rsmi_dev_pci_bandwidth_set",
     c"rsmi_dev_pci_bandwidth_set(dv_ind, bw_bitmask)\n--\n\nControl the set of allowed PCIe bandwidths that can be used.\n\nGiven a device index dv_ind and a 64 bit bitmask bw_bitmask,\nthis function will limit the set of allowable bandwidths. If a bit in @p\nbw_bitmask has a value of 1, then the frequency (as ordered in an\n::rsmi_frequencies_t returned by ::rsmi_dev_gpu_clk_freq_get()) corresponding\nto that bit index will be allowed.\n\nThis function will change the performance level to\n::RSMI_DEV_PERF_LEVEL_MANUAL in order to modify the set of allowable\nband_widths. Caller will need to set to ::RSMI_DEV_PERF_LEVEL_AUTO in order\nto get back to default state.\n\nAll bits with indices greater than or equal to the value of the\n::rsmi_frequencies_t::num_supported field of ::rsmi_pcie_bandwidth_t will be\nignored.\n\nArgs:\n    dv_ind [in]: a device index\n    bw_bitmask [in]: A bitmask indicating the indices of the\n        bandwidths that are to be enabled (1) and disabled (0). Only the lowest\n        ::rsmi_frequencies_t::num_supported (of ::rsmi_pcie_bandwidth_t) bits of\n        this mask are relevant.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_PERMISSION function requires root access",
-);
-
-/// The arguments of a call of `rsmi_dev_pci_bandwidth_set`, converted in order.
-unsafe fn C_rsmi_dev_pci_bandwidth_set(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_pci_bandwidth_set.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_pci_bandwidth_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "bw_bitmask")?)?.into_ptr())
-}
+    ["dv_ind", "bw_bitmask"],
+    |py, [x0, x1]| rsmi_dev_pci_bandwidth_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "bw_bitmask")?));
 
 fn rsmi_dev_pci_bandwidth_set(py: Python<'_>, dv_ind: rt::CInt<u32>, bw_bitmask: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_pci_bandwidth_set");
@@ -1139,29 +610,10 @@ fn rsmi_dev_pci_bandwidth_set(py: Python<'_>, dv_ind: rt::CInt<u32>, bw_bitmask:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_bw_bitmask) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_power_ave_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_power_ave_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_power_ave_get",
-    "rsmi_dev_power_ave_get",
-    &["dv_ind", "sensor_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_power_ave_get),
+rt::function!(F_rsmi_dev_power_ave_get, C_rsmi_dev_power_ave_get, c"rsmi_dev_power_ave_get", "rsmi_dev_power_ave_get",
     c"rsmi_dev_power_ave_get(dv_ind, sensor_ind)\n--\n\n*************************************************************************\n\nGet the average power consumption of the device with provided\ndevice index.\n\nGiven a device index dv_ind and a pointer to a uint64_t\npower, this function will write the current average power consumption\n(in microwatts) to the uint64_t pointed to by power.\n\nDeprecated: ::rsmi_dev_power_get() is preferred due to providing\nbackwards compatibility, which looks at both average and current power\nvalues. Whereas ::rsmi_dev_power_ave_get only looks for average power\nconsumption. Newer ASICs will support current power only.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    power: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_power_ave_get`, converted in order.
-unsafe fn C_rsmi_dev_power_ave_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_power_ave_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_power_ave_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?)?.into_ptr())
-}
+    ["dv_ind", "sensor_ind"],
+    |py, [x0, x1]| rsmi_dev_power_ave_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?));
 
 fn rsmi_dev_power_ave_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_power_ave_get");
@@ -1178,29 +630,10 @@ fn rsmi_dev_power_ave_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_power) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_power)?])
 }
-/// `rsmi_dev_current_socket_power_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_current_socket_power_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_current_socket_power_get",
-    "rsmi_dev_current_socket_power_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_current_socket_power_get),
+rt::function!(F_rsmi_dev_current_socket_power_get, C_rsmi_dev_current_socket_power_get, c"rsmi_dev_current_socket_power_get", "rsmi_dev_current_socket_power_get",
     c"rsmi_dev_current_socket_power_get(dv_ind)\n--\n\nGet the current socket power (also known as instant\npower) of the device index provided.\n\nGiven a device index dv_ind and a pointer to a uint64_t\nsocket_power, this function will write the current socket power\n(in microwatts) to the uint64_t pointed to by socket_power.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    socket_power: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_current_socket_power_get`, converted in order.
-unsafe fn C_rsmi_dev_current_socket_power_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_current_socket_power_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_current_socket_power_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_current_socket_power_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_current_socket_power_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_current_socket_power_get");
@@ -1216,29 +649,10 @@ fn rsmi_dev_current_socket_power_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> P
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_socket_power) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_socket_power)?])
 }
-/// `rsmi_dev_power_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_power_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_power_get",
-    "rsmi_dev_power_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_power_get),
+rt::function!(F_rsmi_dev_power_get, C_rsmi_dev_power_get, c"rsmi_dev_power_get", "rsmi_dev_power_get",
     c"rsmi_dev_power_get(dv_ind)\n--\n\nA generic get which attempts to retieve current socket power\n(also known as instant power) of the device index provided, if not\nsupported tries to get average power consumed by device. Current\nsocket power is typically supported by newer devices, whereas average\npower is generally reported on older devices. This function\naims to provide backwards compatability depending on device support.\n\nGiven a device index dv_ind, a pointer to a uint64_t\npower, and type this function will write the current socket or\naverage power (in microwatts) to the uint64_t pointed to by power and\na pointer to its type RSMI_POWER_TYPE read.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 3 item(s):\n    rsmi_status_t: status\n    power: int\n    type: RSMI_POWER_TYPE\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_power_get`, converted in order.
-unsafe fn C_rsmi_dev_power_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_power_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_power_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_power_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_power_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_power_get");
@@ -1256,29 +670,10 @@ fn rsmi_dev_power_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_power, a_type) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_power)?, TYPES.enum_member(py, 26, o_type as i64)?])
 }
-/// `rsmi_dev_energy_count_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_energy_count_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_energy_count_get",
-    "rsmi_dev_energy_count_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_energy_count_get),
+rt::function!(F_rsmi_dev_energy_count_get, C_rsmi_dev_energy_count_get, c"rsmi_dev_energy_count_get", "rsmi_dev_energy_count_get",
     c"rsmi_dev_energy_count_get(dv_ind)\n--\n\nGet the energy accumulator counter of the device with provided\ndevice index.\n\nGiven a device index dv_ind, a pointer to a uint64_t\npower, and a pointer to a uint64_t timestamp, this function will write\namount of energy consumed to the uint64_t pointed to by power,\nand the timestamp to the uint64_t pointed to by timestamp.\nThe rsmi_dev_power_ave_get() is an average of a short time. This function\naccumulates all energy consumed.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 4 item(s):\n    rsmi_status_t: status\n    power: int\n    counter_resolution: float\n    timestamp: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_energy_count_get`, converted in order.
-unsafe fn C_rsmi_dev_energy_count_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_energy_count_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_energy_count_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_energy_count_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_energy_count_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_energy_count_get");
@@ -1298,29 +693,10 @@ fn rsmi_dev_energy_count_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_power, a_counter_resolution, a_timestamp) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_power)?, rt::obj(py, o_counter_resolution)?, rt::obj(py, o_timestamp)?])
 }
-/// `rsmi_dev_power_cap_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_power_cap_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_power_cap_get",
-    "rsmi_dev_power_cap_get",
-    &["dv_ind", "sensor_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_power_cap_get),
+rt::function!(F_rsmi_dev_power_cap_get, C_rsmi_dev_power_cap_get, c"rsmi_dev_power_cap_get", "rsmi_dev_power_cap_get",
     c"rsmi_dev_power_cap_get(dv_ind, sensor_ind)\n--\n\nGet the cap on power which, when reached, causes the system to take\naction to reduce power.\n\nWhen power use rises above the value power, the system will\ntake action to reduce power use. The power level returned through\npower will be in microWatts.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    cap: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_power_cap_get`, converted in order.
-unsafe fn C_rsmi_dev_power_cap_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_power_cap_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_power_cap_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?)?.into_ptr())
-}
+    ["dv_ind", "sensor_ind"],
+    |py, [x0, x1]| rsmi_dev_power_cap_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?));
 
 fn rsmi_dev_power_cap_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_power_cap_get");
@@ -1337,29 +713,10 @@ fn rsmi_dev_power_cap_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_cap) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_cap)?])
 }
-/// `rsmi_dev_power_cap_default_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_power_cap_default_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_power_cap_default_get",
-    "rsmi_dev_power_cap_default_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_power_cap_default_get),
+rt::function!(F_rsmi_dev_power_cap_default_get, C_rsmi_dev_power_cap_default_get, c"rsmi_dev_power_cap_default_get", "rsmi_dev_power_cap_default_get",
     c"rsmi_dev_power_cap_default_get(dv_ind)\n--\n\nGet the default power cap for the device specified by dv_ind.\n\nThe maximum power cap be temporarily changed by the user. However,\nthis function always returns the default reset power cap. The power level\nreturned through power will be in microWatts.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    default_cap: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_power_cap_default_get`, converted in order.
-unsafe fn C_rsmi_dev_power_cap_default_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_power_cap_default_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_power_cap_default_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_power_cap_default_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_power_cap_default_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_power_cap_default_get");
@@ -1375,29 +732,10 @@ fn rsmi_dev_power_cap_default_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_default_cap) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_default_cap)?])
 }
-/// `rsmi_dev_power_cap_range_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_power_cap_range_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_power_cap_range_get",
-    "rsmi_dev_power_cap_range_get",
-    &["dv_ind", "sensor_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_power_cap_range_get),
+rt::function!(F_rsmi_dev_power_cap_range_get, C_rsmi_dev_power_cap_range_get, c"rsmi_dev_power_cap_range_get", "rsmi_dev_power_cap_range_get",
     c"rsmi_dev_power_cap_range_get(dv_ind, sensor_ind)\n--\n\nGet the range of valid values for the power cap\n\nThis function will return the maximum possible valid power cap\nmax and the minimum possible valid power cap min\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 3 item(s):\n    rsmi_status_t: status\n    max: int\n    min: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_power_cap_range_get`, converted in order.
-unsafe fn C_rsmi_dev_power_cap_range_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_power_cap_range_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_power_cap_range_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?)?.into_ptr())
-}
+    ["dv_ind", "sensor_ind"],
+    |py, [x0, x1]| rsmi_dev_power_cap_range_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?));
 
 fn rsmi_dev_power_cap_range_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_power_cap_range_get");
@@ -1416,29 +754,10 @@ fn rsmi_dev_power_cap_range_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_in
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_max, a_min) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_max)?, rt::obj(py, o_min)?])
 }
-/// `rsmi_dev_power_cap_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_power_cap_set: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_power_cap_set",
-    "rsmi_dev_power_cap_set",
-    &["dv_ind", "sensor_ind", "cap"],
-    rt::fastcall_entry!(C_rsmi_dev_power_cap_set),
+rt::function!(F_rsmi_dev_power_cap_set, C_rsmi_dev_power_cap_set, c"rsmi_dev_power_cap_set", "rsmi_dev_power_cap_set",
     c"rsmi_dev_power_cap_set(dv_ind, sensor_ind, cap)\n--\n\n*************************************************************************\n\nSet the power cap value\n\nThis function will set the power cap to the provided value cap.\ncap must be between the minimum and maximum power cap values set by the\nsystem, which can be obtained from ::rsmi_dev_power_cap_range_get.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n    cap [in]: a uint64_t that indicates the desired power cap, in\n        microwatts\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_PERMISSION function requires root access",
-);
-
-/// The arguments of a call of `rsmi_dev_power_cap_set`, converted in order.
-unsafe fn C_rsmi_dev_power_cap_set(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_power_cap_set.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_power_cap_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?, rt::call::extract(x2, "cap")?)?.into_ptr())
-}
+    ["dv_ind", "sensor_ind", "cap"],
+    |py, [x0, x1, x2]| rsmi_dev_power_cap_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?, rt::call::extract(x2, "cap")?));
 
 fn rsmi_dev_power_cap_set(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>, cap: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_power_cap_set");
@@ -1454,29 +773,10 @@ fn rsmi_dev_power_cap_set(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_cap) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_power_profile_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_power_profile_set: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_power_profile_set",
-    "rsmi_dev_power_profile_set",
-    &["dv_ind", "reserved", "profile"],
-    rt::fastcall_entry!(C_rsmi_dev_power_profile_set),
+rt::function!(F_rsmi_dev_power_profile_set, C_rsmi_dev_power_profile_set, c"rsmi_dev_power_profile_set", "rsmi_dev_power_profile_set",
     c"rsmi_dev_power_profile_set(dv_ind, reserved, profile)\n--\n\nSet the power profile\n\nGiven a device index dv_ind and a profile, this function will\nattempt to set the current profile to the provided profile. The provided\nprofile must be one of the currently supported profiles, as indicated by a\ncall to ::rsmi_dev_power_profile_presets_get()\n\nArgs:\n    dv_ind [in]: a device index\n    reserved [in]: Not currently used. Set to 0.\n    profile [in]: a ::rsmi_power_profile_preset_masks_t that hold the mask\n        of the desired new power profile\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_PERMISSION function requires root access",
-);
-
-/// The arguments of a call of `rsmi_dev_power_profile_set`, converted in order.
-unsafe fn C_rsmi_dev_power_profile_set(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_power_profile_set.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_power_profile_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "reserved")?, &x2)?.into_ptr())
-}
+    ["dv_ind", "reserved", "profile"],
+    |py, [x0, x1, x2]| rsmi_dev_power_profile_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "reserved")?, &x2));
 
 fn rsmi_dev_power_profile_set(py: Python<'_>, dv_ind: rt::CInt<u32>, reserved: rt::CInt<u32>, profile: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_power_profile_set");
@@ -1492,29 +792,10 @@ fn rsmi_dev_power_profile_set(py: Python<'_>, dv_ind: rt::CInt<u32>, reserved: r
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_reserved, a_profile) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_memory_total_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_memory_total_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_memory_total_get",
-    "rsmi_dev_memory_total_get",
-    &["dv_ind", "mem_type"],
-    rt::fastcall_entry!(C_rsmi_dev_memory_total_get),
+rt::function!(F_rsmi_dev_memory_total_get, C_rsmi_dev_memory_total_get, c"rsmi_dev_memory_total_get", "rsmi_dev_memory_total_get",
     c"rsmi_dev_memory_total_get(dv_ind, mem_type)\n--\n\nGet the total amount of memory that exists\n\nGiven a device index dv_ind, a type of memory mem_type, and\na pointer to a uint64_t total, this function will write the total amount\nof mem_type memory that exists to the location pointed to by total.\n\nArgs:\n    dv_ind [in]: a device index\n    mem_type [in]: The type of memory for which the total amount will be\n        found\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    total: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_memory_total_get`, converted in order.
-unsafe fn C_rsmi_dev_memory_total_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_memory_total_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_memory_total_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "mem_type"],
+    |py, [x0, x1]| rsmi_dev_memory_total_get(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_dev_memory_total_get(py: Python<'_>, dv_ind: rt::CInt<u32>, mem_type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_total_get");
@@ -1531,29 +812,10 @@ fn rsmi_dev_memory_total_get(py: Python<'_>, dv_ind: rt::CInt<u32>, mem_type: &B
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_mem_type, a_total) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_total)?])
 }
-/// `rsmi_dev_memory_usage_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_memory_usage_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_memory_usage_get",
-    "rsmi_dev_memory_usage_get",
-    &["dv_ind", "mem_type"],
-    rt::fastcall_entry!(C_rsmi_dev_memory_usage_get),
+rt::function!(F_rsmi_dev_memory_usage_get, C_rsmi_dev_memory_usage_get, c"rsmi_dev_memory_usage_get", "rsmi_dev_memory_usage_get",
     c"rsmi_dev_memory_usage_get(dv_ind, mem_type)\n--\n\nGet the current memory usage\n\nGiven a device index dv_ind, a type of memory mem_type, and\na pointer to a uint64_t usage, this function will write the amount of\nmem_type memory that that is currently being used to the location\npointed to by used.\n\nArgs:\n    dv_ind [in]: a device index\n    mem_type [in]: The type of memory for which the amount being used will\n        be found\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    used: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_memory_usage_get`, converted in order.
-unsafe fn C_rsmi_dev_memory_usage_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_memory_usage_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_memory_usage_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "mem_type"],
+    |py, [x0, x1]| rsmi_dev_memory_usage_get(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_dev_memory_usage_get(py: Python<'_>, dv_ind: rt::CInt<u32>, mem_type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_usage_get");
@@ -1570,29 +832,10 @@ fn rsmi_dev_memory_usage_get(py: Python<'_>, dv_ind: rt::CInt<u32>, mem_type: &B
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_mem_type, a_used) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_used)?])
 }
-/// `rsmi_dev_memory_busy_percent_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_memory_busy_percent_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_memory_busy_percent_get",
-    "rsmi_dev_memory_busy_percent_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_memory_busy_percent_get),
+rt::function!(F_rsmi_dev_memory_busy_percent_get, C_rsmi_dev_memory_busy_percent_get, c"rsmi_dev_memory_busy_percent_get", "rsmi_dev_memory_busy_percent_get",
     c"rsmi_dev_memory_busy_percent_get(dv_ind)\n--\n\nGet percentage of time any device memory is being used\n\nGiven a device index dv_ind, this function returns the\npercentage of time that any device memory is being used for the specified\ndevice.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    busy_percent: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_memory_busy_percent_get`, converted in order.
-unsafe fn C_rsmi_dev_memory_busy_percent_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_memory_busy_percent_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_memory_busy_percent_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_memory_busy_percent_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_memory_busy_percent_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_busy_percent_get");
@@ -1608,29 +851,10 @@ fn rsmi_dev_memory_busy_percent_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_busy_percent) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_busy_percent)?])
 }
-/// `rsmi_dev_memory_reserved_pages_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_memory_reserved_pages_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_memory_reserved_pages_get",
-    "rsmi_dev_memory_reserved_pages_get",
-    &["dv_ind", "records"],
-    rt::fastcall_entry!(C_rsmi_dev_memory_reserved_pages_get),
+rt::function!(F_rsmi_dev_memory_reserved_pages_get, C_rsmi_dev_memory_reserved_pages_get, c"rsmi_dev_memory_reserved_pages_get", "rsmi_dev_memory_reserved_pages_get",
     c"rsmi_dev_memory_reserved_pages_get(dv_ind, records)\n--\n\nGet information about reserved (\"retired\") memory pages\n\nGiven a device index dv_ind, this function returns retired page\ninformation records corresponding to the device with the provided device\nindex dv_ind. The number of retired page records is returned through @p\nnum_pages. records may be NULL on input. In this case, the number of\nrecords available for retrieval will be returned through num_pages.\n\nArgs:\n    dv_ind [in]: a device index\n    records [inout]: A pointer to a block of memory to which the\n        ::rsmi_retired_page_record_t values will be written. This value may be NULL.\n        In this case, this function can be used to query how many records are\n        available to read.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    num_pages: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if more records were available\n    than allowed by the provided, allocated memory.",
-);
-
-/// The arguments of a call of `rsmi_dev_memory_reserved_pages_get`, converted in order.
-unsafe fn C_rsmi_dev_memory_reserved_pages_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_memory_reserved_pages_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_memory_reserved_pages_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "records"],
+    |py, [x0, x1]| rsmi_dev_memory_reserved_pages_get(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_dev_memory_reserved_pages_get(py: Python<'_>, dv_ind: rt::CInt<u32>, records: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_reserved_pages_get");
@@ -1648,29 +872,10 @@ fn rsmi_dev_memory_reserved_pages_get(py: Python<'_>, dv_ind: rt::CInt<u32>, rec
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_num_pages, a_records) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_num_pages)?])
 }
-/// `rsmi_dev_fan_rpms_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_fan_rpms_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_fan_rpms_get",
-    "rsmi_dev_fan_rpms_get",
-    &["dv_ind", "sensor_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_fan_rpms_get),
+rt::function!(F_rsmi_dev_fan_rpms_get, C_rsmi_dev_fan_rpms_get, c"rsmi_dev_fan_rpms_get", "rsmi_dev_fan_rpms_get",
     c"rsmi_dev_fan_rpms_get(dv_ind, sensor_ind)\n--\n\nGet the fan speed in RPMs of the device with the specified device\nindex and 0-based sensor index.\n\nGiven a device index dv_ind and a pointer to a uint32_t\nspeed, this function will write the current fan speed in RPMs to the\nuint32_t pointed to by speed\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    speed: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_fan_rpms_get`, converted in order.
-unsafe fn C_rsmi_dev_fan_rpms_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_fan_rpms_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_fan_rpms_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?)?.into_ptr())
-}
+    ["dv_ind", "sensor_ind"],
+    |py, [x0, x1]| rsmi_dev_fan_rpms_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?));
 
 fn rsmi_dev_fan_rpms_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_fan_rpms_get");
@@ -1687,29 +892,10 @@ fn rsmi_dev_fan_rpms_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_speed) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_speed)?])
 }
-/// `rsmi_dev_fan_speed_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_fan_speed_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_fan_speed_get",
-    "rsmi_dev_fan_speed_get",
-    &["dv_ind", "sensor_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_fan_speed_get),
+rt::function!(F_rsmi_dev_fan_speed_get, C_rsmi_dev_fan_speed_get, c"rsmi_dev_fan_speed_get", "rsmi_dev_fan_speed_get",
     c"rsmi_dev_fan_speed_get(dv_ind, sensor_ind)\n--\n\nGet the fan speed for the specified device as a value relative to\n::RSMI_MAX_FAN_SPEED\n\nGiven a device index dv_ind and a pointer to a uint32_t\nspeed, this function will write the current fan speed (a value\nbetween 0 and the maximum fan speed, ::RSMI_MAX_FAN_SPEED) to the uint32_t\npointed to by speed\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    speed: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_fan_speed_get`, converted in order.
-unsafe fn C_rsmi_dev_fan_speed_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_fan_speed_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_fan_speed_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?)?.into_ptr())
-}
+    ["dv_ind", "sensor_ind"],
+    |py, [x0, x1]| rsmi_dev_fan_speed_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?));
 
 fn rsmi_dev_fan_speed_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_fan_speed_get");
@@ -1726,29 +912,10 @@ fn rsmi_dev_fan_speed_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_speed) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_speed)?])
 }
-/// `rsmi_dev_fan_speed_max_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_fan_speed_max_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_fan_speed_max_get",
-    "rsmi_dev_fan_speed_max_get",
-    &["dv_ind", "sensor_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_fan_speed_max_get),
+rt::function!(F_rsmi_dev_fan_speed_max_get, C_rsmi_dev_fan_speed_max_get, c"rsmi_dev_fan_speed_max_get", "rsmi_dev_fan_speed_max_get",
     c"rsmi_dev_fan_speed_max_get(dv_ind, sensor_ind)\n--\n\nGet the max. fan speed of the device with provided device index.\n\nGiven a device index dv_ind and a pointer to a uint32_t\nmax_speed, this function will write the maximum fan speed possible to\nthe uint32_t pointed to by max_speed\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    max_speed: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_fan_speed_max_get`, converted in order.
-unsafe fn C_rsmi_dev_fan_speed_max_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_fan_speed_max_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_fan_speed_max_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?)?.into_ptr())
-}
+    ["dv_ind", "sensor_ind"],
+    |py, [x0, x1]| rsmi_dev_fan_speed_max_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?));
 
 fn rsmi_dev_fan_speed_max_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_fan_speed_max_get");
@@ -1765,29 +932,10 @@ fn rsmi_dev_fan_speed_max_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_max_speed) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_max_speed)?])
 }
-/// `rsmi_dev_temp_metric_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_temp_metric_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_temp_metric_get",
-    "rsmi_dev_temp_metric_get",
-    &["dv_ind", "sensor_type", "metric"],
-    rt::fastcall_entry!(C_rsmi_dev_temp_metric_get),
+rt::function!(F_rsmi_dev_temp_metric_get, C_rsmi_dev_temp_metric_get, c"rsmi_dev_temp_metric_get", "rsmi_dev_temp_metric_get",
     c"rsmi_dev_temp_metric_get(dv_ind, sensor_type, metric)\n--\n\nGet the temperature metric value for the specified metric, from the\nspecified temperature sensor on the specified device.\n\nGiven a device index dv_ind, a sensor type sensor_type, a\n::rsmi_temperature_metric_t metric and a pointer to an int64_t @p\ntemperature, this function will write the value of the metric indicated by\nmetric and sensor_type to the memory location temperature.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_type [in]: part of device from which temperature should be\n        obtained. This should come from the enum ::rsmi_temperature_type_t\n    metric [in]: enum indicated which temperature value should be\n        retrieved\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    temperature: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_temp_metric_get`, converted in order.
-unsafe fn C_rsmi_dev_temp_metric_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_temp_metric_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_temp_metric_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_type")?, &x2)?.into_ptr())
-}
+    ["dv_ind", "sensor_type", "metric"],
+    |py, [x0, x1, x2]| rsmi_dev_temp_metric_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_type")?, &x2));
 
 fn rsmi_dev_temp_metric_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_type: rt::CInt<u32>, metric: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_temp_metric_get");
@@ -1805,29 +953,10 @@ fn rsmi_dev_temp_metric_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_type: 
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_type, a_metric, a_temperature) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_temperature)?])
 }
-/// `rsmi_dev_volt_metric_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_volt_metric_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_volt_metric_get",
-    "rsmi_dev_volt_metric_get",
-    &["dv_ind", "sensor_type", "metric"],
-    rt::fastcall_entry!(C_rsmi_dev_volt_metric_get),
+rt::function!(F_rsmi_dev_volt_metric_get, C_rsmi_dev_volt_metric_get, c"rsmi_dev_volt_metric_get", "rsmi_dev_volt_metric_get",
     c"rsmi_dev_volt_metric_get(dv_ind, sensor_type, metric)\n--\n\nGet the voltage metric value for the specified metric, from the\nspecified voltage sensor on the specified device.\n\nGiven a device index dv_ind, a sensor type sensor_type, a\n::rsmi_voltage_metric_t metric and a pointer to an int64_t @p\nvoltage, this function will write the value of the metric indicated by\nmetric and sensor_type to the memory location voltage.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_type [in]: part of device from which voltage should be\n        obtained. This should come from the enum ::rsmi_voltage_type_t\n    metric [in]: enum indicated which voltage value should be\n        retrieved\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    voltage: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_volt_metric_get`, converted in order.
-unsafe fn C_rsmi_dev_volt_metric_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_volt_metric_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_volt_metric_get(py, rt::call::extract(x0, "dv_ind")?, &x1, &x2)?.into_ptr())
-}
+    ["dv_ind", "sensor_type", "metric"],
+    |py, [x0, x1, x2]| rsmi_dev_volt_metric_get(py, rt::call::extract(x0, "dv_ind")?, &x1, &x2));
 
 fn rsmi_dev_volt_metric_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_type: &Bound<'_, PyAny>, metric: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_volt_metric_get");
@@ -1845,29 +974,10 @@ fn rsmi_dev_volt_metric_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_type: 
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_type, a_metric, a_voltage) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_voltage)?])
 }
-/// `rsmi_dev_fan_reset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_fan_reset: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_fan_reset",
-    "rsmi_dev_fan_reset",
-    &["dv_ind", "sensor_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_fan_reset),
+rt::function!(F_rsmi_dev_fan_reset, C_rsmi_dev_fan_reset, c"rsmi_dev_fan_reset", "rsmi_dev_fan_reset",
     c"rsmi_dev_fan_reset(dv_ind, sensor_ind)\n--\n\n*************************************************************************\n\nReset the fan to automatic driver control\n\nThis function returns control of the fan to the system\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments",
-);
-
-/// The arguments of a call of `rsmi_dev_fan_reset`, converted in order.
-unsafe fn C_rsmi_dev_fan_reset(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_fan_reset.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_fan_reset(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?)?.into_ptr())
-}
+    ["dv_ind", "sensor_ind"],
+    |py, [x0, x1]| rsmi_dev_fan_reset(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?));
 
 fn rsmi_dev_fan_reset(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_fan_reset");
@@ -1882,29 +992,10 @@ fn rsmi_dev_fan_reset(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CIn
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_fan_speed_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_fan_speed_set: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_fan_speed_set",
-    "rsmi_dev_fan_speed_set",
-    &["dv_ind", "sensor_ind", "speed"],
-    rt::fastcall_entry!(C_rsmi_dev_fan_speed_set),
+rt::function!(F_rsmi_dev_fan_speed_set, C_rsmi_dev_fan_speed_set, c"rsmi_dev_fan_speed_set", "rsmi_dev_fan_speed_set",
     c"rsmi_dev_fan_speed_set(dv_ind, sensor_ind, speed)\n--\n\nSet the fan speed for the specified device with the provided speed,\nin RPMs.\n\nGiven a device index dv_ind and a integer value indicating\nspeed speed, this function will attempt to set the fan speed to speed.\nAn error will be returned if the specified speed is outside the allowable\nrange for the device. The maximum value is 255 and the minimum is 0.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n    speed [in]: the speed to which the function will attempt to set the fan\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
-);
-
-/// The arguments of a call of `rsmi_dev_fan_speed_set`, converted in order.
-unsafe fn C_rsmi_dev_fan_speed_set(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_fan_speed_set.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_fan_speed_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?, rt::call::extract(x2, "speed")?)?.into_ptr())
-}
+    ["dv_ind", "sensor_ind", "speed"],
+    |py, [x0, x1, x2]| rsmi_dev_fan_speed_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?, rt::call::extract(x2, "speed")?));
 
 fn rsmi_dev_fan_speed_set(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>, speed: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_fan_speed_set");
@@ -1920,29 +1011,10 @@ fn rsmi_dev_fan_speed_set(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_speed) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_busy_percent_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_busy_percent_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_busy_percent_get",
-    "rsmi_dev_busy_percent_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_busy_percent_get),
+rt::function!(F_rsmi_dev_busy_percent_get, C_rsmi_dev_busy_percent_get, c"rsmi_dev_busy_percent_get", "rsmi_dev_busy_percent_get",
     c"rsmi_dev_busy_percent_get(dv_ind)\n--\n\nGet percentage of time device is busy doing any processing\n\nGiven a device index dv_ind, this function returns the\npercentage of time that the specified device is busy. The device is\nconsidered busy if any one or more of its sub-blocks are working, and idle\nif none of the sub-blocks are working.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    busy_percent: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_busy_percent_get`, converted in order.
-unsafe fn C_rsmi_dev_busy_percent_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_busy_percent_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_busy_percent_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_busy_percent_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_busy_percent_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_busy_percent_get");
@@ -1958,29 +1030,10 @@ fn rsmi_dev_busy_percent_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_busy_percent) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_busy_percent)?])
 }
-/// `rsmi_utilization_count_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_utilization_count_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_utilization_count_get",
-    "rsmi_utilization_count_get",
-    &["dv_ind", "utilization_counters", "count"],
-    rt::fastcall_entry!(C_rsmi_utilization_count_get),
+rt::function!(F_rsmi_utilization_count_get, C_rsmi_utilization_count_get, c"rsmi_utilization_count_get", "rsmi_utilization_count_get",
     c"rsmi_utilization_count_get(dv_ind, utilization_counters, count)\n--\n\nGet coarse grain utilization counter of the specified device\n\nGiven a device index dv_ind, the array of the utilization counters,\nthe size of the array, this function returns the coarse grain utilization counters\nand timestamp.\nThe counter is the accumulated percentages. Every milliseconds the firmware calculates\n% busy count and then accumulates that value in the counter. This provides minimally\ninvasive coarse grain GPU usage information.\n\nIf the function reutrns RSMI_STATUS_SUCCESS, the counter will be set in the value field of\nthe rsmi_utilization_counter_t.\n\nArgs:\n    dv_ind [in]: a device index\n    utilization_counters [inout]: Multiple utilization counters can be retreived with a single\n        call. The caller must allocate enough space to the utilization_counters array. The caller also\n        needs to set valid RSMI_UTILIZATION_COUNTER_TYPE type for each element of the array.\n        ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the provided arguments.\n    count [in]: The size of utilization_counters array.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    timestamp: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_utilization_count_get`, converted in order.
-unsafe fn C_rsmi_utilization_count_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_utilization_count_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_utilization_count_get(py, rt::call::extract(x0, "dv_ind")?, &x1, rt::call::extract(x2, "count")?)?.into_ptr())
-}
+    ["dv_ind", "utilization_counters", "count"],
+    |py, [x0, x1, x2]| rsmi_utilization_count_get(py, rt::call::extract(x0, "dv_ind")?, &x1, rt::call::extract(x2, "count")?));
 
 fn rsmi_utilization_count_get(py: Python<'_>, dv_ind: rt::CInt<u32>, utilization_counters: &Bound<'_, PyAny>, count: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_utilization_count_get");
@@ -1999,29 +1052,10 @@ fn rsmi_utilization_count_get(py: Python<'_>, dv_ind: rt::CInt<u32>, utilization
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_utilization_counters, a_count, a_timestamp) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_timestamp)?])
 }
-/// `rsmi_dev_activity_metric_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_activity_metric_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_activity_metric_get",
-    "rsmi_dev_activity_metric_get",
-    &["dv_ind", "activity_metric_type", "activity_metric_counter"],
-    rt::fastcall_entry!(C_rsmi_dev_activity_metric_get),
+rt::function!(F_rsmi_dev_activity_metric_get, C_rsmi_dev_activity_metric_get, c"rsmi_dev_activity_metric_get", "rsmi_dev_activity_metric_get",
     c"rsmi_dev_activity_metric_get(dv_ind, activity_metric_type, activity_metric_counter)\n--\n\nGet activity metric average utilization counter of the specified device\n\nGiven a device index dv_ind, the activity metric type,\nthis function returns the requested utilization counters\n\nIf the function returns RSMI_STATUS_SUCCESS, the requested type will be set in the corresponding\nfield of the counter will be set in the value field of\nthe activity_metric_counter_t.\n\nArgs:\n    dv_ind [in]: a device index\n    activity_metric_type [in]: a metric type\n    activity_metric_counter [inout]: Multiple utilization counters can be retrieved with a single\n        call. The caller must allocate enough space to the rsmi_activity_metric_counter_t structure.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_activity_metric_get`, converted in order.
-unsafe fn C_rsmi_dev_activity_metric_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_activity_metric_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_activity_metric_get(py, rt::call::extract(x0, "dv_ind")?, &x1, &x2)?.into_ptr())
-}
+    ["dv_ind", "activity_metric_type", "activity_metric_counter"],
+    |py, [x0, x1, x2]| rsmi_dev_activity_metric_get(py, rt::call::extract(x0, "dv_ind")?, &x1, &x2));
 
 fn rsmi_dev_activity_metric_get(py: Python<'_>, dv_ind: rt::CInt<u32>, activity_metric_type: &Bound<'_, PyAny>, activity_metric_counter: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_activity_metric_get");
@@ -2038,29 +1072,10 @@ fn rsmi_dev_activity_metric_get(py: Python<'_>, dv_ind: rt::CInt<u32>, activity_
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_activity_metric_type, a_activity_metric_counter) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_activity_avg_mm_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_activity_avg_mm_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_activity_avg_mm_get",
-    "rsmi_dev_activity_avg_mm_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_activity_avg_mm_get),
+rt::function!(F_rsmi_dev_activity_avg_mm_get, C_rsmi_dev_activity_avg_mm_get, c"rsmi_dev_activity_avg_mm_get", "rsmi_dev_activity_avg_mm_get",
     c"rsmi_dev_activity_avg_mm_get(dv_ind)\n--\n\nGet activity metric bandwidth average utilization counter of the specified device\n\nGiven a device index dv_ind, the activity metric type,\nthis function returns the requested utilization counters\n\nIf the function returns RSMI_STATUS_SUCCESS, the requested type will be set in the corresponding\nfield of the counter will be set in the value field of\nthe activity_metric_counter_t.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    avg_activity: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_activity_avg_mm_get`, converted in order.
-unsafe fn C_rsmi_dev_activity_avg_mm_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_activity_avg_mm_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_activity_avg_mm_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_activity_avg_mm_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_activity_avg_mm_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_activity_avg_mm_get");
@@ -2076,29 +1091,10 @@ fn rsmi_dev_activity_avg_mm_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_avg_activity) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_avg_activity)?])
 }
-/// `rsmi_dev_perf_level_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_perf_level_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_perf_level_get",
-    "rsmi_dev_perf_level_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_perf_level_get),
+rt::function!(F_rsmi_dev_perf_level_get, C_rsmi_dev_perf_level_get, c"rsmi_dev_perf_level_get", "rsmi_dev_perf_level_get",
     c"rsmi_dev_perf_level_get(dv_ind)\n--\n\nGet the performance level of the device with provided\ndevice index.\n\nGiven a device index dv_ind and a pointer to a uint32_t @p\nperf, this function will write the ::rsmi_dev_perf_level_t to the uint32_t\npointed to by perf\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    perf: rsmi_dev_perf_level_t\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_perf_level_get`, converted in order.
-unsafe fn C_rsmi_dev_perf_level_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_perf_level_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_perf_level_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_perf_level_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_perf_level_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_perf_level_get");
@@ -2114,29 +1110,10 @@ fn rsmi_dev_perf_level_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_perf) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 2, o_perf as i64)?])
 }
-/// `rsmi_perf_determinism_mode_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_perf_determinism_mode_set: rt::call::Function = rt::call::Function::new(
-    c"rsmi_perf_determinism_mode_set",
-    "rsmi_perf_determinism_mode_set",
-    &["dv_ind", "clkvalue"],
-    rt::fastcall_entry!(C_rsmi_perf_determinism_mode_set),
+rt::function!(F_rsmi_perf_determinism_mode_set, C_rsmi_perf_determinism_mode_set, c"rsmi_perf_determinism_mode_set", "rsmi_perf_determinism_mode_set",
     c"rsmi_perf_determinism_mode_set(dv_ind, clkvalue)\n--\n\nEnter performance determinism mode with provided device index.\n\nGiven a device index dv_ind and clkvalue this function\nwill enable performance determinism mode, which enforces a GFXCLK frequency\nSoftMax limit per GPU set by the user. This prevents the GFXCLK PLL from\nstretching when running the same workload on different GPUS, making\nperformance variation minimal. This call will result in the performance\nlevel ::rsmi_dev_perf_level_t of the device being\n::RSMI_DEV_PERF_LEVEL_DETERMINISM.\n\nArgs:\n    dv_ind [in]: a device index\n    clkvalue [in]: Softmax value for GFXCLK in MHz.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_perf_determinism_mode_set`, converted in order.
-unsafe fn C_rsmi_perf_determinism_mode_set(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_perf_determinism_mode_set.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_perf_determinism_mode_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "clkvalue")?)?.into_ptr())
-}
+    ["dv_ind", "clkvalue"],
+    |py, [x0, x1]| rsmi_perf_determinism_mode_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "clkvalue")?));
 
 fn rsmi_perf_determinism_mode_set(py: Python<'_>, dv_ind: rt::CInt<u32>, clkvalue: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_perf_determinism_mode_set");
@@ -2151,29 +1128,10 @@ fn rsmi_perf_determinism_mode_set(py: Python<'_>, dv_ind: rt::CInt<u32>, clkvalu
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_clkvalue) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_overdrive_level_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_overdrive_level_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_overdrive_level_get",
-    "rsmi_dev_overdrive_level_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_overdrive_level_get),
+rt::function!(F_rsmi_dev_overdrive_level_get, C_rsmi_dev_overdrive_level_get, c"rsmi_dev_overdrive_level_get", "rsmi_dev_overdrive_level_get",
     c"rsmi_dev_overdrive_level_get(dv_ind)\n--\n\nGet the overdrive percent associated with the device with provided\ndevice index.\n\nGiven a device index dv_ind and a pointer to a uint32_t od,\nthis function will write the overdrive percentage to the uint32_t pointed\nto by od\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    od: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_overdrive_level_get`, converted in order.
-unsafe fn C_rsmi_dev_overdrive_level_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_overdrive_level_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_overdrive_level_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_overdrive_level_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_overdrive_level_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_overdrive_level_get");
@@ -2189,29 +1147,10 @@ fn rsmi_dev_overdrive_level_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_od) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_od)?])
 }
-/// `rsmi_dev_mem_overdrive_level_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_mem_overdrive_level_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_mem_overdrive_level_get",
-    "rsmi_dev_mem_overdrive_level_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_mem_overdrive_level_get),
+rt::function!(F_rsmi_dev_mem_overdrive_level_get, C_rsmi_dev_mem_overdrive_level_get, c"rsmi_dev_mem_overdrive_level_get", "rsmi_dev_mem_overdrive_level_get",
     c"rsmi_dev_mem_overdrive_level_get(dv_ind)\n--\n\nGet the memory clock overdrive percent associated with the device\nwith provided device index.\n\nGiven a device index dv_ind and a pointer to a uint32_t od,\nthis function will write the memory overdrive percentage to the uint32_t\npointed to by od\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    od: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_mem_overdrive_level_get`, converted in order.
-unsafe fn C_rsmi_dev_mem_overdrive_level_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_mem_overdrive_level_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_mem_overdrive_level_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_mem_overdrive_level_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_mem_overdrive_level_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_mem_overdrive_level_get");
@@ -2227,29 +1166,10 @@ fn rsmi_dev_mem_overdrive_level_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_od) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_od)?])
 }
-/// `rsmi_dev_gpu_clk_freq_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_gpu_clk_freq_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_gpu_clk_freq_get",
-    "rsmi_dev_gpu_clk_freq_get",
-    &["dv_ind", "clk_type", "f"],
-    rt::fastcall_entry!(C_rsmi_dev_gpu_clk_freq_get),
+rt::function!(F_rsmi_dev_gpu_clk_freq_get, C_rsmi_dev_gpu_clk_freq_get, c"rsmi_dev_gpu_clk_freq_get", "rsmi_dev_gpu_clk_freq_get",
     c"rsmi_dev_gpu_clk_freq_get(dv_ind, clk_type, f)\n--\n\nGet the list of possible system clock speeds of device for a\nspecified clock type.\n\nGiven a device index dv_ind, a clock type clk_type, and a\npointer to a to an ::rsmi_frequencies_t structure f, this function will\nfill in f with the possible clock speeds, and indication of the current\nclock speed selection.\n\nArgs:\n    dv_ind [in]: a device index\n    clk_type [in]: the type of clock for which the frequency is desired\n    f [inout]: a pointer to a caller provided ::rsmi_frequencies_t structure\n        to which the frequency information will be written. Frequency values are in\n        Hz.\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n        If multiple current frequencies are found, a warning is shown. If no\n        current frequency is found, it is reflected as -1. If frequencies are not\n        read from low to high a warning is shown as well.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_UNEXPECTED_DATA Data read or provided was not as\n    expected",
-);
-
-/// The arguments of a call of `rsmi_dev_gpu_clk_freq_get`, converted in order.
-unsafe fn C_rsmi_dev_gpu_clk_freq_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_gpu_clk_freq_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_gpu_clk_freq_get(py, rt::call::extract(x0, "dv_ind")?, &x1, &x2)?.into_ptr())
-}
+    ["dv_ind", "clk_type", "f"],
+    |py, [x0, x1, x2]| rsmi_dev_gpu_clk_freq_get(py, rt::call::extract(x0, "dv_ind")?, &x1, &x2));
 
 fn rsmi_dev_gpu_clk_freq_get(py: Python<'_>, dv_ind: rt::CInt<u32>, clk_type: &Bound<'_, PyAny>, f: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_gpu_clk_freq_get");
@@ -2266,29 +1186,10 @@ fn rsmi_dev_gpu_clk_freq_get(py: Python<'_>, dv_ind: rt::CInt<u32>, clk_type: &B
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_clk_type, a_f) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_gpu_reset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_gpu_reset: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_gpu_reset",
-    "rsmi_dev_gpu_reset",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_gpu_reset),
+rt::function!(F_rsmi_dev_gpu_reset, C_rsmi_dev_gpu_reset, c"rsmi_dev_gpu_reset", "rsmi_dev_gpu_reset",
     c"rsmi_dev_gpu_reset(dv_ind)\n--\n\nReset the gpu associated with the device with provided device index\n\nGiven a device index dv_ind, this function will reset the GPU\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_gpu_reset`, converted in order.
-unsafe fn C_rsmi_dev_gpu_reset(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_gpu_reset.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_gpu_reset(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_gpu_reset(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_gpu_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_gpu_reset");
@@ -2302,29 +1203,10 @@ fn rsmi_dev_gpu_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObjec
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_od_volt_info_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_od_volt_info_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_od_volt_info_get",
-    "rsmi_dev_od_volt_info_get",
-    &["dv_ind", "odv"],
-    rt::fastcall_entry!(C_rsmi_dev_od_volt_info_get),
+rt::function!(F_rsmi_dev_od_volt_info_get, C_rsmi_dev_od_volt_info_get, c"rsmi_dev_od_volt_info_get", "rsmi_dev_od_volt_info_get",
     c"rsmi_dev_od_volt_info_get(dv_ind, odv)\n--\n\nThis function retrieves the voltage/frequency curve information\n\nGiven a device index dv_ind and a pointer to a\n::rsmi_od_volt_freq_data_t structure odv, this function will populate @p\nodv. See ::rsmi_od_volt_freq_data_t for more details.\n\nArgs:\n    dv_ind [in]: a device index\n    odv [inout]: a pointer to an ::rsmi_od_volt_freq_data_t structure\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments. In the event where there are some values are missing from\n        or not available on the device, the respective values will be set to\n        UINT64_MAX.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_od_volt_info_get`, converted in order.
-unsafe fn C_rsmi_dev_od_volt_info_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_od_volt_info_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_od_volt_info_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "odv"],
+    |py, [x0, x1]| rsmi_dev_od_volt_info_get(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_dev_od_volt_info_get(py: Python<'_>, dv_ind: rt::CInt<u32>, odv: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_od_volt_info_get");
@@ -2340,29 +1222,10 @@ fn rsmi_dev_od_volt_info_get(py: Python<'_>, dv_ind: rt::CInt<u32>, odv: &Bound<
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_odv) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_gpu_metrics_info_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_gpu_metrics_info_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_gpu_metrics_info_get",
-    "rsmi_dev_gpu_metrics_info_get",
-    &["dv_ind", "pgpu_metrics"],
-    rt::fastcall_entry!(C_rsmi_dev_gpu_metrics_info_get),
+rt::function!(F_rsmi_dev_gpu_metrics_info_get, C_rsmi_dev_gpu_metrics_info_get, c"rsmi_dev_gpu_metrics_info_get", "rsmi_dev_gpu_metrics_info_get",
     c"rsmi_dev_gpu_metrics_info_get(dv_ind, pgpu_metrics)\n--\n\nThis function retrieves the gpu metrics information\n\nGiven a device index dv_ind and a pointer to a\n::rsmi_gpu_metrics_t structure pgpu_metrics, this function will populate\npgpu_metrics. See ::rsmi_gpu_metrics_t for more details.\n\nArgs:\n    dv_ind [in]: a device index\n    pgpu_metrics [inout]: a pointer to an ::rsmi_gpu_metrics_t structure\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_gpu_metrics_info_get`, converted in order.
-unsafe fn C_rsmi_dev_gpu_metrics_info_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_gpu_metrics_info_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_gpu_metrics_info_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "pgpu_metrics"],
+    |py, [x0, x1]| rsmi_dev_gpu_metrics_info_get(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_dev_gpu_metrics_info_get(py: Python<'_>, dv_ind: rt::CInt<u32>, pgpu_metrics: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_gpu_metrics_info_get");
@@ -2378,29 +1241,10 @@ fn rsmi_dev_gpu_metrics_info_get(py: Python<'_>, dv_ind: rt::CInt<u32>, pgpu_met
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_pgpu_metrics) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_clk_range_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_clk_range_set: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_clk_range_set",
-    "rsmi_dev_clk_range_set",
-    &["dv_ind", "minclkvalue", "maxclkvalue", "clkType"],
-    rt::fastcall_entry!(C_rsmi_dev_clk_range_set),
+rt::function!(F_rsmi_dev_clk_range_set, C_rsmi_dev_clk_range_set, c"rsmi_dev_clk_range_set", "rsmi_dev_clk_range_set",
     c"rsmi_dev_clk_range_set(dv_ind, minclkvalue, maxclkvalue, clkType)\n--\n\nThis function sets the clock range information\n\nGiven a device index dv_ind, a minimum clock value minclkvalue,\na maximum clock value maxclkvalue and a clock type clkType this function\nwill set the sclk|mclk range\n\nArgs:\n    dv_ind [in]: a device index\n    minclkvalue [in]: value to apply to the clock range. Frequency values\n        are in MHz.\n    maxclkvalue [in]: value to apply to the clock range. Frequency values\n        are in MHz.\n    clkType [in]: RSMI_CLK_TYPE_SYS | RSMI_CLK_TYPE_MEM range type\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_clk_range_set`, converted in order.
-unsafe fn C_rsmi_dev_clk_range_set(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_rsmi_dev_clk_range_set.args::<4>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_clk_range_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "minclkvalue")?, rt::call::extract(x2, "maxclkvalue")?, &x3)?.into_ptr())
-}
+    ["dv_ind", "minclkvalue", "maxclkvalue", "clkType"],
+    |py, [x0, x1, x2, x3]| rsmi_dev_clk_range_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "minclkvalue")?, rt::call::extract(x2, "maxclkvalue")?, &x3));
 
 fn rsmi_dev_clk_range_set(py: Python<'_>, dv_ind: rt::CInt<u32>, minclkvalue: rt::CInt<u64>, maxclkvalue: rt::CInt<u64>, clkType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_clk_range_set");
@@ -2417,29 +1261,10 @@ fn rsmi_dev_clk_range_set(py: Python<'_>, dv_ind: rt::CInt<u32>, minclkvalue: rt
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_minclkvalue, a_maxclkvalue, a_clkType) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_clk_extremum_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_clk_extremum_set: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_clk_extremum_set",
-    "rsmi_dev_clk_extremum_set",
-    &["dv_ind", "level", "clkvalue", "clkType"],
-    rt::fastcall_entry!(C_rsmi_dev_clk_extremum_set),
+rt::function!(F_rsmi_dev_clk_extremum_set, C_rsmi_dev_clk_extremum_set, c"rsmi_dev_clk_extremum_set", "rsmi_dev_clk_extremum_set",
     c"rsmi_dev_clk_extremum_set(dv_ind, level, clkvalue, clkType)\n--\n\nThis function sets the clock min/max level\n\nGiven a device index dv_ind, a clock value minclkvalue,\na maximum clock value maxclkvalue and a clock type clkType this function\nwill set the sclk|mclk range\n\nArgs:\n    dv_ind [in]: a device index\n    level [in]: RSMI_FREQ_IND_MIN|RSMI_FREQ_IND_MAX\n    clkvalue [in]: value to apply to the clock level. Frequency values\n        are in MHz.\n    clkType [in]: RSMI_CLK_TYPE_SYS | RSMI_CLK_TYPE_MEM level type\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_clk_extremum_set`, converted in order.
-unsafe fn C_rsmi_dev_clk_extremum_set(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_rsmi_dev_clk_extremum_set.args::<4>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_clk_extremum_set(py, rt::call::extract(x0, "dv_ind")?, &x1, rt::call::extract(x2, "clkvalue")?, &x3)?.into_ptr())
-}
+    ["dv_ind", "level", "clkvalue", "clkType"],
+    |py, [x0, x1, x2, x3]| rsmi_dev_clk_extremum_set(py, rt::call::extract(x0, "dv_ind")?, &x1, rt::call::extract(x2, "clkvalue")?, &x3));
 
 fn rsmi_dev_clk_extremum_set(py: Python<'_>, dv_ind: rt::CInt<u32>, level: &Bound<'_, PyAny>, clkvalue: rt::CInt<u64>, clkType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_clk_extremum_set");
@@ -2456,29 +1281,10 @@ fn rsmi_dev_clk_extremum_set(py: Python<'_>, dv_ind: rt::CInt<u32>, level: &Boun
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_level, a_clkvalue, a_clkType) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_od_clk_info_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_od_clk_info_set: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_od_clk_info_set",
-    "rsmi_dev_od_clk_info_set",
-    &["dv_ind", "level", "clkvalue", "clkType"],
-    rt::fastcall_entry!(C_rsmi_dev_od_clk_info_set),
+rt::function!(F_rsmi_dev_od_clk_info_set, C_rsmi_dev_od_clk_info_set, c"rsmi_dev_od_clk_info_set", "rsmi_dev_od_clk_info_set",
     c"rsmi_dev_od_clk_info_set(dv_ind, level, clkvalue, clkType)\n--\n\nThis function sets the clock frequency information\n\nGiven a device index dv_ind, a frequency level level,\na clock value clkvalue and a clock type clkType this function\nwill set the sclk|mclk range\n\nArgs:\n    dv_ind [in]: a device index\n    level [in]: RSMI_FREQ_IND_MIN|RSMI_FREQ_IND_MAX to set the\n        minimum (0) or maximum (1) speed.\n    clkvalue [in]: value to apply to the clock range. Frequency values\n        are in MHz.\n    clkType [in]: RSMI_CLK_TYPE_SYS | RSMI_CLK_TYPE_MEM range type\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_od_clk_info_set`, converted in order.
-unsafe fn C_rsmi_dev_od_clk_info_set(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_rsmi_dev_od_clk_info_set.args::<4>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_od_clk_info_set(py, rt::call::extract(x0, "dv_ind")?, &x1, rt::call::extract(x2, "clkvalue")?, &x3)?.into_ptr())
-}
+    ["dv_ind", "level", "clkvalue", "clkType"],
+    |py, [x0, x1, x2, x3]| rsmi_dev_od_clk_info_set(py, rt::call::extract(x0, "dv_ind")?, &x1, rt::call::extract(x2, "clkvalue")?, &x3));
 
 fn rsmi_dev_od_clk_info_set(py: Python<'_>, dv_ind: rt::CInt<u32>, level: &Bound<'_, PyAny>, clkvalue: rt::CInt<u64>, clkType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_od_clk_info_set");
@@ -2495,29 +1301,10 @@ fn rsmi_dev_od_clk_info_set(py: Python<'_>, dv_ind: rt::CInt<u32>, level: &Bound
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_level, a_clkvalue, a_clkType) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_od_volt_info_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_od_volt_info_set: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_od_volt_info_set",
-    "rsmi_dev_od_volt_info_set",
-    &["dv_ind", "vpoint", "clkvalue", "voltvalue"],
-    rt::fastcall_entry!(C_rsmi_dev_od_volt_info_set),
+rt::function!(F_rsmi_dev_od_volt_info_set, C_rsmi_dev_od_volt_info_set, c"rsmi_dev_od_volt_info_set", "rsmi_dev_od_volt_info_set",
     c"rsmi_dev_od_volt_info_set(dv_ind, vpoint, clkvalue, voltvalue)\n--\n\nThis function sets  1 of the 3 voltage curve points.\n\nGiven a device index dv_ind, a voltage point vpoint\nand a voltage value voltvalue this function will set voltage curve point\n\nArgs:\n    dv_ind [in]: a device index\n    vpoint [in]: voltage point [0|1|2] on the voltage curve\n    clkvalue [in]: clock value component of voltage curve point.\n        Frequency values are in MHz.\n    voltvalue [in]: voltage value component of voltage curve point.\n        Voltage is in mV.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_od_volt_info_set`, converted in order.
-unsafe fn C_rsmi_dev_od_volt_info_set(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3] =
-        unsafe { F_rsmi_dev_od_volt_info_set.args::<4>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_od_volt_info_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "vpoint")?, rt::call::extract(x2, "clkvalue")?, rt::call::extract(x3, "voltvalue")?)?.into_ptr())
-}
+    ["dv_ind", "vpoint", "clkvalue", "voltvalue"],
+    |py, [x0, x1, x2, x3]| rsmi_dev_od_volt_info_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "vpoint")?, rt::call::extract(x2, "clkvalue")?, rt::call::extract(x3, "voltvalue")?));
 
 fn rsmi_dev_od_volt_info_set(py: Python<'_>, dv_ind: rt::CInt<u32>, vpoint: rt::CInt<u32>, clkvalue: rt::CInt<u64>, voltvalue: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_od_volt_info_set");
@@ -2534,29 +1321,10 @@ fn rsmi_dev_od_volt_info_set(py: Python<'_>, dv_ind: rt::CInt<u32>, vpoint: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_vpoint, a_clkvalue, a_voltvalue) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_od_volt_curve_regions_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_od_volt_curve_regions_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_od_volt_curve_regions_get",
-    "rsmi_dev_od_volt_curve_regions_get",
-    &["dv_ind", "buffer"],
-    rt::fastcall_entry!(C_rsmi_dev_od_volt_curve_regions_get),
+rt::function!(F_rsmi_dev_od_volt_curve_regions_get, C_rsmi_dev_od_volt_curve_regions_get, c"rsmi_dev_od_volt_curve_regions_get", "rsmi_dev_od_volt_curve_regions_get",
     c"rsmi_dev_od_volt_curve_regions_get(dv_ind, buffer)\n--\n\nThis function will retrieve the current valid regions in the\nfrequency/voltage space.\n\nGiven a device index dv_ind, a pointer to an unsigned integer\nnum_regions and a buffer of ::rsmi_freq_volt_region_t structures, @p\nbuffer, this function will populate buffer with the current\nfrequency-volt space regions. The caller should assign buffer to memory\nthat can be written to by this function. The caller should also\nindicate the number of ::rsmi_freq_volt_region_t structures that can safely\nbe written to buffer in num_regions.\n\nThe number of regions to expect this function provide (num_regions) can\nbe obtained by calling ::rsmi_dev_od_volt_info_get().\n\nArgs:\n    dv_ind [in]: a device index\n    buffer [inout]: a caller provided buffer to which\n        ::rsmi_freq_volt_region_t structures will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    num_regions: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_od_volt_curve_regions_get`, converted in order.
-unsafe fn C_rsmi_dev_od_volt_curve_regions_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_od_volt_curve_regions_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_od_volt_curve_regions_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "buffer"],
+    |py, [x0, x1]| rsmi_dev_od_volt_curve_regions_get(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_dev_od_volt_curve_regions_get(py: Python<'_>, dv_ind: rt::CInt<u32>, buffer: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_od_volt_curve_regions_get");
@@ -2574,29 +1342,10 @@ fn rsmi_dev_od_volt_curve_regions_get(py: Python<'_>, dv_ind: rt::CInt<u32>, buf
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_num_regions, a_buffer) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_num_regions)?])
 }
-/// `rsmi_dev_power_profile_presets_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_power_profile_presets_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_power_profile_presets_get",
-    "rsmi_dev_power_profile_presets_get",
-    &["dv_ind", "sensor_ind", "status"],
-    rt::fastcall_entry!(C_rsmi_dev_power_profile_presets_get),
+rt::function!(F_rsmi_dev_power_profile_presets_get, C_rsmi_dev_power_profile_presets_get, c"rsmi_dev_power_profile_presets_get", "rsmi_dev_power_profile_presets_get",
     c"rsmi_dev_power_profile_presets_get(dv_ind, sensor_ind, status)\n--\n\nGet the list of available preset power profiles and an indication of\nwhich profile is currently active.\n\nGiven a device index dv_ind and a pointer to a\n::rsmi_power_profile_status_t status, this function will set the bits of\nthe ::rsmi_power_profile_status_t.available_profiles bit field of status to\n1 if the profile corresponding to the respective\n::rsmi_power_profile_preset_masks_t profiles are enabled. For example, if both\nthe VIDEO and VR power profiles are available selections, then\n::RSMI_PWR_PROF_PRST_VIDEO_MASK AND'ed with\n::rsmi_power_profile_status_t.available_profiles will be non-zero as will\n::RSMI_PWR_PROF_PRST_VR_MASK AND'ed with\n::rsmi_power_profile_status_t.available_profiles. Additionally,\n::rsmi_power_profile_status_t.current will be set to the\n::rsmi_power_profile_preset_masks_t of the profile that is currently active.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n    status [inout]: a pointer to ::rsmi_power_profile_status_t that will be\n        populated by a call to this function\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_power_profile_presets_get`, converted in order.
-unsafe fn C_rsmi_dev_power_profile_presets_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_power_profile_presets_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_power_profile_presets_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?, &x2)?.into_ptr())
-}
+    ["dv_ind", "sensor_ind", "status"],
+    |py, [x0, x1, x2]| rsmi_dev_power_profile_presets_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "sensor_ind")?, &x2));
 
 fn rsmi_dev_power_profile_presets_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CInt<u32>, status: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_power_profile_presets_get");
@@ -2613,29 +1362,10 @@ fn rsmi_dev_power_profile_presets_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sen
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_status) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_perf_level_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_perf_level_set: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_perf_level_set",
-    "rsmi_dev_perf_level_set",
-    &["dv_ind", "perf_lvl"],
-    rt::fastcall_entry!(C_rsmi_dev_perf_level_set),
+rt::function!(F_rsmi_dev_perf_level_set, C_rsmi_dev_perf_level_set, c"rsmi_dev_perf_level_set", "rsmi_dev_perf_level_set",
     c"rsmi_dev_perf_level_set(dv_ind, perf_lvl)\n--\n\nSet the PowerPlay performance level associated with the device with\nprovided device index with the provided value.\n\nDeprecated: ::rsmi_dev_perf_level_set_v1() is preferred, with an\ninterface that more closely  matches the rest of the rocm_smi API.\n\nGiven a device index dv_ind and an ::rsmi_dev_perf_level_t @p\nperf_level, this function will set the PowerPlay performance level for the\ndevice to the value perf_lvl.\n\nArgs:\n    dv_ind [in]: a device index\n    perf_lvl [in]: the value to which the performance level should be set\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
-);
-
-/// The arguments of a call of `rsmi_dev_perf_level_set`, converted in order.
-unsafe fn C_rsmi_dev_perf_level_set(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_perf_level_set.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_perf_level_set(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "perf_lvl"],
+    |py, [x0, x1]| rsmi_dev_perf_level_set(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_dev_perf_level_set(py: Python<'_>, dv_ind: rt::CInt<u32>, perf_lvl: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_perf_level_set");
@@ -2650,29 +1380,10 @@ fn rsmi_dev_perf_level_set(py: Python<'_>, dv_ind: rt::CInt<u32>, perf_lvl: &Bou
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_perf_lvl) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_perf_level_set_v1` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_perf_level_set_v1: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_perf_level_set_v1",
-    "rsmi_dev_perf_level_set_v1",
-    &["dv_ind", "perf_lvl"],
-    rt::fastcall_entry!(C_rsmi_dev_perf_level_set_v1),
+rt::function!(F_rsmi_dev_perf_level_set_v1, C_rsmi_dev_perf_level_set_v1, c"rsmi_dev_perf_level_set_v1", "rsmi_dev_perf_level_set_v1",
     c"rsmi_dev_perf_level_set_v1(dv_ind, perf_lvl)\n--\n\nSet the PowerPlay performance level associated with the device with\nprovided device index with the provided value.\n\nGiven a device index dv_ind and an ::rsmi_dev_perf_level_t @p\nperf_level, this function will set the PowerPlay performance level for the\ndevice to the value perf_lvl.\n\nArgs:\n    dv_ind [in]: a device index\n    perf_lvl [in]: the value to which the performance level should be set\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
-);
-
-/// The arguments of a call of `rsmi_dev_perf_level_set_v1`, converted in order.
-unsafe fn C_rsmi_dev_perf_level_set_v1(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_perf_level_set_v1.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_perf_level_set_v1(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "perf_lvl"],
+    |py, [x0, x1]| rsmi_dev_perf_level_set_v1(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_dev_perf_level_set_v1(py: Python<'_>, dv_ind: rt::CInt<u32>, perf_lvl: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_perf_level_set_v1");
@@ -2687,29 +1398,10 @@ fn rsmi_dev_perf_level_set_v1(py: Python<'_>, dv_ind: rt::CInt<u32>, perf_lvl: &
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_perf_lvl) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_overdrive_level_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_overdrive_level_set: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_overdrive_level_set",
-    "rsmi_dev_overdrive_level_set",
-    &["dv_ind", "od"],
-    rt::fastcall_entry!(C_rsmi_dev_overdrive_level_set),
+rt::function!(F_rsmi_dev_overdrive_level_set, C_rsmi_dev_overdrive_level_set, c"rsmi_dev_overdrive_level_set", "rsmi_dev_overdrive_level_set",
     c"rsmi_dev_overdrive_level_set(dv_ind, od)\n--\n\nSet the overdrive percent associated with the device with provided\ndevice index with the provided value. See details for WARNING.\n\nDeprecated: This function is deprecated. ::rsmi_dev_overdrive_level_set_v1\nhas the same functionaltiy, with an interface that more closely\nmatches the rest of the rocm_smi API.\n\nGiven a device index dv_ind and an overdrive level od,\nthis function will set the overdrive level for the device to the value\nod. The overdrive level is an integer value between 0 and 20, inclusive,\nwhich represents the overdrive percentage; e.g., a value of 5 specifies\nan overclocking of 5%.\n\nThe overdrive level is specific to the gpu system clock.\n\nThe overdrive level is the percentage above the maximum Performance Level\nto which overclocking will be limited. The overclocking percentage does\nnot apply to clock speeds other than the maximum. This percentage is\nlimited to 20%.\n\n******WARNING******\nOperating your AMD GPU outside of official AMD specifications or outside of\nfactory settings, including but not limited to the conducting of\noverclocking (including use of this overclocking software, even if such\nsoftware has been directly or indirectly provided by AMD or otherwise\naffiliated in any way with AMD), may cause damage to your AMD GPU, system\ncomponents and/or result in system failure, as well as cause other problems.\nDAMAGES CAUSED BY USE OF YOUR AMD GPU OUTSIDE OF OFFICIAL AMD SPECIFICATIONS\nOR OUTSIDE OF FACTORY SETTINGS ARE NOT COVERED UNDER ANY AMD PRODUCT\nWARRANTY AND MAY NOT BE COVERED BY YOUR BOARD OR SYSTEM MANUFACTURER'S\nWARRANTY. Please use this utility with caution.\n\nArgs:\n    dv_ind [in]: a device index\n    od [in]: the value to which the overdrive level should be set\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
-);
-
-/// The arguments of a call of `rsmi_dev_overdrive_level_set`, converted in order.
-unsafe fn C_rsmi_dev_overdrive_level_set(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_overdrive_level_set.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_overdrive_level_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "od")?)?.into_ptr())
-}
+    ["dv_ind", "od"],
+    |py, [x0, x1]| rsmi_dev_overdrive_level_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "od")?));
 
 fn rsmi_dev_overdrive_level_set(py: Python<'_>, dv_ind: rt::CInt<u32>, od: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_overdrive_level_set");
@@ -2724,29 +1416,10 @@ fn rsmi_dev_overdrive_level_set(py: Python<'_>, dv_ind: rt::CInt<u32>, od: rt::C
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_od) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_overdrive_level_set_v1` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_overdrive_level_set_v1: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_overdrive_level_set_v1",
-    "rsmi_dev_overdrive_level_set_v1",
-    &["dv_ind", "od"],
-    rt::fastcall_entry!(C_rsmi_dev_overdrive_level_set_v1),
+rt::function!(F_rsmi_dev_overdrive_level_set_v1, C_rsmi_dev_overdrive_level_set_v1, c"rsmi_dev_overdrive_level_set_v1", "rsmi_dev_overdrive_level_set_v1",
     c"rsmi_dev_overdrive_level_set_v1(dv_ind, od)\n--\n\nSet the overdrive percent associated with the device with provided\ndevice index with the provided value. See details for WARNING.\n\nGiven a device index dv_ind and an overdrive level od,\nthis function will set the overdrive level for the device to the value\nod. The overdrive level is an integer value between 0 and 20, inclusive,\nwhich represents the overdrive percentage; e.g., a value of 5 specifies\nan overclocking of 5%.\n\nThe overdrive level is specific to the gpu system clock.\n\nThe overdrive level is the percentage above the maximum Performance Level\nto which overclocking will be limited. The overclocking percentage does\nnot apply to clock speeds other than the maximum. This percentage is\nlimited to 20%.\n\n******WARNING******\nOperating your AMD GPU outside of official AMD specifications or outside of\nfactory settings, including but not limited to the conducting of\noverclocking (including use of this overclocking software, even if such\nsoftware has been directly or indirectly provided by AMD or otherwise\naffiliated in any way with AMD), may cause damage to your AMD GPU, system\ncomponents and/or result in system failure, as well as cause other problems.\nDAMAGES CAUSED BY USE OF YOUR AMD GPU OUTSIDE OF OFFICIAL AMD SPECIFICATIONS\nOR OUTSIDE OF FACTORY SETTINGS ARE NOT COVERED UNDER ANY AMD PRODUCT\nWARRANTY AND MAY NOT BE COVERED BY YOUR BOARD OR SYSTEM MANUFACTURER'S\nWARRANTY. Please use this utility with caution.\n\nArgs:\n    dv_ind [in]: a device index\n    od [in]: the value to which the overdrive level should be set\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
-);
-
-/// The arguments of a call of `rsmi_dev_overdrive_level_set_v1`, converted in order.
-unsafe fn C_rsmi_dev_overdrive_level_set_v1(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_overdrive_level_set_v1.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_overdrive_level_set_v1(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "od")?)?.into_ptr())
-}
+    ["dv_ind", "od"],
+    |py, [x0, x1]| rsmi_dev_overdrive_level_set_v1(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "od")?));
 
 fn rsmi_dev_overdrive_level_set_v1(py: Python<'_>, dv_ind: rt::CInt<u32>, od: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_overdrive_level_set_v1");
@@ -2761,29 +1434,10 @@ fn rsmi_dev_overdrive_level_set_v1(py: Python<'_>, dv_ind: rt::CInt<u32>, od: rt
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_od) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_gpu_clk_freq_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_gpu_clk_freq_set: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_gpu_clk_freq_set",
-    "rsmi_dev_gpu_clk_freq_set",
-    &["dv_ind", "clk_type", "freq_bitmask"],
-    rt::fastcall_entry!(C_rsmi_dev_gpu_clk_freq_set),
+rt::function!(F_rsmi_dev_gpu_clk_freq_set, C_rsmi_dev_gpu_clk_freq_set, c"rsmi_dev_gpu_clk_freq_set", "rsmi_dev_gpu_clk_freq_set",
     c"rsmi_dev_gpu_clk_freq_set(dv_ind, clk_type, freq_bitmask)\n--\n\nControl the set of allowed frequencies that can be used for the\nspecified clock.\n\nGiven a device index dv_ind, a clock type clk_type, and a\n64 bit bitmask freq_bitmask, this function will limit the set of\nallowable frequencies. If a bit in freq_bitmask has a value of 1, then\nthe frequency (as ordered in an ::rsmi_frequencies_t returned by\nrsmi_dev_gpu_clk_freq_get()) corresponding to that bit index will be\nallowed.\n\nThis function will change the performance level to\n::RSMI_DEV_PERF_LEVEL_MANUAL in order to modify the set of allowable\nfrequencies. Caller will need to set to ::RSMI_DEV_PERF_LEVEL_AUTO in order\nto get back to default state.\n\nAll bits with indices greater than or equal to\n::rsmi_frequencies_t::num_supported will be ignored.\n\nArgs:\n    dv_ind [in]: a device index\n    clk_type [in]: the type of clock for which the set of frequencies\n        will be modified\n    freq_bitmask [in]: A bitmask indicating the indices of the\n        frequencies that are to be enabled (1) and disabled (0). Only the lowest\n        ::rsmi_frequencies_t.num_supported bits of this mask are relevant.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
-);
-
-/// The arguments of a call of `rsmi_dev_gpu_clk_freq_set`, converted in order.
-unsafe fn C_rsmi_dev_gpu_clk_freq_set(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_gpu_clk_freq_set.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_gpu_clk_freq_set(py, rt::call::extract(x0, "dv_ind")?, &x1, rt::call::extract(x2, "freq_bitmask")?)?.into_ptr())
-}
+    ["dv_ind", "clk_type", "freq_bitmask"],
+    |py, [x0, x1, x2]| rsmi_dev_gpu_clk_freq_set(py, rt::call::extract(x0, "dv_ind")?, &x1, rt::call::extract(x2, "freq_bitmask")?));
 
 fn rsmi_dev_gpu_clk_freq_set(py: Python<'_>, dv_ind: rt::CInt<u32>, clk_type: &Bound<'_, PyAny>, freq_bitmask: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_gpu_clk_freq_set");
@@ -2799,29 +1453,10 @@ fn rsmi_dev_gpu_clk_freq_set(py: Python<'_>, dv_ind: rt::CInt<u32>, clk_type: &B
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_clk_type, a_freq_bitmask) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_version_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_version_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_version_get",
-    "rsmi_version_get",
-    &["version"],
-    rt::fastcall_entry!(C_rsmi_version_get),
+rt::function!(F_rsmi_version_get, C_rsmi_version_get, c"rsmi_version_get", "rsmi_version_get",
     c"rsmi_version_get(version)\n--\n\nGet the build version information for the currently running build of\nRSMI.\n\nGet the major, minor, patch and build string for RSMI build\ncurrently in use through version\n\nArgs:\n    version [inout]: A pointer to an ::rsmi_version_t structure that will\n        be updated with the version information upon return.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call",
-);
-
-/// The arguments of a call of `rsmi_version_get`, converted in order.
-unsafe fn C_rsmi_version_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_version_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_version_get(py, &x0)?.into_ptr())
-}
+    ["version"],
+    |py, [x0]| rsmi_version_get(py, &x0));
 
 fn rsmi_version_get(py: Python<'_>, version: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_version_get");
@@ -2836,29 +1471,10 @@ fn rsmi_version_get(py: Python<'_>, version: &Bound<'_, PyAny>) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_version_str_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_version_str_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_version_str_get",
-    "rsmi_version_str_get",
-    &["component", "ver_str", "len"],
-    rt::fastcall_entry!(C_rsmi_version_str_get),
+rt::function!(F_rsmi_version_str_get, C_rsmi_version_str_get, c"rsmi_version_str_get", "rsmi_version_str_get",
     c"rsmi_version_str_get(component, ver_str, len)\n--\n\nGet the driver version string for the current system.\n\nGiven a software component component, a pointer to a char\nbuffer, ver_str, this function will write the driver version string\n(up to len characters) for the current system to ver_str. The caller\nmust ensure that it is safe to write at least len characters to @p\nver_str.\n\nArgs:\n    component [in]: The component for which the version string is being\n        requested\n    ver_str [inout]: A pointer to a buffer of char's to which the version\n        of component will be written\n    len [in]: the length of the caller provided buffer name.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
-);
-
-/// The arguments of a call of `rsmi_version_str_get`, converted in order.
-unsafe fn C_rsmi_version_str_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_version_str_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_version_str_get(py, &x0, rt::call::extract(x1, "ver_str")?, rt::call::extract(x2, "len")?)?.into_ptr())
-}
+    ["component", "ver_str", "len"],
+    |py, [x0, x1, x2]| rsmi_version_str_get(py, &x0, rt::call::extract(x1, "ver_str")?, rt::call::extract(x2, "len")?));
 
 fn rsmi_version_str_get(py: Python<'_>, component: &Bound<'_, PyAny>, ver_str: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_version_str_get");
@@ -2874,29 +1490,10 @@ fn rsmi_version_str_get(py: Python<'_>, component: &Bound<'_, PyAny>, ver_str: r
     let __r = py.allow_threads(move || unsafe { __f(a_component, a_ver_str, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_vbios_version_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_vbios_version_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_vbios_version_get",
-    "rsmi_dev_vbios_version_get",
-    &["dv_ind", "vbios", "len"],
-    rt::fastcall_entry!(C_rsmi_dev_vbios_version_get),
+rt::function!(F_rsmi_dev_vbios_version_get, C_rsmi_dev_vbios_version_get, c"rsmi_dev_vbios_version_get", "rsmi_dev_vbios_version_get",
     c"rsmi_dev_vbios_version_get(dv_ind, vbios, len)\n--\n\nGet the VBIOS identifer string\n\nGiven a device ID dv_ind, and a pointer to a char buffer,\nvbios, this function will write the VBIOS string (up to len\ncharacters) for device dv_ind to vbios. The caller must ensure that\nit is safe to write at least len characters to vbios.\n\nArgs:\n    dv_ind [in]: a device index\n    vbios [inout]: A pointer to a buffer of char's to which the VBIOS name\n        will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: The number of char's pointed to by vbios which can safely\n        be written to by this function.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_vbios_version_get`, converted in order.
-unsafe fn C_rsmi_dev_vbios_version_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_vbios_version_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_vbios_version_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "vbios")?, rt::call::extract(x2, "len")?)?.into_ptr())
-}
+    ["dv_ind", "vbios", "len"],
+    |py, [x0, x1, x2]| rsmi_dev_vbios_version_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "vbios")?, rt::call::extract(x2, "len")?));
 
 fn rsmi_dev_vbios_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>, vbios: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_vbios_version_get");
@@ -2912,29 +1509,10 @@ fn rsmi_dev_vbios_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>, vbios: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_vbios, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_firmware_version_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_firmware_version_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_firmware_version_get",
-    "rsmi_dev_firmware_version_get",
-    &["dv_ind", "block"],
-    rt::fastcall_entry!(C_rsmi_dev_firmware_version_get),
+rt::function!(F_rsmi_dev_firmware_version_get, C_rsmi_dev_firmware_version_get, c"rsmi_dev_firmware_version_get", "rsmi_dev_firmware_version_get",
     c"rsmi_dev_firmware_version_get(dv_ind, block)\n--\n\nGet the firmware versions for a device\n\nGiven a device ID dv_ind, and a pointer to a uint64_t,\nfw_version, this function will write the FW Versions as a string (up to len\ncharacters) for device dv_ind to vbios. The caller must ensure that\nit is safe to write at least len characters to vbios.\n\nArgs:\n    dv_ind [in]: a device index\n    block [in]: The firmware block for which the version is being requested\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    fw_version: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_firmware_version_get`, converted in order.
-unsafe fn C_rsmi_dev_firmware_version_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_firmware_version_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_firmware_version_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "block"],
+    |py, [x0, x1]| rsmi_dev_firmware_version_get(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_dev_firmware_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>, block: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_firmware_version_get");
@@ -2951,29 +1529,10 @@ fn rsmi_dev_firmware_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>, block: &
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_block, a_fw_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_fw_version)?])
 }
-/// `rsmi_dev_target_graphics_version_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_target_graphics_version_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_target_graphics_version_get",
-    "rsmi_dev_target_graphics_version_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_target_graphics_version_get),
+rt::function!(F_rsmi_dev_target_graphics_version_get, C_rsmi_dev_target_graphics_version_get, c"rsmi_dev_target_graphics_version_get", "rsmi_dev_target_graphics_version_get",
     c"rsmi_dev_target_graphics_version_get(dv_ind)\n--\n\nGet the target graphics version for a GPU device\n\nGiven a device ID dv_ind and a uint64_t pointer\ngfx_version, this function will write the graphics version.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    gfx_version: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_target_graphics_version_get`, converted in order.
-unsafe fn C_rsmi_dev_target_graphics_version_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_target_graphics_version_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_target_graphics_version_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_target_graphics_version_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_target_graphics_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_target_graphics_version_get");
@@ -2989,29 +1548,10 @@ fn rsmi_dev_target_graphics_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_gfx_version) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_gfx_version)?])
 }
-/// `rsmi_dev_ecc_count_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_ecc_count_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_ecc_count_get",
-    "rsmi_dev_ecc_count_get",
-    &["dv_ind", "block", "ec"],
-    rt::fastcall_entry!(C_rsmi_dev_ecc_count_get),
+rt::function!(F_rsmi_dev_ecc_count_get, C_rsmi_dev_ecc_count_get, c"rsmi_dev_ecc_count_get", "rsmi_dev_ecc_count_get",
     c"rsmi_dev_ecc_count_get(dv_ind, block, ec)\n--\n\nRetrieve the error counts for a GPU block\n\nGiven a device index dv_ind, an ::rsmi_gpu_block_t block and a\npointer to an ::rsmi_error_count_t ec, this function will write the error\ncount values for the GPU block indicated by block to memory pointed to by\nec.\n\nArgs:\n    dv_ind [in]: a device index\n    block [in]: The block for which error counts should be retrieved\n    ec [inout]: A pointer to an ::rsmi_error_count_t to which the error\n        counts should be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_ecc_count_get`, converted in order.
-unsafe fn C_rsmi_dev_ecc_count_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_ecc_count_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_ecc_count_get(py, rt::call::extract(x0, "dv_ind")?, &x1, &x2)?.into_ptr())
-}
+    ["dv_ind", "block", "ec"],
+    |py, [x0, x1, x2]| rsmi_dev_ecc_count_get(py, rt::call::extract(x0, "dv_ind")?, &x1, &x2));
 
 fn rsmi_dev_ecc_count_get(py: Python<'_>, dv_ind: rt::CInt<u32>, block: &Bound<'_, PyAny>, ec: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_ecc_count_get");
@@ -3028,29 +1568,10 @@ fn rsmi_dev_ecc_count_get(py: Python<'_>, dv_ind: rt::CInt<u32>, block: &Bound<'
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_block, a_ec) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_ecc_enabled_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_ecc_enabled_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_ecc_enabled_get",
-    "rsmi_dev_ecc_enabled_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_ecc_enabled_get),
+rt::function!(F_rsmi_dev_ecc_enabled_get, C_rsmi_dev_ecc_enabled_get, c"rsmi_dev_ecc_enabled_get", "rsmi_dev_ecc_enabled_get",
     c"rsmi_dev_ecc_enabled_get(dv_ind)\n--\n\nRetrieve the enabled ECC bit-mask\n\nGiven a device index dv_ind, and a pointer to a uint64_t @p\nenabled_mask, this function will write bits to memory pointed to by\nenabled_blocks. Upon a successful call, enabled_blocks can then be\nAND'd with elements of the ::rsmi_gpu_block_t ennumeration to determine if\nthe corresponding block has ECC enabled. Note that whether a block has ECC\nenabled or not in the device is independent of whether there is kernel\nsupport for error counting for that block. Although a block may be enabled,\nbut there may not be kernel support for reading error counters for that\nblock.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    enabled_blocks: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_ecc_enabled_get`, converted in order.
-unsafe fn C_rsmi_dev_ecc_enabled_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_ecc_enabled_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_ecc_enabled_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_ecc_enabled_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_ecc_enabled_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_ecc_enabled_get");
@@ -3066,29 +1587,10 @@ fn rsmi_dev_ecc_enabled_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<P
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_enabled_blocks) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_enabled_blocks)?])
 }
-/// `rsmi_dev_ecc_status_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_ecc_status_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_ecc_status_get",
-    "rsmi_dev_ecc_status_get",
-    &["dv_ind", "block"],
-    rt::fastcall_entry!(C_rsmi_dev_ecc_status_get),
+rt::function!(F_rsmi_dev_ecc_status_get, C_rsmi_dev_ecc_status_get, c"rsmi_dev_ecc_status_get", "rsmi_dev_ecc_status_get",
     c"rsmi_dev_ecc_status_get(dv_ind, block)\n--\n\nRetrieve the ECC status for a GPU block\n\nGiven a device index dv_ind, an ::rsmi_gpu_block_t block and\na pointer to an ::rsmi_ras_err_state_t state, this function will write\nthe current state for the GPU block indicated by block to memory pointed\nto by state.\n\nArgs:\n    dv_ind [in]: a device index\n    block [in]: The block for which error counts should be retrieved\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    state: rsmi_ras_err_state_t\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_ecc_status_get`, converted in order.
-unsafe fn C_rsmi_dev_ecc_status_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_ecc_status_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_ecc_status_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "block"],
+    |py, [x0, x1]| rsmi_dev_ecc_status_get(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_dev_ecc_status_get(py: Python<'_>, dv_ind: rt::CInt<u32>, block: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_ecc_status_get");
@@ -3105,29 +1607,10 @@ fn rsmi_dev_ecc_status_get(py: Python<'_>, dv_ind: rt::CInt<u32>, block: &Bound<
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_block, a_state) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 18, o_state as i64)?])
 }
-/// `rsmi_status_string` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_status_string: rt::call::Function = rt::call::Function::new(
-    c"rsmi_status_string",
-    "rsmi_status_string",
-    &["status", "status_string"],
-    rt::fastcall_entry!(C_rsmi_status_string),
+rt::function!(F_rsmi_status_string, C_rsmi_status_string, c"rsmi_status_string", "rsmi_status_string",
     c"rsmi_status_string(status, status_string)\n--\n\nGet a description of a provided RSMI error status\n\nSet the provided pointer to a const char *, status_string, to\na string containing a description of the provided error code status.\n\nArgs:\n    status [in]: The error status for which a description is desired\n    status_string [inout]: A pointer to a const char * which will be made\n        to point to a description of the provided error code\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call",
-);
-
-/// The arguments of a call of `rsmi_status_string`, converted in order.
-unsafe fn C_rsmi_status_string(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_status_string.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_status_string(py, &x0, rt::call::extract(x1, "status_string")?)?.into_ptr())
-}
+    ["status", "status_string"],
+    |py, [x0, x1]| rsmi_status_string(py, &x0, rt::call::extract(x1, "status_string")?));
 
 fn rsmi_status_string(py: Python<'_>, status: &Bound<'_, PyAny>, status_string: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_status_string");
@@ -3142,29 +1625,10 @@ fn rsmi_status_string(py: Python<'_>, status: &Bound<'_, PyAny>, status_string: 
     let __r = py.allow_threads(move || unsafe { __f(a_status, a_status_string) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_counter_group_supported` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_counter_group_supported: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_counter_group_supported",
-    "rsmi_dev_counter_group_supported",
-    &["dv_ind", "group"],
-    rt::fastcall_entry!(C_rsmi_dev_counter_group_supported),
+rt::function!(F_rsmi_dev_counter_group_supported, C_rsmi_dev_counter_group_supported, c"rsmi_dev_counter_group_supported", "rsmi_dev_counter_group_supported",
     c"rsmi_dev_counter_group_supported(dv_ind, group)\n--\n\nTell if an event group is supported by a given device\n\nGiven a device index dv_ind and an event group specifier @p\ngroup, tell if group type events are supported by the device associated\nwith dv_ind\n\nArgs:\n    dv_ind [in]: device index of device being queried\n    group [in]: ::rsmi_event_group_t identifier of group for which support\n        is being queried\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS if the device associatee with dv_ind\n    support counting events of the type indicated by group.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    group",
-);
-
-/// The arguments of a call of `rsmi_dev_counter_group_supported`, converted in order.
-unsafe fn C_rsmi_dev_counter_group_supported(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_counter_group_supported.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_counter_group_supported(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "group"],
+    |py, [x0, x1]| rsmi_dev_counter_group_supported(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_dev_counter_group_supported(py: Python<'_>, dv_ind: rt::CInt<u32>, group: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_counter_group_supported");
@@ -3179,29 +1643,10 @@ fn rsmi_dev_counter_group_supported(py: Python<'_>, dv_ind: rt::CInt<u32>, group
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_group) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_counter_create` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_counter_create: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_counter_create",
-    "rsmi_dev_counter_create",
-    &["dv_ind", "type"],
-    rt::fastcall_entry!(C_rsmi_dev_counter_create),
+rt::function!(F_rsmi_dev_counter_create, C_rsmi_dev_counter_create, c"rsmi_dev_counter_create", "rsmi_dev_counter_create",
     c"rsmi_dev_counter_create(dv_ind, type)\n--\n\nCreate a performance counter object\n\nCreate a performance counter object of type type for the device\nwith a device index of dv_ind, and write a handle to the object to the\nmemory location pointed to by evnt_handle. evnt_handle can be used\nwith other performance event operations. The handle should be deallocated\nwith ::rsmi_dev_counter_destroy() when no longer needed.\n\nArgs:\n    dv_ind [in]: a device index\n    type [in]: the ::rsmi_event_type_t of performance event to create\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    evnt_handle: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_OUT_OF_RESOURCES unable to allocate memory for counter\n    ::RSMI_STATUS_PERMISSION function requires root access",
-);
-
-/// The arguments of a call of `rsmi_dev_counter_create`, converted in order.
-unsafe fn C_rsmi_dev_counter_create(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_counter_create.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_counter_create(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "type"],
+    |py, [x0, x1]| rsmi_dev_counter_create(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_dev_counter_create(py: Python<'_>, dv_ind: rt::CInt<u32>, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_counter_create");
@@ -3218,29 +1663,10 @@ fn rsmi_dev_counter_create(py: Python<'_>, dv_ind: rt::CInt<u32>, r#type: &Bound
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_type, a_evnt_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_evnt_handle)?])
 }
-/// `rsmi_dev_counter_destroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_counter_destroy: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_counter_destroy",
-    "rsmi_dev_counter_destroy",
-    &["evnt_handle"],
-    rt::fastcall_entry!(C_rsmi_dev_counter_destroy),
+rt::function!(F_rsmi_dev_counter_destroy, C_rsmi_dev_counter_destroy, c"rsmi_dev_counter_destroy", "rsmi_dev_counter_destroy",
     c"rsmi_dev_counter_destroy(evnt_handle)\n--\n\nDeallocate a performance counter object\n\nDeallocate the performance counter object with the provided\n::rsmi_event_handle_t evnt_handle\n\nArgs:\n    evnt_handle [in]: handle to event object to be deallocated\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_PERMISSION function requires root access",
-);
-
-/// The arguments of a call of `rsmi_dev_counter_destroy`, converted in order.
-unsafe fn C_rsmi_dev_counter_destroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_counter_destroy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_counter_destroy(py, rt::call::extract(x0, "evnt_handle")?)?.into_ptr())
-}
+    ["evnt_handle"],
+    |py, [x0]| rsmi_dev_counter_destroy(py, rt::call::extract(x0, "evnt_handle")?));
 
 fn rsmi_dev_counter_destroy(py: Python<'_>, evnt_handle: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_counter_destroy");
@@ -3254,29 +1680,10 @@ fn rsmi_dev_counter_destroy(py: Python<'_>, evnt_handle: rt::CInt<u64>) -> PyRes
     let __r = py.allow_threads(move || unsafe { __f(a_evnt_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_counter_control` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_counter_control: rt::call::Function = rt::call::Function::new(
-    c"rsmi_counter_control",
-    "rsmi_counter_control",
-    &["evt_handle", "cmd", "cmd_args"],
-    rt::fastcall_entry!(C_rsmi_counter_control),
+rt::function!(F_rsmi_counter_control, C_rsmi_counter_control, c"rsmi_counter_control", "rsmi_counter_control",
     c"rsmi_counter_control(evt_handle, cmd, cmd_args)\n--\n\nIssue performance counter control commands\n\nIssue a command cmd on the event counter associated with the\nprovided handle evt_handle.\n\nArgs:\n    evt_handle [in]: an event handle\n    cmd [in]: The event counter command to be issued\n    cmd_args [inout]: Currently not used. Should be set to NULL.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_PERMISSION function requires root access",
-);
-
-/// The arguments of a call of `rsmi_counter_control`, converted in order.
-unsafe fn C_rsmi_counter_control(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_counter_control.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_counter_control(py, rt::call::extract(x0, "evt_handle")?, &x1, rt::call::extract(x2, "cmd_args")?)?.into_ptr())
-}
+    ["evt_handle", "cmd", "cmd_args"],
+    |py, [x0, x1, x2]| rsmi_counter_control(py, rt::call::extract(x0, "evt_handle")?, &x1, rt::call::extract(x2, "cmd_args")?));
 
 fn rsmi_counter_control(py: Python<'_>, evt_handle: rt::CInt<u64>, cmd: &Bound<'_, PyAny>, cmd_args: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_counter_control");
@@ -3292,29 +1699,10 @@ fn rsmi_counter_control(py: Python<'_>, evt_handle: rt::CInt<u64>, cmd: &Bound<'
     let __r = py.allow_threads(move || unsafe { __f(a_evt_handle, a_cmd, a_cmd_args) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_counter_read` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_counter_read: rt::call::Function = rt::call::Function::new(
-    c"rsmi_counter_read",
-    "rsmi_counter_read",
-    &["evt_handle", "value"],
-    rt::fastcall_entry!(C_rsmi_counter_read),
+rt::function!(F_rsmi_counter_read, C_rsmi_counter_read, c"rsmi_counter_read", "rsmi_counter_read",
     c"rsmi_counter_read(evt_handle, value)\n--\n\nRead the current value of a performance counter\n\nRead the current counter value of the counter associated with the\nprovided handle evt_handle and write the value to the location pointed\nto by value.\n\nArgs:\n    evt_handle [in]: an event handle\n    value [inout]: pointer to memory of size of ::rsmi_counter_value_t to\n        which the counter value will be written\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_PERMISSION function requires root access",
-);
-
-/// The arguments of a call of `rsmi_counter_read`, converted in order.
-unsafe fn C_rsmi_counter_read(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_counter_read.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_counter_read(py, rt::call::extract(x0, "evt_handle")?, &x1)?.into_ptr())
-}
+    ["evt_handle", "value"],
+    |py, [x0, x1]| rsmi_counter_read(py, rt::call::extract(x0, "evt_handle")?, &x1));
 
 fn rsmi_counter_read(py: Python<'_>, evt_handle: rt::CInt<u64>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_counter_read");
@@ -3330,29 +1718,10 @@ fn rsmi_counter_read(py: Python<'_>, evt_handle: rt::CInt<u64>, value: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_evt_handle, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_counter_available_counters_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_counter_available_counters_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_counter_available_counters_get",
-    "rsmi_counter_available_counters_get",
-    &["dv_ind", "grp"],
-    rt::fastcall_entry!(C_rsmi_counter_available_counters_get),
+rt::function!(F_rsmi_counter_available_counters_get, C_rsmi_counter_available_counters_get, c"rsmi_counter_available_counters_get", "rsmi_counter_available_counters_get",
     c"rsmi_counter_available_counters_get(dv_ind, grp)\n--\n\nGet the number of currently available counters\n\nGiven a device index dv_ind, a performance event group grp,\nand a pointer to a uint32_t available, this function will write the\nnumber of grp type counters that are available on the device with index\ndv_ind to the memory that available points to.\n\nArgs:\n    dv_ind [in]: a device index\n    grp [in]: an event device group\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    available: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_counter_available_counters_get`, converted in order.
-unsafe fn C_rsmi_counter_available_counters_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_counter_available_counters_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_counter_available_counters_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "grp"],
+    |py, [x0, x1]| rsmi_counter_available_counters_get(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_counter_available_counters_get(py: Python<'_>, dv_ind: rt::CInt<u32>, grp: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_counter_available_counters_get");
@@ -3369,29 +1738,10 @@ fn rsmi_counter_available_counters_get(py: Python<'_>, dv_ind: rt::CInt<u32>, gr
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_grp, a_available) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_available)?])
 }
-/// `rsmi_compute_process_info_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_compute_process_info_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_compute_process_info_get",
-    "rsmi_compute_process_info_get",
-    &["procs"],
-    rt::fastcall_entry!(C_rsmi_compute_process_info_get),
+rt::function!(F_rsmi_compute_process_info_get, C_rsmi_compute_process_info_get, c"rsmi_compute_process_info_get", "rsmi_compute_process_info_get",
     c"rsmi_compute_process_info_get(procs)\n--\n\nGet process information about processes currently using GPU\n\nGiven a non-NULL pointer to an array procs of\n::rsmi_process_info_t's, of length *num_items, this function will write\nup to *num_items instances of ::rsmi_process_info_t to the memory pointed\nto by procs. These instances contain information about each GPU compute\nprocess and their PASID for further analysis or monitoring via\n::rsmi_compute_process_info_by_pid_get().\nIf procs is not NULL, num_items will be updated with\nthe number of processes actually written. If procs is NULL, num_items\nwill be updated with the number of processes for which there is current\nprocess information. Calling this function with procs being NULL is a way\nto determine how much memory should be allocated for when procs is not\nNULL.\n\nArgs:\n    procs [inout]: a pointer to memory provided by the caller to which\n        process information will be written. This may be NULL in which case only @p\n        num_items will be updated with the number of processes found.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    num_items: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if there were more\n    processes for which information was available, but not enough space was\n    provided as indicated by procs and num_items, on input.",
-);
-
-/// The arguments of a call of `rsmi_compute_process_info_get`, converted in order.
-unsafe fn C_rsmi_compute_process_info_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_compute_process_info_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_compute_process_info_get(py, &x0)?.into_ptr())
-}
+    ["procs"],
+    |py, [x0]| rsmi_compute_process_info_get(py, &x0));
 
 fn rsmi_compute_process_info_get(py: Python<'_>, procs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_compute_process_info_get");
@@ -3408,29 +1758,10 @@ fn rsmi_compute_process_info_get(py: Python<'_>, procs: &Bound<'_, PyAny>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_procs, a_num_items) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_num_items)?])
 }
-/// `rsmi_compute_process_info_by_pid_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_compute_process_info_by_pid_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_compute_process_info_by_pid_get",
-    "rsmi_compute_process_info_by_pid_get",
-    &["pid", "proc"],
-    rt::fastcall_entry!(C_rsmi_compute_process_info_by_pid_get),
+rt::function!(F_rsmi_compute_process_info_by_pid_get, C_rsmi_compute_process_info_by_pid_get, c"rsmi_compute_process_info_by_pid_get", "rsmi_compute_process_info_by_pid_get",
     c"rsmi_compute_process_info_by_pid_get(pid, proc)\n--\n\nGet process information about a specific process\n\nGiven a pointer to an ::rsmi_process_info_t proc and a process\nid\npid, this function will write the process information for pid, if\navailable, to the memory pointed to by proc.\n\nArgs:\n    pid [in]: The process ID for which process information is being\n        requested\n    proc [inout]: a pointer to a ::rsmi_process_info_t to which\n        process information for pid will be written if it is found.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_NOT_FOUND is returned if there was no process\n    information\n    found for the provided pid",
-);
-
-/// The arguments of a call of `rsmi_compute_process_info_by_pid_get`, converted in order.
-unsafe fn C_rsmi_compute_process_info_by_pid_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_compute_process_info_by_pid_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_compute_process_info_by_pid_get(py, rt::call::extract(x0, "pid")?, &x1)?.into_ptr())
-}
+    ["pid", "proc"],
+    |py, [x0, x1]| rsmi_compute_process_info_by_pid_get(py, rt::call::extract(x0, "pid")?, &x1));
 
 fn rsmi_compute_process_info_by_pid_get(py: Python<'_>, pid: rt::CInt<u32>, proc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_compute_process_info_by_pid_get");
@@ -3446,29 +1777,10 @@ fn rsmi_compute_process_info_by_pid_get(py: Python<'_>, pid: rt::CInt<u32>, proc
     let __r = py.allow_threads(move || unsafe { __f(a_pid, a_proc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_compute_process_gpus_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_compute_process_gpus_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_compute_process_gpus_get",
-    "rsmi_compute_process_gpus_get",
-    &["pid"],
-    rt::fastcall_entry!(C_rsmi_compute_process_gpus_get),
+rt::function!(F_rsmi_compute_process_gpus_get, C_rsmi_compute_process_gpus_get, c"rsmi_compute_process_gpus_get", "rsmi_compute_process_gpus_get",
     c"rsmi_compute_process_gpus_get(pid)\n--\n\nGet the device indices currently being used by a process\n\nGiven a process id pid, a non-NULL pointer to an array of\nuint32_t's dv_indices of length *num_devices, this function will\nwrite up to num_devices device indices to the memory pointed to by\ndv_indices. If dv_indices is not NULL, num_devices will be\nupdated with the number of gpu's currently being used by process pid.\nIf dv_indices is NULL, dv_indices will be updated with the number of\ngpus currently being used by pid. Calling this function with @p\ndv_indices being NULL is a way to determine how much memory is required\nfor when dv_indices is not NULL.\n\nArgs:\n    pid [in]: The process id of the process for which the number of gpus\n        currently being used is requested\n\nReturns: a tuple of 3 item(s):\n    rsmi_status_t: status\n    dv_indices: int\n    num_devices: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if there were more\n    gpu indices that could have been written, but not enough space was\n    provided as indicated by dv_indices and num_devices, on input.",
-);
-
-/// The arguments of a call of `rsmi_compute_process_gpus_get`, converted in order.
-unsafe fn C_rsmi_compute_process_gpus_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_compute_process_gpus_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_compute_process_gpus_get(py, rt::call::extract(x0, "pid")?)?.into_ptr())
-}
+    ["pid"],
+    |py, [x0]| rsmi_compute_process_gpus_get(py, rt::call::extract(x0, "pid")?));
 
 fn rsmi_compute_process_gpus_get(py: Python<'_>, pid: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_compute_process_gpus_get");
@@ -3486,29 +1798,10 @@ fn rsmi_compute_process_gpus_get(py: Python<'_>, pid: rt::CInt<u32>) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_pid, a_dv_indices, a_num_devices) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_dv_indices)?, rt::obj(py, o_num_devices)?])
 }
-/// `rsmi_compute_process_info_by_device_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_compute_process_info_by_device_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_compute_process_info_by_device_get",
-    "rsmi_compute_process_info_by_device_get",
-    &["pid", "dv_ind", "proc"],
-    rt::fastcall_entry!(C_rsmi_compute_process_info_by_device_get),
+rt::function!(F_rsmi_compute_process_info_by_device_get, C_rsmi_compute_process_info_by_device_get, c"rsmi_compute_process_info_by_device_get", "rsmi_compute_process_info_by_device_get",
     c"rsmi_compute_process_info_by_device_get(pid, dv_ind, proc)\n--\n\nGet the info of a process on a specific device.\n\nGiven a process id pid, a dv_ind, this function will\nwrite the process information for pid on the device, if available, to\nthe memory pointed to by proc.\n\nArgs:\n    pid [in]: The process id of the process for which the gpu\n        currently being used is requested.\n    dv_ind [in]: a device index where the process running on.\n    proc [inout]: a pointer to memory provided by the caller to which\n        process information will be written.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_compute_process_info_by_device_get`, converted in order.
-unsafe fn C_rsmi_compute_process_info_by_device_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_compute_process_info_by_device_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_compute_process_info_by_device_get(py, rt::call::extract(x0, "pid")?, rt::call::extract(x1, "dv_ind")?, &x2)?.into_ptr())
-}
+    ["pid", "dv_ind", "proc"],
+    |py, [x0, x1, x2]| rsmi_compute_process_info_by_device_get(py, rt::call::extract(x0, "pid")?, rt::call::extract(x1, "dv_ind")?, &x2));
 
 fn rsmi_compute_process_info_by_device_get(py: Python<'_>, pid: rt::CInt<u32>, dv_ind: rt::CInt<u32>, proc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_compute_process_info_by_device_get");
@@ -3525,29 +1818,10 @@ fn rsmi_compute_process_info_by_device_get(py: Python<'_>, pid: rt::CInt<u32>, d
     let __r = py.allow_threads(move || unsafe { __f(a_pid, a_dv_ind, a_proc) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_xgmi_error_status` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_xgmi_error_status: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_xgmi_error_status",
-    "rsmi_dev_xgmi_error_status",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_xgmi_error_status),
+rt::function!(F_rsmi_dev_xgmi_error_status, C_rsmi_dev_xgmi_error_status, c"rsmi_dev_xgmi_error_status", "rsmi_dev_xgmi_error_status",
     c"rsmi_dev_xgmi_error_status(dv_ind)\n--\n\nRetrieve the XGMI error status for a device\n\nGiven a device index dv_ind, and a pointer to an\n::rsmi_xgmi_status_t status, this function will write the current XGMI\nerror state ::rsmi_xgmi_status_t for the device dv_ind to the memory\npointed to by status.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    status: rsmi_xgmi_status_t\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_xgmi_error_status`, converted in order.
-unsafe fn C_rsmi_dev_xgmi_error_status(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_xgmi_error_status.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_xgmi_error_status(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_xgmi_error_status(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_xgmi_error_status(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_xgmi_error_status");
@@ -3563,29 +1837,10 @@ fn rsmi_dev_xgmi_error_status(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_status) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 22, o_status as i64)?])
 }
-/// `rsmi_dev_xgmi_error_reset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_xgmi_error_reset: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_xgmi_error_reset",
-    "rsmi_dev_xgmi_error_reset",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_xgmi_error_reset),
+rt::function!(F_rsmi_dev_xgmi_error_reset, C_rsmi_dev_xgmi_error_reset, c"rsmi_dev_xgmi_error_reset", "rsmi_dev_xgmi_error_reset",
     c"rsmi_dev_xgmi_error_reset(dv_ind)\n--\n\nReset the XGMI error status for a device\n\nGiven a device index dv_ind, this function will reset the\ncurrent XGMI error state ::rsmi_xgmi_status_t for the device dv_ind to\nrsmi_xgmi_status_t::RSMI_XGMI_STATUS_NO_ERRORS\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
-);
-
-/// The arguments of a call of `rsmi_dev_xgmi_error_reset`, converted in order.
-unsafe fn C_rsmi_dev_xgmi_error_reset(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_xgmi_error_reset.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_xgmi_error_reset(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_xgmi_error_reset(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_xgmi_error_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_xgmi_error_reset");
@@ -3599,29 +1854,10 @@ fn rsmi_dev_xgmi_error_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_xgmi_hive_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_xgmi_hive_id_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_xgmi_hive_id_get",
-    "rsmi_dev_xgmi_hive_id_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_xgmi_hive_id_get),
+rt::function!(F_rsmi_dev_xgmi_hive_id_get, C_rsmi_dev_xgmi_hive_id_get, c"rsmi_dev_xgmi_hive_id_get", "rsmi_dev_xgmi_hive_id_get",
     c"rsmi_dev_xgmi_hive_id_get(dv_ind)\n--\n\nRetrieve the XGMI hive id for a device\n\nGiven a device index dv_ind, and a pointer to an\nuint64_t hive_id, this function will write the current XGMI\nhive id for the device dv_ind to the memory pointed to by hive_id.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    hive_id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_dev_xgmi_hive_id_get`, converted in order.
-unsafe fn C_rsmi_dev_xgmi_hive_id_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_xgmi_hive_id_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_xgmi_hive_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_xgmi_hive_id_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_xgmi_hive_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_xgmi_hive_id_get");
@@ -3637,29 +1873,10 @@ fn rsmi_dev_xgmi_hive_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_hive_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_hive_id)?])
 }
-/// `rsmi_topo_get_numa_node_number` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_topo_get_numa_node_number: rt::call::Function = rt::call::Function::new(
-    c"rsmi_topo_get_numa_node_number",
-    "rsmi_topo_get_numa_node_number",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_topo_get_numa_node_number),
+rt::function!(F_rsmi_topo_get_numa_node_number, C_rsmi_topo_get_numa_node_number, c"rsmi_topo_get_numa_node_number", "rsmi_topo_get_numa_node_number",
     c"rsmi_topo_get_numa_node_number(dv_ind)\n--\n\nRetrieve the NUMA CPU node number for a device\n\nGiven a device index dv_ind, and a pointer to an\nuint32_t numa_node, this function will write the\nnode number of NUMA CPU for the device dv_ind to the memory\npointed to by numa_node.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    numa_node: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_topo_get_numa_node_number`, converted in order.
-unsafe fn C_rsmi_topo_get_numa_node_number(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_topo_get_numa_node_number.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_topo_get_numa_node_number(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_topo_get_numa_node_number(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_topo_get_numa_node_number(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_topo_get_numa_node_number");
@@ -3675,29 +1892,10 @@ fn rsmi_topo_get_numa_node_number(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_numa_node) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numa_node)?])
 }
-/// `rsmi_topo_get_link_weight` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_topo_get_link_weight: rt::call::Function = rt::call::Function::new(
-    c"rsmi_topo_get_link_weight",
-    "rsmi_topo_get_link_weight",
-    &["dv_ind_src", "dv_ind_dst"],
-    rt::fastcall_entry!(C_rsmi_topo_get_link_weight),
+rt::function!(F_rsmi_topo_get_link_weight, C_rsmi_topo_get_link_weight, c"rsmi_topo_get_link_weight", "rsmi_topo_get_link_weight",
     c"rsmi_topo_get_link_weight(dv_ind_src, dv_ind_dst)\n--\n\nRetrieve the weight for a connection between 2 GPUs\n\nGiven a source device index dv_ind_src and\na destination device index dv_ind_dst, and a pointer to an\nuint64_t weight, this function will write the\nweight for the connection between the device dv_ind_src\nand dv_ind_dst to the memory pointed to by weight.\n\nArgs:\n    dv_ind_src [in]: the source device index\n    dv_ind_dst [in]: the destination device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    weight: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_topo_get_link_weight`, converted in order.
-unsafe fn C_rsmi_topo_get_link_weight(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_topo_get_link_weight.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_topo_get_link_weight(py, rt::call::extract(x0, "dv_ind_src")?, rt::call::extract(x1, "dv_ind_dst")?)?.into_ptr())
-}
+    ["dv_ind_src", "dv_ind_dst"],
+    |py, [x0, x1]| rsmi_topo_get_link_weight(py, rt::call::extract(x0, "dv_ind_src")?, rt::call::extract(x1, "dv_ind_dst")?));
 
 fn rsmi_topo_get_link_weight(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_dst: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_topo_get_link_weight");
@@ -3714,29 +1912,10 @@ fn rsmi_topo_get_link_weight(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_d
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind_src, a_dv_ind_dst, a_weight) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_weight)?])
 }
-/// `rsmi_minmax_bandwidth_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_minmax_bandwidth_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_minmax_bandwidth_get",
-    "rsmi_minmax_bandwidth_get",
-    &["dv_ind_src", "dv_ind_dst"],
-    rt::fastcall_entry!(C_rsmi_minmax_bandwidth_get),
+rt::function!(F_rsmi_minmax_bandwidth_get, C_rsmi_minmax_bandwidth_get, c"rsmi_minmax_bandwidth_get", "rsmi_minmax_bandwidth_get",
     c"rsmi_minmax_bandwidth_get(dv_ind_src, dv_ind_dst)\n--\n\nRetreive minimal and maximal io link bandwidth between 2 GPUs\n\nGiven a source device index dv_ind_src and\na destination device index dv_ind_dst,  pointer to an\nuint64_t min_bandwidth, and a pointer to uint64_t max_bandiwidth,\nthis function will write theoretical minimal and maximal bandwidth limits.\nAPI works if src and dst are connected via xgmi and have 1 hop distance.\n\nArgs:\n    dv_ind_src [in]: the source device index\n    dv_ind_dst [in]: the destination device index\n\nReturns: a tuple of 3 item(s):\n    rsmi_status_t: status\n    min_bandwidth: int\n    max_bandwidth: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_minmax_bandwidth_get`, converted in order.
-unsafe fn C_rsmi_minmax_bandwidth_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_minmax_bandwidth_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_minmax_bandwidth_get(py, rt::call::extract(x0, "dv_ind_src")?, rt::call::extract(x1, "dv_ind_dst")?)?.into_ptr())
-}
+    ["dv_ind_src", "dv_ind_dst"],
+    |py, [x0, x1]| rsmi_minmax_bandwidth_get(py, rt::call::extract(x0, "dv_ind_src")?, rt::call::extract(x1, "dv_ind_dst")?));
 
 fn rsmi_minmax_bandwidth_get(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_dst: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_minmax_bandwidth_get");
@@ -3755,29 +1934,10 @@ fn rsmi_minmax_bandwidth_get(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_d
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind_src, a_dv_ind_dst, a_min_bandwidth, a_max_bandwidth) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_min_bandwidth)?, rt::obj(py, o_max_bandwidth)?])
 }
-/// `rsmi_topo_get_link_type` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_topo_get_link_type: rt::call::Function = rt::call::Function::new(
-    c"rsmi_topo_get_link_type",
-    "rsmi_topo_get_link_type",
-    &["dv_ind_src", "dv_ind_dst"],
-    rt::fastcall_entry!(C_rsmi_topo_get_link_type),
+rt::function!(F_rsmi_topo_get_link_type, C_rsmi_topo_get_link_type, c"rsmi_topo_get_link_type", "rsmi_topo_get_link_type",
     c"rsmi_topo_get_link_type(dv_ind_src, dv_ind_dst)\n--\n\nRetrieve the hops and the connection type between GPU to GPU/CPU\n\nGiven a source device index dv_ind_src and\na destination device index dv_ind_dst, and a pointer to an\nuint64_t hops and a pointer to an RSMI_IO_LINK_TYPE type,\nthis function will write the number of hops and the connection type\nbetween the device dv_ind_src and dv_ind_dst to the memory\npointed to by hops and type.\n\nTo query the link type between GPU and CPU, given a source GPU index\ndev_ind_srcc and a destination device index dv_ind_dst\nCPU_NODE_INDEX(0xFFFFFFFF), a pointer to an\nuint64_t hops and a pointer to an RSMI_IO_LINK_TYPE type,\nthis function will write the number of hops and the connection type\nbetween the device dv_ind_src and CPU to the memory\npointed to by hops and type.\n\nArgs:\n    dv_ind_src [in]: the source device index\n    dv_ind_dst [in]: the destination device index\n\nReturns: a tuple of 3 item(s):\n    rsmi_status_t: status\n    hops: int\n    type: _RSMI_IO_LINK_TYPE\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_topo_get_link_type`, converted in order.
-unsafe fn C_rsmi_topo_get_link_type(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_topo_get_link_type.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_topo_get_link_type(py, rt::call::extract(x0, "dv_ind_src")?, rt::call::extract(x1, "dv_ind_dst")?)?.into_ptr())
-}
+    ["dv_ind_src", "dv_ind_dst"],
+    |py, [x0, x1]| rsmi_topo_get_link_type(py, rt::call::extract(x0, "dv_ind_src")?, rt::call::extract(x1, "dv_ind_dst")?));
 
 fn rsmi_topo_get_link_type(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_dst: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_topo_get_link_type");
@@ -3796,29 +1956,10 @@ fn rsmi_topo_get_link_type(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_dst
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind_src, a_dv_ind_dst, a_hops, a_type) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_hops)?, TYPES.enum_member(py, 24, o_type as i64)?])
 }
-/// `rsmi_is_P2P_accessible` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_is_P2P_accessible: rt::call::Function = rt::call::Function::new(
-    c"rsmi_is_P2P_accessible",
-    "rsmi_is_P2P_accessible",
-    &["dv_ind_src", "dv_ind_dst"],
-    rt::fastcall_entry!(C_rsmi_is_P2P_accessible),
+rt::function!(F_rsmi_is_P2P_accessible, C_rsmi_is_P2P_accessible, c"rsmi_is_P2P_accessible", "rsmi_is_P2P_accessible",
     c"rsmi_is_P2P_accessible(dv_ind_src, dv_ind_dst)\n--\n\nReturn P2P availability status between 2 GPUs\n\nGiven a source device index dv_ind_src and\na destination device index dv_ind_dst, and a pointer to a\nbool accessible, this function will write the P2P connection status\nbetween the device dv_ind_src and dv_ind_dst to the memory\npointed to by accessible.\n\nArgs:\n    dv_ind_src [in]: the source device index\n    dv_ind_dst [in]: the destination device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    accessible: bool\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
-);
-
-/// The arguments of a call of `rsmi_is_P2P_accessible`, converted in order.
-unsafe fn C_rsmi_is_P2P_accessible(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_is_P2P_accessible.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_is_P2P_accessible(py, rt::call::extract(x0, "dv_ind_src")?, rt::call::extract(x1, "dv_ind_dst")?)?.into_ptr())
-}
+    ["dv_ind_src", "dv_ind_dst"],
+    |py, [x0, x1]| rsmi_is_P2P_accessible(py, rt::call::extract(x0, "dv_ind_src")?, rt::call::extract(x1, "dv_ind_dst")?));
 
 fn rsmi_is_P2P_accessible(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_dst: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_is_P2P_accessible");
@@ -3835,29 +1976,10 @@ fn rsmi_is_P2P_accessible(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_dst:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind_src, a_dv_ind_dst, a_accessible) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, (o_accessible as u8) != 0)?])
 }
-/// `rsmi_dev_compute_partition_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_compute_partition_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_compute_partition_get",
-    "rsmi_dev_compute_partition_get",
-    &["dv_ind", "compute_partition", "len"],
-    rt::fastcall_entry!(C_rsmi_dev_compute_partition_get),
+rt::function!(F_rsmi_dev_compute_partition_get, C_rsmi_dev_compute_partition_get, c"rsmi_dev_compute_partition_get", "rsmi_dev_compute_partition_get",
     c"rsmi_dev_compute_partition_get(dv_ind, compute_partition, len)\n--\n\nRetrieves the current compute partitioning for a desired device\n\nGiven a device index dv_ind and a string compute_partition ,\nand uint32 len , this function will attempt to obtain the device's\ncurrent compute partition setting string. Upon successful retreival,\nthe obtained device's compute partition settings string shall be stored in\nthe passed compute_partition char string variable.\n\nArgs:\n    dv_ind [in]: a device index\n    compute_partition [inout]: a pointer to a char string variable,\n        which the device's current compute partition will be written to.\n    len [in]: the length of the caller provided buffer compute_partition\n        , suggested length is 4 or greater.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_UNEXPECTED_DATA data provided to function is not valid\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire compute partition value. In this case,\n    only len bytes will be written.",
-);
-
-/// The arguments of a call of `rsmi_dev_compute_partition_get`, converted in order.
-unsafe fn C_rsmi_dev_compute_partition_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_compute_partition_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_compute_partition_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "compute_partition")?, rt::call::extract(x2, "len")?)?.into_ptr())
-}
+    ["dv_ind", "compute_partition", "len"],
+    |py, [x0, x1, x2]| rsmi_dev_compute_partition_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "compute_partition")?, rt::call::extract(x2, "len")?));
 
 fn rsmi_dev_compute_partition_get(py: Python<'_>, dv_ind: rt::CInt<u32>, compute_partition: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_compute_partition_get");
@@ -3873,29 +1995,10 @@ fn rsmi_dev_compute_partition_get(py: Python<'_>, dv_ind: rt::CInt<u32>, compute
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_compute_partition, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_compute_partition_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_compute_partition_set: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_compute_partition_set",
-    "rsmi_dev_compute_partition_set",
-    &["dv_ind", "compute_partition"],
-    rt::fastcall_entry!(C_rsmi_dev_compute_partition_set),
+rt::function!(F_rsmi_dev_compute_partition_set, C_rsmi_dev_compute_partition_set, c"rsmi_dev_compute_partition_set", "rsmi_dev_compute_partition_set",
     c"rsmi_dev_compute_partition_set(dv_ind, compute_partition)\n--\n\nModifies a selected device's compute partition setting.\n\nGiven a device index dv_ind, a type of compute partition\ncompute_partition, this function will attempt to update the selected\ndevice's compute partition setting.\n\nArgs:\n    dv_ind [in]: a device index\n    compute_partition [in]: using enum ::rsmi_compute_partition_type_t,\n        define what the selected device's compute partition setting should be\n        updated to.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_PERMISSION function requires root access\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_SETTING_UNAVAILABLE the provided setting is\n    unavailable for current device\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_BUSY A resource or mutex could not be acquired\n    because it is already being used - device is busy",
-);
-
-/// The arguments of a call of `rsmi_dev_compute_partition_set`, converted in order.
-unsafe fn C_rsmi_dev_compute_partition_set(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_compute_partition_set.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_compute_partition_set(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "compute_partition"],
+    |py, [x0, x1]| rsmi_dev_compute_partition_set(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_dev_compute_partition_set(py: Python<'_>, dv_ind: rt::CInt<u32>, compute_partition: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_compute_partition_set");
@@ -3910,29 +2013,10 @@ fn rsmi_dev_compute_partition_set(py: Python<'_>, dv_ind: rt::CInt<u32>, compute
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_compute_partition) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_compute_partition_reset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_compute_partition_reset: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_compute_partition_reset",
-    "rsmi_dev_compute_partition_reset",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_compute_partition_reset),
+rt::function!(F_rsmi_dev_compute_partition_reset, C_rsmi_dev_compute_partition_reset, c"rsmi_dev_compute_partition_reset", "rsmi_dev_compute_partition_reset",
     c"rsmi_dev_compute_partition_reset(dv_ind)\n--\n\nReverts a selected device's compute partition setting back to its\nboot state.\n\nGiven a device index dv_ind , this function will attempt to\nrevert its compute partition setting back to its boot state.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_PERMISSION function requires root access\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_BUSY A resource or mutex could not be acquired\n    because it is already being used - device is busy",
-);
-
-/// The arguments of a call of `rsmi_dev_compute_partition_reset`, converted in order.
-unsafe fn C_rsmi_dev_compute_partition_reset(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_compute_partition_reset.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_compute_partition_reset(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_compute_partition_reset(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_compute_partition_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_compute_partition_reset");
@@ -3946,29 +2030,10 @@ fn rsmi_dev_compute_partition_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_partition_id_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_partition_id_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_partition_id_get",
-    "rsmi_dev_partition_id_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_partition_id_get),
+rt::function!(F_rsmi_dev_partition_id_get, C_rsmi_dev_partition_id_get, c"rsmi_dev_partition_id_get", "rsmi_dev_partition_id_get",
     c"rsmi_dev_partition_id_get(dv_ind)\n--\n\nRetrieves the partition_id for a desired device\n\nGiven a device index dv_ind and a uint32_t pointer partition_id ,\nthis function will attempt to obtain the device's partition ID.\nUpon successful retreival, the obtained device's partition will be stored\nin the passed partition_id uint32_t variable. If device does\nnot support partitions or is in SPX, a partition_id ID of 0 shall\nbe returned.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    partition_id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function",
-);
-
-/// The arguments of a call of `rsmi_dev_partition_id_get`, converted in order.
-unsafe fn C_rsmi_dev_partition_id_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_partition_id_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_partition_id_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_partition_id_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_partition_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_partition_id_get");
@@ -3984,29 +2049,10 @@ fn rsmi_dev_partition_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_partition_id) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_partition_id)?])
 }
-/// `rsmi_dev_memory_partition_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_memory_partition_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_memory_partition_get",
-    "rsmi_dev_memory_partition_get",
-    &["dv_ind", "memory_partition", "len"],
-    rt::fastcall_entry!(C_rsmi_dev_memory_partition_get),
+rt::function!(F_rsmi_dev_memory_partition_get, C_rsmi_dev_memory_partition_get, c"rsmi_dev_memory_partition_get", "rsmi_dev_memory_partition_get",
     c"rsmi_dev_memory_partition_get(dv_ind, memory_partition, len)\n--\n\nRetrieves the current memory partition for a desired device\n\nGiven a device index dv_ind and a string memory_partition ,\nand uint32 len , this function will attempt to obtain the device's\nmemory partition string. Upon successful retreival, the obtained device's\nmemory partition string shall be stored in the passed memory_partition\nchar string variable.\n\nArgs:\n    dv_ind [in]: a device index\n    memory_partition [inout]: a pointer to a char string variable,\n        which the device's memory partition will be written to.\n    len [in]: the length of the caller provided buffer memory_partition ,\n        suggested length is 5 or greater.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_UNEXPECTED_DATA data provided to function is not valid\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire memory partition value. In this case,\n    only len bytes will be written.",
-);
-
-/// The arguments of a call of `rsmi_dev_memory_partition_get`, converted in order.
-unsafe fn C_rsmi_dev_memory_partition_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_memory_partition_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_memory_partition_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "memory_partition")?, rt::call::extract(x2, "len")?)?.into_ptr())
-}
+    ["dv_ind", "memory_partition", "len"],
+    |py, [x0, x1, x2]| rsmi_dev_memory_partition_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "memory_partition")?, rt::call::extract(x2, "len")?));
 
 fn rsmi_dev_memory_partition_get(py: Python<'_>, dv_ind: rt::CInt<u32>, memory_partition: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_partition_get");
@@ -4022,29 +2068,10 @@ fn rsmi_dev_memory_partition_get(py: Python<'_>, dv_ind: rt::CInt<u32>, memory_p
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_memory_partition, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_memory_partition_capabilities_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_memory_partition_capabilities_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_memory_partition_capabilities_get",
-    "rsmi_dev_memory_partition_capabilities_get",
-    &["dv_ind", "memory_partition_caps", "len"],
-    rt::fastcall_entry!(C_rsmi_dev_memory_partition_capabilities_get),
+rt::function!(F_rsmi_dev_memory_partition_capabilities_get, C_rsmi_dev_memory_partition_capabilities_get, c"rsmi_dev_memory_partition_capabilities_get", "rsmi_dev_memory_partition_capabilities_get",
     c"rsmi_dev_memory_partition_capabilities_get(dv_ind, memory_partition_caps, len)\n--\n\nRetrieves the available memory partition capabilities\nfor a desired device\n\nGiven a device index dv_ind and a string memory_partition_caps ,\nand uint32 len , this function will attempt to obtain the device's\navailable memory partition capabilities string. Upon successful\nretreival, the obtained device's available memory partition capablilities\nstring shall be stored in the passed memory_partition_caps\nchar string variable.\n\nArgs:\n    dv_ind [in]: a device index\n    memory_partition_caps [inout]: a pointer to a char string variable,\n        which the device's available memory partition capabilities will be written to.\n    len [in]: the length of the caller provided buffer len ,\n        suggested length is 30 or greater.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_UNEXPECTED_DATA data provided to function is not valid\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire memory partition value. In this case,\n    only len bytes will be written.",
-);
-
-/// The arguments of a call of `rsmi_dev_memory_partition_capabilities_get`, converted in order.
-unsafe fn C_rsmi_dev_memory_partition_capabilities_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_rsmi_dev_memory_partition_capabilities_get.args::<3>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_memory_partition_capabilities_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "memory_partition_caps")?, rt::call::extract(x2, "len")?)?.into_ptr())
-}
+    ["dv_ind", "memory_partition_caps", "len"],
+    |py, [x0, x1, x2]| rsmi_dev_memory_partition_capabilities_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "memory_partition_caps")?, rt::call::extract(x2, "len")?));
 
 fn rsmi_dev_memory_partition_capabilities_get(py: Python<'_>, dv_ind: rt::CInt<u32>, memory_partition_caps: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_partition_capabilities_get");
@@ -4060,29 +2087,10 @@ fn rsmi_dev_memory_partition_capabilities_get(py: Python<'_>, dv_ind: rt::CInt<u
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_memory_partition_caps, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_memory_partition_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_memory_partition_set: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_memory_partition_set",
-    "rsmi_dev_memory_partition_set",
-    &["dv_ind", "memory_partition"],
-    rt::fastcall_entry!(C_rsmi_dev_memory_partition_set),
+rt::function!(F_rsmi_dev_memory_partition_set, C_rsmi_dev_memory_partition_set, c"rsmi_dev_memory_partition_set", "rsmi_dev_memory_partition_set",
     c"rsmi_dev_memory_partition_set(dv_ind, memory_partition)\n--\n\nModifies a selected device's current memory partition setting.\n\nGiven a device index dv_ind and a type of memory partition\nmemory_partition, this function will attempt to update the selected\ndevice's memory partition setting.\n\nArgs:\n    dv_ind [in]: a device index\n    memory_partition [in]: using enum ::rsmi_memory_partition_type_t,\n        define what the selected device's current mode setting should be updated to.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_PERMISSION function requires root access\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_AMDGPU_RESTART_ERR could not successfully restart\n    the amdgpu driver\n    ::RSMI_STATUS_BUSY A resource or mutex could not be acquired\n    because it is already being used - device is busy",
-);
-
-/// The arguments of a call of `rsmi_dev_memory_partition_set`, converted in order.
-unsafe fn C_rsmi_dev_memory_partition_set(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_memory_partition_set.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_memory_partition_set(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "memory_partition"],
+    |py, [x0, x1]| rsmi_dev_memory_partition_set(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_dev_memory_partition_set(py: Python<'_>, dv_ind: rt::CInt<u32>, memory_partition: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_partition_set");
@@ -4097,29 +2105,10 @@ fn rsmi_dev_memory_partition_set(py: Python<'_>, dv_ind: rt::CInt<u32>, memory_p
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_memory_partition) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_memory_partition_reset` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_memory_partition_reset: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_memory_partition_reset",
-    "rsmi_dev_memory_partition_reset",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_memory_partition_reset),
+rt::function!(F_rsmi_dev_memory_partition_reset, C_rsmi_dev_memory_partition_reset, c"rsmi_dev_memory_partition_reset", "rsmi_dev_memory_partition_reset",
     c"rsmi_dev_memory_partition_reset(dv_ind)\n--\n\nReverts a selected device's memory partition setting back to its\nboot state.\n\nGiven a device index dv_ind , this function will attempt to\nrevert its current memory partition setting back to its boot state.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_PERMISSION function requires root access\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_AMDGPU_RESTART_ERR could not successfully restart\n    the amdgpu driver\n    ::RSMI_STATUS_BUSY A resource or mutex could not be acquired\n    because it is already being used - device is busy",
-);
-
-/// The arguments of a call of `rsmi_dev_memory_partition_reset`, converted in order.
-unsafe fn C_rsmi_dev_memory_partition_reset(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_memory_partition_reset.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_memory_partition_reset(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_memory_partition_reset(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_memory_partition_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_partition_reset");
@@ -4133,29 +2122,10 @@ fn rsmi_dev_memory_partition_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyR
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_supported_func_iterator_open` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_supported_func_iterator_open: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_supported_func_iterator_open",
-    "rsmi_dev_supported_func_iterator_open",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_supported_func_iterator_open),
+rt::function!(F_rsmi_dev_supported_func_iterator_open, C_rsmi_dev_supported_func_iterator_open, c"rsmi_dev_supported_func_iterator_open", "rsmi_dev_supported_func_iterator_open",
     c"rsmi_dev_supported_func_iterator_open(dv_ind)\n--\n\nGet a function name iterator of supported RSMI functions for a device\n\nGiven a device index dv_ind, this function will write a function\niterator handle to the caller-provided memory pointed to by handle. This\nhandle can be used to iterate through all the supported functions.\n\nNote that although this function takes in dv_ind as an argument,\n::rsmi_dev_supported_func_iterator_open itself will not be among the\nfunctions listed as supported. This is because\n::rsmi_dev_supported_func_iterator_open does not depend on hardware or\ndriver support and should always be supported.\n\nArgs:\n    dv_ind [in]: a device index of device for which support information is\n        requested\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    handle: rsmi_func_id_iter_handle\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
-);
-
-/// The arguments of a call of `rsmi_dev_supported_func_iterator_open`, converted in order.
-unsafe fn C_rsmi_dev_supported_func_iterator_open(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_supported_func_iterator_open.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_supported_func_iterator_open(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_supported_func_iterator_open(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_supported_func_iterator_open(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_supported_func_iterator_open");
@@ -4171,29 +2141,10 @@ fn rsmi_dev_supported_func_iterator_open(py: Python<'_>, dv_ind: rt::CInt<u32>) 
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 49, o_handle, None)?])
 }
-/// `rsmi_dev_supported_variant_iterator_open` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_supported_variant_iterator_open: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_supported_variant_iterator_open",
-    "rsmi_dev_supported_variant_iterator_open",
-    &["obj_h"],
-    rt::fastcall_entry!(C_rsmi_dev_supported_variant_iterator_open),
+rt::function!(F_rsmi_dev_supported_variant_iterator_open, C_rsmi_dev_supported_variant_iterator_open, c"rsmi_dev_supported_variant_iterator_open", "rsmi_dev_supported_variant_iterator_open",
     c"rsmi_dev_supported_variant_iterator_open(obj_h)\n--\n\nGet a variant iterator for a given handle\n\nGiven a ::rsmi_func_id_iter_handle_t obj_h, this function will\nwrite a function iterator handle to the caller-provided memory pointed to\nby var_iter. This handle can be used to iterate through all the supported\nvariants of the provided handle. obj_h may be a handle to a function\nobject, as provided by a call to ::rsmi_dev_supported_func_iterator_open, or\nit may be a variant itself (from a call to\n::rsmi_dev_supported_variant_iterator_open), it which case var_iter will\nbe an iterator of the sub-variants of obj_h (e.g., monitors).\n\nThis call allocates a small amount of memory to var_iter. To free this memory\n::rsmi_dev_supported_func_iterator_close should be called on the returned\niterator handle var_iter when it is no longer needed.\n\nArgs:\n    obj_h [in]: an iterator handle for which the variants are being requested\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    var_iter: rsmi_func_id_iter_handle\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
-);
-
-/// The arguments of a call of `rsmi_dev_supported_variant_iterator_open`, converted in order.
-unsafe fn C_rsmi_dev_supported_variant_iterator_open(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_supported_variant_iterator_open.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_supported_variant_iterator_open(py, rt::call::extract(x0, "obj_h")?)?.into_ptr())
-}
+    ["obj_h"],
+    |py, [x0]| rsmi_dev_supported_variant_iterator_open(py, rt::call::extract(x0, "obj_h")?));
 
 fn rsmi_dev_supported_variant_iterator_open(py: Python<'_>, obj_h: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_supported_variant_iterator_open");
@@ -4209,29 +2160,10 @@ fn rsmi_dev_supported_variant_iterator_open(py: Python<'_>, obj_h: rt::PtrArg) -
     let __r = py.allow_threads(move || unsafe { __f(a_obj_h, a_var_iter) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 49, o_var_iter, None)?])
 }
-/// `rsmi_func_iter_next` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_func_iter_next: rt::call::Function = rt::call::Function::new(
-    c"rsmi_func_iter_next",
-    "rsmi_func_iter_next",
-    &["handle"],
-    rt::fastcall_entry!(C_rsmi_func_iter_next),
+rt::function!(F_rsmi_func_iter_next, C_rsmi_func_iter_next, c"rsmi_func_iter_next", "rsmi_func_iter_next",
     c"rsmi_func_iter_next(handle)\n--\n\nAdvance a function identifer iterator\n\nGiven a function id iterator handle (::rsmi_func_id_iter_handle_t)\nhandle, this function will increment the iterator to point to the next\nidentifier. After a successful call to this function, obtaining the value\nof the iterator handle will provide the value of the next item in the\nlist of functions/variants.\n\nIf there are no more items in the list, ::RSMI_STATUS_NO_DATA is returned.\n\nArgs:\n    handle [in]: A pointer to an iterator handle to be incremented\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NO_DATA is returned when list of identifiers has been\n    exhausted",
-);
-
-/// The arguments of a call of `rsmi_func_iter_next`, converted in order.
-unsafe fn C_rsmi_func_iter_next(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_func_iter_next.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_func_iter_next(py, rt::call::extract(x0, "handle")?)?.into_ptr())
-}
+    ["handle"],
+    |py, [x0]| rsmi_func_iter_next(py, rt::call::extract(x0, "handle")?));
 
 fn rsmi_func_iter_next(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_func_iter_next");
@@ -4245,29 +2177,10 @@ fn rsmi_func_iter_next(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject>
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_supported_func_iterator_close` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_supported_func_iterator_close: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_supported_func_iterator_close",
-    "rsmi_dev_supported_func_iterator_close",
-    &[],
-    rt::fastcall_entry!(C_rsmi_dev_supported_func_iterator_close),
+rt::function!(F_rsmi_dev_supported_func_iterator_close, C_rsmi_dev_supported_func_iterator_close, c"rsmi_dev_supported_func_iterator_close", "rsmi_dev_supported_func_iterator_close",
     c"rsmi_dev_supported_func_iterator_close()\n--\n\nClose a variant iterator handle\n\nGiven a pointer to an ::rsmi_func_id_iter_handle_t handle, this\nfunction will free the resources being used by the handle\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    handle: rsmi_func_id_iter_handle\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
-);
-
-/// The arguments of a call of `rsmi_dev_supported_func_iterator_close`, converted in order.
-unsafe fn C_rsmi_dev_supported_func_iterator_close(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_rsmi_dev_supported_func_iterator_close.args::<0>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_supported_func_iterator_close(py)?.into_ptr())
-}
+    [],
+    |py, []| rsmi_dev_supported_func_iterator_close(py));
 
 fn rsmi_dev_supported_func_iterator_close(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_supported_func_iterator_close");
@@ -4282,29 +2195,10 @@ fn rsmi_dev_supported_func_iterator_close(py: Python<'_>) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 49, o_handle, None)?])
 }
-/// `rsmi_func_iter_value_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_func_iter_value_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_func_iter_value_get",
-    "rsmi_func_iter_value_get",
-    &["handle", "value"],
-    rt::fastcall_entry!(C_rsmi_func_iter_value_get),
+rt::function!(F_rsmi_func_iter_value_get, C_rsmi_func_iter_value_get, c"rsmi_func_iter_value_get", "rsmi_func_iter_value_get",
     c"rsmi_func_iter_value_get(handle, value)\n--\n\nGet the value associated with a function/variant iterator\n\nGiven an ::rsmi_func_id_iter_handle_t handle, this function\nwill write the identifier of the function/variant to the user provided\nmemory pointed to by value.\n\nvalue may point to a function name, a variant id, or a monitor/sensor\nindex, depending on what kind of iterator handle is\n\nArgs:\n    handle [in]: An iterator for which the value is being requested\n    value [inout]: A pointer to an ::rsmi_func_id_value_t provided by the\n        caller to which this function will write the value assocaited with handle\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
-);
-
-/// The arguments of a call of `rsmi_func_iter_value_get`, converted in order.
-unsafe fn C_rsmi_func_iter_value_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_func_iter_value_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_func_iter_value_get(py, rt::call::extract(x0, "handle")?, &x1)?.into_ptr())
-}
+    ["handle", "value"],
+    |py, [x0, x1]| rsmi_func_iter_value_get(py, rt::call::extract(x0, "handle")?, &x1));
 
 fn rsmi_func_iter_value_get(py: Python<'_>, handle: rt::PtrArg, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_func_iter_value_get");
@@ -4320,29 +2214,10 @@ fn rsmi_func_iter_value_get(py: Python<'_>, handle: rt::PtrArg, value: &Bound<'_
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_event_notification_init` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_event_notification_init: rt::call::Function = rt::call::Function::new(
-    c"rsmi_event_notification_init",
-    "rsmi_event_notification_init",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_event_notification_init),
+rt::function!(F_rsmi_event_notification_init, C_rsmi_event_notification_init, c"rsmi_event_notification_init", "rsmi_event_notification_init",
     c"rsmi_event_notification_init(dv_ind)\n--\n\nPrepare to collect event notifications for a GPU\n\nThis function prepares to collect events for the GPU with device\nID dv_ind, by initializing any required system parameters. This call\nmay open files which will remain open until ::rsmi_event_notification_stop()\nis called.\n\nArgs:\n    dv_ind: a device index corresponding to the device on which to\n        listen for events\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
-);
-
-/// The arguments of a call of `rsmi_event_notification_init`, converted in order.
-unsafe fn C_rsmi_event_notification_init(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_event_notification_init.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_event_notification_init(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_event_notification_init(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_event_notification_init(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_event_notification_init");
@@ -4356,29 +2231,10 @@ fn rsmi_event_notification_init(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_event_notification_mask_set` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_event_notification_mask_set: rt::call::Function = rt::call::Function::new(
-    c"rsmi_event_notification_mask_set",
-    "rsmi_event_notification_mask_set",
-    &["dv_ind", "mask"],
-    rt::fastcall_entry!(C_rsmi_event_notification_mask_set),
+rt::function!(F_rsmi_event_notification_mask_set, C_rsmi_event_notification_mask_set, c"rsmi_event_notification_mask_set", "rsmi_event_notification_mask_set",
     c"rsmi_event_notification_mask_set(dv_ind, mask)\n--\n\nSpecify which events to collect for a device\n\nGiven a device index dv_ind and a mask consisting of\nelements of ::rsmi_evt_notification_type_t OR'd together, this function\nwill listen for the events specified in mask on the device\ncorresponding to dv_ind.\n\nArgs:\n    dv_ind: a device index corresponding to the device on which to\n        listen for events\n    mask: Bitmask generated by OR'ing 1 or more elements of\n        ::rsmi_evt_notification_type_t indicating which event types to listen for,\n        where the rsmi_evt_notification_type_t value indicates the bit field, with\n        bit position starting from 1.\n        For example, if the mask field is 0x0000000000000003, which means first bit,\n        bit 1 (bit position start from 1) and bit 2 are set, which indicate interest\n        in receiving RSMI_EVT_NOTIF_VMFAULT (which has a value of 1) and\n        RSMI_EVT_NOTIF_THERMAL_THROTTLE event (which has a value of 2).\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_INIT_ERROR is returned if\n    ::rsmi_event_notification_init() has not been called before a call to this\n    function\n    ::RSMI_STATUS_SUCCESS is returned upon successful call",
-);
-
-/// The arguments of a call of `rsmi_event_notification_mask_set`, converted in order.
-unsafe fn C_rsmi_event_notification_mask_set(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_event_notification_mask_set.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_event_notification_mask_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "mask")?)?.into_ptr())
-}
+    ["dv_ind", "mask"],
+    |py, [x0, x1]| rsmi_event_notification_mask_set(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "mask")?));
 
 fn rsmi_event_notification_mask_set(py: Python<'_>, dv_ind: rt::CInt<u32>, mask: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_event_notification_mask_set");
@@ -4393,29 +2249,10 @@ fn rsmi_event_notification_mask_set(py: Python<'_>, dv_ind: rt::CInt<u32>, mask:
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_mask) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_event_notification_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_event_notification_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_event_notification_get",
-    "rsmi_event_notification_get",
-    &["timeout_ms", "data"],
-    rt::fastcall_entry!(C_rsmi_event_notification_get),
+rt::function!(F_rsmi_event_notification_get, C_rsmi_event_notification_get, c"rsmi_event_notification_get", "rsmi_event_notification_get",
     c"rsmi_event_notification_get(timeout_ms, data)\n--\n\nCollect event notifications, waiting a specified amount of time\n\nGiven a time period timeout_ms in milliseconds and a caller-\nprovided buffer of ::rsmi_evt_notification_data_t's data with a length\n(in ::rsmi_evt_notification_data_t's, also specified by the caller) in the\nmemory location pointed to by num_elem, this function will collect\n::rsmi_evt_notification_type_t events for up to timeout_ms milliseconds,\nand write up to *num_elem event items to data. Upon return num_elem\nis updated with the number of events that were actually written. If events\nare already present when this function is called, it will write the events\nto the buffer then poll for new events if there is still caller-provided\nbuffer available to write any new events that would be found.\n\nThis function requires prior calls to ::rsmi_event_notification_init() and\n::rsmi_event_notification_mask_set(). This function polls for the\noccurrance of the events on the respective devices that were previously\nspecified by ::rsmi_event_notification_mask_set().\n\nArgs:\n    timeout_ms [in]: number of milliseconds to wait for an event\n        to occur\n    data [out]: pointer to a caller-provided memory buffer of size\n        num_elem ::rsmi_evt_notification_data_t to which this function may safely\n        write. If there are events found, up to num_elem event items will be\n        written to data.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    num_elem: int\n    ::RSMI_STATUS_SUCCESS The function ran successfully. The events\n    that were found are written to data and num_elems is updated\n    with the number of elements that were written.\n    ::RSMI_STATUS_NO_DATA No events were found to collect.",
-);
-
-/// The arguments of a call of `rsmi_event_notification_get`, converted in order.
-unsafe fn C_rsmi_event_notification_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_event_notification_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_event_notification_get(py, rt::call::extract(x0, "timeout_ms")?, &x1)?.into_ptr())
-}
+    ["timeout_ms", "data"],
+    |py, [x0, x1]| rsmi_event_notification_get(py, rt::call::extract(x0, "timeout_ms")?, &x1));
 
 fn rsmi_event_notification_get(py: Python<'_>, timeout_ms: rt::CInt<i32>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_event_notification_get");
@@ -4433,29 +2270,10 @@ fn rsmi_event_notification_get(py: Python<'_>, timeout_ms: rt::CInt<i32>, data: 
     let __r = py.allow_threads(move || unsafe { __f(a_timeout_ms, a_num_elem, a_data) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_num_elem)?])
 }
-/// `rsmi_event_notification_stop` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_event_notification_stop: rt::call::Function = rt::call::Function::new(
-    c"rsmi_event_notification_stop",
-    "rsmi_event_notification_stop",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_event_notification_stop),
+rt::function!(F_rsmi_event_notification_stop, C_rsmi_event_notification_stop, c"rsmi_event_notification_stop", "rsmi_event_notification_stop",
     c"rsmi_event_notification_stop(dv_ind)\n--\n\nClose any file handles and free any resources used by event\nnotification for a GPU\n\nAny resources used by event notification for the GPU with\ndevice index dv_ind will be free with this\nfunction. This includes freeing any memory and closing file handles. This\nshould be called for every call to ::rsmi_event_notification_init()\n\nArgs:\n    dv_ind [in]: The device index of the GPU for which event\n        notification resources will be free\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_INVALID_ARGS resources for the given device have\n    either already been freed, or were never allocated by\n    ::rsmi_event_notification_init()\n    ::RSMI_STATUS_SUCCESS is returned upon successful call",
-);
-
-/// The arguments of a call of `rsmi_event_notification_stop`, converted in order.
-unsafe fn C_rsmi_event_notification_stop(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_event_notification_stop.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_event_notification_stop(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_event_notification_stop(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_event_notification_stop(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_event_notification_stop");
@@ -4469,29 +2287,10 @@ fn rsmi_event_notification_stop(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResu
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_metrics_header_info_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_metrics_header_info_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_metrics_header_info_get",
-    "rsmi_dev_metrics_header_info_get",
-    &["dv_ind", "header_value"],
-    rt::fastcall_entry!(C_rsmi_dev_metrics_header_info_get),
+rt::function!(F_rsmi_dev_metrics_header_info_get, C_rsmi_dev_metrics_header_info_get, c"rsmi_dev_metrics_header_info_get", "rsmi_dev_metrics_header_info_get",
     c"rsmi_dev_metrics_header_info_get(dv_ind, header_value)\n--\n\nGet the 'metrics_header_info' from the GPU metrics associated with the device\n\nGiven a device index dv_ind and a pointer to a metrics_table_header_t in which\nthe 'metrics_header_info' will stored\n\nArgs:\n    dv_ind [in]: a device index\n    header_value [inout]: a pointer to metrics_table_header_t to which the device gpu\n        metric unit will be stored\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED is returned in case the metric unit\n    does not exist for the given device",
-);
-
-/// The arguments of a call of `rsmi_dev_metrics_header_info_get`, converted in order.
-unsafe fn C_rsmi_dev_metrics_header_info_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_rsmi_dev_metrics_header_info_get.args::<2>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_metrics_header_info_get(py, rt::call::extract(x0, "dv_ind")?, &x1)?.into_ptr())
-}
+    ["dv_ind", "header_value"],
+    |py, [x0, x1]| rsmi_dev_metrics_header_info_get(py, rt::call::extract(x0, "dv_ind")?, &x1));
 
 fn rsmi_dev_metrics_header_info_get(py: Python<'_>, dv_ind: rt::CInt<u32>, header_value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_metrics_header_info_get");
@@ -4507,29 +2306,10 @@ fn rsmi_dev_metrics_header_info_get(py: Python<'_>, dv_ind: rt::CInt<u32>, heade
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_header_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `rsmi_dev_metrics_xcd_counter_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_metrics_xcd_counter_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_metrics_xcd_counter_get",
-    "rsmi_dev_metrics_xcd_counter_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_metrics_xcd_counter_get),
+rt::function!(F_rsmi_dev_metrics_xcd_counter_get, C_rsmi_dev_metrics_xcd_counter_get, c"rsmi_dev_metrics_xcd_counter_get", "rsmi_dev_metrics_xcd_counter_get",
     c"rsmi_dev_metrics_xcd_counter_get(dv_ind)\n--\n\nGet the 'xcd_counter' from the GPU metrics associated with the device\n\nGiven a device index dv_ind and a pointer to a uint16_t in which\nthe 'xcd_counter' will stored\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    xcd_counter_value: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED is returned in case the metric unit\n    does not exist for the given device",
-);
-
-/// The arguments of a call of `rsmi_dev_metrics_xcd_counter_get`, converted in order.
-unsafe fn C_rsmi_dev_metrics_xcd_counter_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_metrics_xcd_counter_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_metrics_xcd_counter_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_metrics_xcd_counter_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_metrics_xcd_counter_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_metrics_xcd_counter_get");
@@ -4545,29 +2325,10 @@ fn rsmi_dev_metrics_xcd_counter_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_xcd_counter_value) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_xcd_counter_value)?])
 }
-/// `rsmi_dev_metrics_log_get` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_rsmi_dev_metrics_log_get: rt::call::Function = rt::call::Function::new(
-    c"rsmi_dev_metrics_log_get",
-    "rsmi_dev_metrics_log_get",
-    &["dv_ind"],
-    rt::fastcall_entry!(C_rsmi_dev_metrics_log_get),
+rt::function!(F_rsmi_dev_metrics_log_get, C_rsmi_dev_metrics_log_get, c"rsmi_dev_metrics_log_get", "rsmi_dev_metrics_log_get",
     c"rsmi_dev_metrics_log_get(dv_ind)\n--\n\nGet the log from the GPU metrics associated with the device\n\nGiven a device index dv_ind it will log all the gpu metric info\nrelated to the device. The 'logging' feature must be on.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
-);
-
-/// The arguments of a call of `rsmi_dev_metrics_log_get`, converted in order.
-unsafe fn C_rsmi_dev_metrics_log_get(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_rsmi_dev_metrics_log_get.args::<1>(py, args, nargs, kwnames)? };
-    Ok(rsmi_dev_metrics_log_get(py, rt::call::extract(x0, "dv_ind")?)?.into_ptr())
-}
+    ["dv_ind"],
+    |py, [x0]| rsmi_dev_metrics_log_get(py, rt::call::extract(x0, "dv_ind")?));
 
 fn rsmi_dev_metrics_log_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_metrics_log_get");

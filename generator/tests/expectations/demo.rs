@@ -79,29 +79,13 @@ pub(crate) struct R_demoVariant {
     pub u0: U_demoVariant_0,
 }
 const _: () = assert!(std::mem::size_of::<R_demoVariant>() == 16);
-/// `demoGetProps` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoGetProps: rt::call::Function = rt::call::Function::new(
-    c"demoGetProps",
-    "demoGetProps",
-    &["props", "device"],
-    rt::fastcall_entry!(C_demoGetProps),
+// Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
+// definition whose docstring starts with the signature line `inspect.signature` reads), then the
+// function itself converts its arguments, calls C and builds the result.
+rt::function!(F_demoGetProps, C_demoGetProps, c"demoGetProps", "demoGetProps",
     c"demoGetProps(props, device)\n--\n\nReads properties.\n\nArgs:\n    props [out]: Filled in.\n    device [in]: Which device.\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status\n    #demoSuccess",
-);
-
-/// The arguments of a call of `demoGetProps`, converted in order.
-unsafe fn C_demoGetProps(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_demoGetProps.args::<2>(py, args, nargs, kwnames)? };
-    Ok(demoGetProps(py, &x0, rt::call::extract(x1, "device")?)?.into_ptr())
-}
+    ["props", "device"],
+    |py, [x0, x1]| demoGetProps(py, &x0, rt::call::extract(x1, "device")?));
 
 fn demoGetProps(py: Python<'_>, props: &Bound<'_, PyAny>, device: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoGetPropsR0600");
@@ -117,29 +101,10 @@ fn demoGetProps(py: Python<'_>, props: &Bound<'_, PyAny>, device: rt::CInt<i32>)
     let __r = py.allow_threads(move || unsafe { __f(a_props, a_device) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `demoCount` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoCount: rt::call::Function = rt::call::Function::new(
-    c"demoCount",
-    "demoCount",
-    &[],
-    rt::fastcall_entry!(C_demoCount),
+rt::function!(F_demoCount, C_demoCount, c"demoCount", "demoCount",
     c"demoCount()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    count: int",
-);
-
-/// The arguments of a call of `demoCount`, converted in order.
-unsafe fn C_demoCount(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_demoCount.args::<0>(py, args, nargs, kwnames)? };
-    Ok(demoCount(py)?.into_ptr())
-}
+    [],
+    |py, []| demoCount(py));
 
 fn demoCount(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoCount");
@@ -154,29 +119,10 @@ fn demoCount(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_count) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
 }
-/// `demoStreamCreate` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoStreamCreate: rt::call::Function = rt::call::Function::new(
-    c"demoStreamCreate",
-    "demoStreamCreate",
-    &[],
-    rt::fastcall_entry!(C_demoStreamCreate),
+rt::function!(F_demoStreamCreate, C_demoStreamCreate, c"demoStreamCreate", "demoStreamCreate",
     c"demoStreamCreate()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    stream: ihipStream_t",
-);
-
-/// The arguments of a call of `demoStreamCreate`, converted in order.
-unsafe fn C_demoStreamCreate(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_demoStreamCreate.args::<0>(py, args, nargs, kwnames)? };
-    Ok(demoStreamCreate(py)?.into_ptr())
-}
+    [],
+    |py, []| demoStreamCreate(py));
 
 fn demoStreamCreate(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoStreamCreate");
@@ -191,29 +137,10 @@ fn demoStreamCreate(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.instance_at(py, 10, o_stream, None)?])
 }
-/// `demoMalloc` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoMalloc: rt::call::Function = rt::call::Function::new(
-    c"demoMalloc",
-    "demoMalloc",
-    &["size"],
-    rt::fastcall_entry!(C_demoMalloc),
+rt::function!(F_demoMalloc, C_demoMalloc, c"demoMalloc", "demoMalloc",
     c"demoMalloc(size)\n--\n\nArgs:\n    size\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    ptr: Pointer",
-);
-
-/// The arguments of a call of `demoMalloc`, converted in order.
-unsafe fn C_demoMalloc(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_demoMalloc.args::<1>(py, args, nargs, kwnames)? };
-    Ok(demoMalloc(py, rt::call::extract(x0, "size")?)?.into_ptr())
-}
+    ["size"],
+    |py, [x0]| demoMalloc(py, rt::call::extract(x0, "size")?));
 
 fn demoMalloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoMalloc");
@@ -229,29 +156,10 @@ fn demoMalloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::pointer_result(py, o_ptr)?])
 }
-/// `demoCompile` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoCompile: rt::call::Function = rt::call::Function::new(
-    c"demoCompile",
-    "demoCompile",
-    &["src", "n", "options"],
-    rt::fastcall_entry!(C_demoCompile),
+rt::function!(F_demoCompile, C_demoCompile, c"demoCompile", "demoCompile",
     c"demoCompile(src, n, options)\n--\n\nArgs:\n    src\n    n\n    options\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
-);
-
-/// The arguments of a call of `demoCompile`, converted in order.
-unsafe fn C_demoCompile(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_demoCompile.args::<3>(py, args, nargs, kwnames)? };
-    Ok(demoCompile(py, rt::call::extract(x0, "src")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "options")?)?.into_ptr())
-}
+    ["src", "n", "options"],
+    |py, [x0, x1, x2]| demoCompile(py, rt::call::extract(x0, "src")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "options")?));
 
 fn demoCompile(py: Python<'_>, src: rt::CStrArg, n: rt::CInt<i32>, options: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoCompile");
@@ -267,29 +175,10 @@ fn demoCompile(py: Python<'_>, src: rt::CStrArg, n: rt::CInt<i32>, options: rt::
     let __r = py.allow_threads(move || unsafe { __f(a_src, a_n, a_options) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `demoErrorName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoErrorName: rt::call::Function = rt::call::Function::new(
-    c"demoErrorName",
-    "demoErrorName",
-    &["status"],
-    rt::fastcall_entry!(C_demoErrorName),
+rt::function!(F_demoErrorName, C_demoErrorName, c"demoErrorName", "demoErrorName",
     c"demoErrorName(status)\n--\n\nArgs:\n    status\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: always success\n    bytes",
-);
-
-/// The arguments of a call of `demoErrorName`, converted in order.
-unsafe fn C_demoErrorName(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_demoErrorName.args::<1>(py, args, nargs, kwnames)? };
-    Ok(demoErrorName(py, &x0)?.into_ptr())
-}
+    ["status"],
+    |py, [x0]| demoErrorName(py, &x0));
 
 fn demoErrorName(py: Python<'_>, status: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoErrorName");
@@ -303,29 +192,10 @@ fn demoErrorName(py: Python<'_>, status: &Bound<'_, PyAny>) -> PyResult<PyObject
     let __r = py.allow_threads(move || unsafe { __f(a_status) });
     rt::tuple(py, [TYPES.enum_member(py, 0, 0)?, rt::cstr_result(py, __r)?])
 }
-/// `demoLaunch` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoLaunch: rt::call::Function = rt::call::Function::new(
-    c"demoLaunch",
-    "demoLaunch",
-    &["grid", "scale", "factor", "flag", "mode", "stream", "tiny"],
-    rt::fastcall_entry!(C_demoLaunch),
+rt::function!(F_demoLaunch, C_demoLaunch, c"demoLaunch", "demoLaunch",
     c"demoLaunch(grid, scale, factor, flag, mode, stream, tiny)\n--\n\nArgs:\n    grid\n    scale\n    factor\n    flag\n    mode\n    stream\n    tiny\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
-);
-
-/// The arguments of a call of `demoLaunch`, converted in order.
-unsafe fn C_demoLaunch(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2, x3, x4, x5, x6] =
-        unsafe { F_demoLaunch.args::<7>(py, args, nargs, kwnames)? };
-    Ok(demoLaunch(py, &x0, rt::call::extract(x1, "scale")?, rt::call::extract(x2, "factor")?, rt::call::extract(x3, "flag")?, &x4, rt::call::extract(x5, "stream")?, rt::call::extract(x6, "tiny")?)?.into_ptr())
-}
+    ["grid", "scale", "factor", "flag", "mode", "stream", "tiny"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| demoLaunch(py, &x0, rt::call::extract(x1, "scale")?, rt::call::extract(x2, "factor")?, rt::call::extract(x3, "flag")?, &x4, rt::call::extract(x5, "stream")?, rt::call::extract(x6, "tiny")?));
 
 fn demoLaunch(py: Python<'_>, grid: &Bound<'_, PyAny>, scale: f32, factor: f64, flag: bool, mode: &Bound<'_, PyAny>, stream: rt::PtrArg, tiny: rt::CInt<i8>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoLaunch");
@@ -345,29 +215,10 @@ fn demoLaunch(py: Python<'_>, grid: &Bound<'_, PyAny>, scale: f32, factor: f64, 
     let __r = py.allow_threads(move || unsafe { __f(a_grid, a_scale, a_factor, a_flag, a_mode, a_stream, a_tiny) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `demoDefaultDim` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoDefaultDim: rt::call::Function = rt::call::Function::new(
-    c"demoDefaultDim",
-    "demoDefaultDim",
-    &[],
-    rt::fastcall_entry!(C_demoDefaultDim),
+rt::function!(F_demoDefaultDim, C_demoDefaultDim, c"demoDefaultDim", "demoDefaultDim",
     c"demoDefaultDim()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: always success\n    demoDim3",
-);
-
-/// The arguments of a call of `demoDefaultDim`, converted in order.
-unsafe fn C_demoDefaultDim(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_demoDefaultDim.args::<0>(py, args, nargs, kwnames)? };
-    Ok(demoDefaultDim(py)?.into_ptr())
-}
+    [],
+    |py, []| demoDefaultDim(py));
 
 fn demoDefaultDim(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoDefaultDim");
@@ -380,29 +231,10 @@ fn demoDefaultDim(py: Python<'_>) -> PyResult<PyObject> {
     let __r = unsafe { __f() };
     rt::tuple(py, [TYPES.enum_member(py, 0, 0)?, TYPES.record_copy(py, 5, &__r as *const _ as usize)?])
 }
-/// `demoGetName` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoGetName: rt::call::Function = rt::call::Function::new(
-    c"demoGetName",
-    "demoGetName",
-    &["len"],
-    rt::fastcall_entry!(C_demoGetName),
+rt::function!(F_demoGetName, C_demoGetName, c"demoGetName", "demoGetName",
     c"demoGetName(len)\n--\n\nArgs:\n    len\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    buf: bytes",
-);
-
-/// The arguments of a call of `demoGetName`, converted in order.
-unsafe fn C_demoGetName(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_demoGetName.args::<1>(py, args, nargs, kwnames)? };
-    Ok(demoGetName(py, rt::call::extract(x0, "len")?)?.into_ptr())
-}
+    ["len"],
+    |py, [x0]| demoGetName(py, rt::call::extract(x0, "len")?));
 
 fn demoGetName(py: Python<'_>, len: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoGetName");
@@ -418,29 +250,10 @@ fn demoGetName(py: Python<'_>, len: rt::CInt<i32>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_buf, a_len) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::bytes_until_nul(py, &o_buf)])
 }
-/// `demoProgramDestroy` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoProgramDestroy: rt::call::Function = rt::call::Function::new(
-    c"demoProgramDestroy",
-    "demoProgramDestroy",
-    &["prog"],
-    rt::fastcall_entry!(C_demoProgramDestroy),
+rt::function!(F_demoProgramDestroy, C_demoProgramDestroy, c"demoProgramDestroy", "demoProgramDestroy",
     c"demoProgramDestroy(prog)\n--\n\nArgs:\n    prog\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
-);
-
-/// The arguments of a call of `demoProgramDestroy`, converted in order.
-unsafe fn C_demoProgramDestroy(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_demoProgramDestroy.args::<1>(py, args, nargs, kwnames)? };
-    Ok(demoProgramDestroy(py, &x0)?.into_ptr())
-}
+    ["prog"],
+    |py, [x0]| demoProgramDestroy(py, &x0));
 
 fn demoProgramDestroy(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoProgramDestroy");
@@ -455,29 +268,10 @@ fn demoProgramDestroy(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObj
     let __r = py.allow_threads(move || unsafe { __f(a_prog) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `demoFill` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoFill: rt::call::Function = rt::call::Function::new(
-    c"demoFill",
-    "demoFill",
-    &["values", "n"],
-    rt::fastcall_entry!(C_demoFill),
+rt::function!(F_demoFill, C_demoFill, c"demoFill", "demoFill",
     c"demoFill(values, n)\n--\n\nArgs:\n    values\n    n\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
-);
-
-/// The arguments of a call of `demoFill`, converted in order.
-unsafe fn C_demoFill(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1] =
-        unsafe { F_demoFill.args::<2>(py, args, nargs, kwnames)? };
-    Ok(demoFill(py, &x0, rt::call::extract(x1, "n")?)?.into_ptr())
-}
+    ["values", "n"],
+    |py, [x0, x1]| demoFill(py, &x0, rt::call::extract(x1, "n")?));
 
 fn demoFill(py: Python<'_>, values: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoFill");
@@ -493,29 +287,10 @@ fn demoFill(py: Python<'_>, values: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyRe
     let __r = py.allow_threads(move || unsafe { __f(a_values, a_n) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `demoSetTable` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoSetTable: rt::call::Function = rt::call::Function::new(
-    c"demoSetTable",
-    "demoSetTable",
-    &["table"],
-    rt::fastcall_entry!(C_demoSetTable),
+rt::function!(F_demoSetTable, C_demoSetTable, c"demoSetTable", "demoSetTable",
     c"demoSetTable(table)\n--\n\nArgs:\n    table\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
-);
-
-/// The arguments of a call of `demoSetTable`, converted in order.
-unsafe fn C_demoSetTable(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_demoSetTable.args::<1>(py, args, nargs, kwnames)? };
-    Ok(demoSetTable(py, &x0)?.into_ptr())
-}
+    ["table"],
+    |py, [x0]| demoSetTable(py, &x0));
 
 fn demoSetTable(py: Python<'_>, table: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoSetTable");
@@ -530,29 +305,10 @@ fn demoSetTable(py: Python<'_>, table: &Bound<'_, PyAny>) -> PyResult<PyObject> 
     let __r = py.allow_threads(move || unsafe { __f(a_table) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `demoGetTable` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoGetTable: rt::call::Function = rt::call::Function::new(
-    c"demoGetTable",
-    "demoGetTable",
-    &[],
-    rt::fastcall_entry!(C_demoGetTable),
+rt::function!(F_demoGetTable, C_demoGetTable, c"demoGetTable", "demoGetTable",
     c"demoGetTable()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    table: demoTable",
-);
-
-/// The arguments of a call of `demoGetTable`, converted in order.
-unsafe fn C_demoGetTable(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_demoGetTable.args::<0>(py, args, nargs, kwnames)? };
-    Ok(demoGetTable(py)?.into_ptr())
-}
+    [],
+    |py, []| demoGetTable(py));
 
 fn demoGetTable(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoGetTable");
@@ -567,29 +323,10 @@ fn demoGetTable(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_table) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_table.unbind()])
 }
-/// `demoQuery` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoQuery: rt::call::Function = rt::call::Function::new(
-    c"demoQuery",
-    "demoQuery",
-    &[],
-    rt::fastcall_entry!(C_demoQuery),
+rt::function!(F_demoQuery, C_demoQuery, c"demoQuery", "demoQuery",
     c"demoQuery()\n--\n\nReturns: a tuple of 4 item(s):\n    demoStatus_t: status\n    on: bool\n    mode: demoMode_t\n    scale: float",
-);
-
-/// The arguments of a call of `demoQuery`, converted in order.
-unsafe fn C_demoQuery(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_demoQuery.args::<0>(py, args, nargs, kwnames)? };
-    Ok(demoQuery(py)?.into_ptr())
-}
+    [],
+    |py, []| demoQuery(py));
 
 fn demoQuery(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoQuery");
@@ -608,29 +345,10 @@ fn demoQuery(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_on, a_mode, a_scale) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, (o_on as u8) != 0)?, TYPES.enum_member(py, 1, o_mode as i64)?, rt::obj(py, o_scale)?])
 }
-/// `demoUseVariant` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoUseVariant: rt::call::Function = rt::call::Function::new(
-    c"demoUseVariant",
-    "demoUseVariant",
-    &["v"],
-    rt::fastcall_entry!(C_demoUseVariant),
+rt::function!(F_demoUseVariant, C_demoUseVariant, c"demoUseVariant", "demoUseVariant",
     c"demoUseVariant(v)\n--\n\nArgs:\n    v\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
-);
-
-/// The arguments of a call of `demoUseVariant`, converted in order.
-unsafe fn C_demoUseVariant(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_demoUseVariant.args::<1>(py, args, nargs, kwnames)? };
-    Ok(demoUseVariant(py, &x0)?.into_ptr())
-}
+    ["v"],
+    |py, [x0]| demoUseVariant(py, &x0));
 
 fn demoUseVariant(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoUseVariant");
@@ -644,29 +362,10 @@ fn demoUseVariant(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_v) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `demoSend` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoSend: rt::call::Function = rt::call::Function::new(
-    c"demoSend",
-    "demoSend",
-    &["packet"],
-    rt::fastcall_entry!(C_demoSend),
+rt::function!(F_demoSend, C_demoSend, c"demoSend", "demoSend",
     c"demoSend(packet)\n--\n\nArgs:\n    packet\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
-);
-
-/// The arguments of a call of `demoSend`, converted in order.
-unsafe fn C_demoSend(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_demoSend.args::<1>(py, args, nargs, kwnames)? };
-    Ok(demoSend(py, &x0)?.into_ptr())
-}
+    ["packet"],
+    |py, [x0]| demoSend(py, &x0));
 
 fn demoSend(py: Python<'_>, packet: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoSend");
@@ -681,29 +380,10 @@ fn demoSend(py: Python<'_>, packet: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_packet) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `demoDescribe` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoDescribe: rt::call::Function = rt::call::Function::new(
-    c"demoDescribe",
-    "demoDescribe",
-    &["code"],
-    rt::fastcall_entry!(C_demoDescribe),
+rt::function!(F_demoDescribe, C_demoDescribe, c"demoDescribe", "demoDescribe",
     c"demoDescribe(code)\n--\n\nArgs:\n    code\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: always success\n    bytes",
-);
-
-/// The arguments of a call of `demoDescribe`, converted in order.
-unsafe fn C_demoDescribe(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_demoDescribe.args::<1>(py, args, nargs, kwnames)? };
-    Ok(demoDescribe(py, rt::call::extract(x0, "code")?)?.into_ptr())
-}
+    ["code"],
+    |py, [x0]| demoDescribe(py, rt::call::extract(x0, "code")?));
 
 fn demoDescribe(py: Python<'_>, code: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoDescribe");
@@ -717,29 +397,10 @@ fn demoDescribe(py: Python<'_>, code: rt::CInt<i32>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_code) });
     rt::tuple(py, [TYPES.enum_member(py, 0, 0)?, rt::owned_cstr_result(py, __r, &FREE_demoFree)?])
 }
-/// `demoFree` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoFree: rt::call::Function = rt::call::Function::new(
-    c"demoFree",
-    "demoFree",
-    &["s"],
-    rt::fastcall_entry!(C_demoFree),
+rt::function!(F_demoFree, C_demoFree, c"demoFree", "demoFree",
     c"demoFree(s)\n--\n\nArgs:\n    s",
-);
-
-/// The arguments of a call of `demoFree`, converted in order.
-unsafe fn C_demoFree(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_demoFree.args::<1>(py, args, nargs, kwnames)? };
-    Ok(demoFree(py, rt::call::extract(x0, "s")?)?.into_ptr())
-}
+    ["s"],
+    |py, [x0]| demoFree(py, rt::call::extract(x0, "s")?));
 
 fn demoFree(py: Python<'_>, s: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoFree");
@@ -753,29 +414,10 @@ fn demoFree(py: Python<'_>, s: rt::PtrArgMut) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_s) });
     rt::tuple(py, [])
 }
-/// `demoAlloc` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoAlloc: rt::call::Function = rt::call::Function::new(
-    c"demoAlloc",
-    "demoAlloc",
-    &["size"],
-    rt::fastcall_entry!(C_demoAlloc),
+rt::function!(F_demoAlloc, C_demoAlloc, c"demoAlloc", "demoAlloc",
     c"demoAlloc(size)\n--\n\nArgs:\n    size\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    ptr: Pointer",
-);
-
-/// The arguments of a call of `demoAlloc`, converted in order.
-unsafe fn C_demoAlloc(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_demoAlloc.args::<1>(py, args, nargs, kwnames)? };
-    Ok(demoAlloc(py, rt::call::extract(x0, "size")?)?.into_ptr())
-}
+    ["size"],
+    |py, [x0]| demoAlloc(py, rt::call::extract(x0, "size")?));
 
 fn demoAlloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoAlloc");
@@ -791,29 +433,10 @@ fn demoAlloc(py: Python<'_>, size: rt::CInt<u64>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::device_array_result(py, o_ptr, size.0 as u64)?])
 }
-/// `demoLaunchExtra` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoLaunchExtra: rt::call::Function = rt::call::Function::new(
-    c"demoLaunchExtra",
-    "demoLaunchExtra",
-    &["extra", "args", "out"],
-    rt::fastcall_entry!(C_demoLaunchExtra),
+rt::function!(F_demoLaunchExtra, C_demoLaunchExtra, c"demoLaunchExtra", "demoLaunchExtra",
     c"demoLaunchExtra(extra, args, out)\n--\n\nArgs:\n    extra\n    args\n    out\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
-);
-
-/// The arguments of a call of `demoLaunchExtra`, converted in order.
-unsafe fn C_demoLaunchExtra(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0, x1, x2] =
-        unsafe { F_demoLaunchExtra.args::<3>(py, args, nargs, kwnames)? };
-    Ok(demoLaunchExtra(py, rt::call::extract(x0, "extra")?, rt::call::extract(x1, "args")?, rt::call::extract(x2, "out")?)?.into_ptr())
-}
+    ["extra", "args", "out"],
+    |py, [x0, x1, x2]| demoLaunchExtra(py, rt::call::extract(x0, "extra")?, rt::call::extract(x1, "args")?, rt::call::extract(x2, "out")?));
 
 fn demoLaunchExtra(py: Python<'_>, extra: rt::KernelExtra, args: rt::PtrArg, out: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoLaunchExtra");
@@ -829,29 +452,10 @@ fn demoLaunchExtra(py: Python<'_>, extra: rt::KernelExtra, args: rt::PtrArg, out
     let __r = py.allow_threads(move || unsafe { __f(a_extra, a_args, a_out) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `demoSync` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoSync: rt::call::Function = rt::call::Function::new(
-    c"demoSync",
-    "demoSync",
-    &[],
-    rt::fastcall_entry!(C_demoSync),
+rt::function!(F_demoSync, C_demoSync, c"demoSync", "demoSync",
     c"demoSync()\n--\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
-);
-
-/// The arguments of a call of `demoSync`, converted in order.
-unsafe fn C_demoSync(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_demoSync.args::<0>(py, args, nargs, kwnames)? };
-    Ok(demoSync(py)?.into_ptr())
-}
+    [],
+    |py, []| demoSync(py));
 
 fn demoSync(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoSync");
@@ -867,29 +471,10 @@ fn demoSync(py: Python<'_>) -> PyResult<PyObject> {
     });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `demoApply` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoApply: rt::call::Function = rt::call::Function::new(
-    c"demoApply",
-    "demoApply",
-    &["table"],
-    rt::fastcall_entry!(C_demoApply),
+rt::function!(F_demoApply, C_demoApply, c"demoApply", "demoApply",
     c"demoApply(table)\n--\n\nArgs:\n    table\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
-);
-
-/// The arguments of a call of `demoApply`, converted in order.
-unsafe fn C_demoApply(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [x0] =
-        unsafe { F_demoApply.args::<1>(py, args, nargs, kwnames)? };
-    Ok(demoApply(py, &x0)?.into_ptr())
-}
+    ["table"],
+    |py, [x0]| demoApply(py, &x0));
 
 fn demoApply(py: Python<'_>, table: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoApply");
@@ -903,29 +488,10 @@ fn demoApply(py: Python<'_>, table: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f(a_table) });
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
-/// `demoVersion` as CPython calls it (METH_FASTCALL; rt::call). Its docstring starts with
-/// the signature line `inspect.signature` reads.
-static F_demoVersion: rt::call::Function = rt::call::Function::new(
-    c"demoVersion",
-    "demoVersion",
-    &[],
-    rt::fastcall_entry!(C_demoVersion),
+rt::function!(F_demoVersion, C_demoVersion, c"demoVersion", "demoVersion",
     c"demoVersion()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: always success\n    int",
-);
-
-/// The arguments of a call of `demoVersion`, converted in order.
-unsafe fn C_demoVersion(
-    py: Python<'_>,
-    _module: *mut rt::call::ffi::PyObject,
-    args: *const *mut rt::call::ffi::PyObject,
-    nargs: rt::call::ffi::Py_ssize_t,
-    kwnames: *mut rt::call::ffi::PyObject,
-) -> PyResult<*mut rt::call::ffi::PyObject> {
-    // SAFETY: what CPython passed to the entry point.
-    let [] =
-        unsafe { F_demoVersion.args::<0>(py, args, nargs, kwnames)? };
-    Ok(demoVersion(py)?.into_ptr())
-}
+    [],
+    |py, []| demoVersion(py));
 
 fn demoVersion(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoVersion");

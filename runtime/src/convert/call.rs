@@ -10,10 +10,10 @@
 //! public but not covered by semver: Cargo.lock pins the PyO3 release they are written for.
 
 use pyo3::exceptions::PyTypeError;
-pub use pyo3::ffi;
 use pyo3::impl_::extract_argument::{FunctionDescription, NoVarargs, NoVarkeywords};
 use pyo3::prelude::*;
 use pyo3::Borrowed;
+pub use pyo3::{ffi, PyResult, Python};
 use std::ffi::CStr;
 
 /// A generated function's C entry point.
@@ -171,4 +171,36 @@ macro_rules! fastcall_entry {
         }
         entry
     }};
+}
+
+/// A generated function: its static [`Function`] `$def` and body `$body`, which takes the
+/// call's arguments as `[$x, ...]` (borrowed, in parameter order) and evaluates `$call`.
+///
+/// ```ignore
+/// rt::function!(F_f, C_f, c"f", "f", c"f(a)\n--\n\ndoc", ["a"], |py, [x0]| f(py, &x0));
+/// ```
+#[macro_export]
+macro_rules! function {
+    ($def:ident, $body:ident, $cname:literal, $name:literal, $doc:literal, [$($param:literal),*],
+     |$py:ident, [$($x:ident),*]| $call:expr) => {
+        static $def: $crate::convert::call::Function = $crate::convert::call::Function::new(
+            $cname,
+            $name,
+            &[$($param),*],
+            $crate::fastcall_entry!($body),
+            $doc,
+        );
+
+        unsafe fn $body(
+            $py: $crate::convert::call::Python<'_>,
+            _module: *mut $crate::convert::call::ffi::PyObject,
+            args: *const *mut $crate::convert::call::ffi::PyObject,
+            nargs: $crate::convert::call::ffi::Py_ssize_t,
+            kwnames: *mut $crate::convert::call::ffi::PyObject,
+        ) -> $crate::convert::call::PyResult<*mut $crate::convert::call::ffi::PyObject> {
+            // SAFETY: what CPython passed to the entry point.
+            let [$($x),*] = unsafe { $def.args($py, args, nargs, kwnames)? };
+            Ok($call?.into_ptr())
+        }
+    };
 }
