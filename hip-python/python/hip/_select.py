@@ -228,9 +228,9 @@ class Placeholder(types.ModuleType):
 
     def __dir__(self):
         native()
+        # Filled, the module lists itself (the `__dir__` _fill installs); else what it holds.
         own = self.__dict__.get("__dir__")
-        # The module's own list (its lazy classes) and what was set on it since (hiprtc.ext).
-        return sorted(set(own() if own is not None else ()) | set(self.__dict__))
+        return own() if own is not None else sorted(self.__dict__)
 
     def _fill(self, real: types.ModuleType, release: str) -> None:
         keep = ("__name__", "__spec__", "__loader__", "__path__", "__file__", "__package__")

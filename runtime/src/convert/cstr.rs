@@ -22,7 +22,7 @@ static CLASS: GILOnceCell<(Py<PyType>, PyObject)> = GILOnceCell::new();
 /// the text it was made from, compared without calling into Python.
 static RESULTS: GILOnceCell<Mutex<Vec<Option<Cached>>>> = GILOnceCell::new();
 
-/// Slots of the table.
+/// Slots of the table (a power of two: the slot is the top bits of a hash).
 const CACHED_RESULTS: usize = 512;
 
 /// One cached result: the address, the text it held, the object made from it.
@@ -34,7 +34,8 @@ struct Cached {
 
 /// The slot of `addr` (Fibonacci hashing: neighbouring strings land apart).
 fn slot(addr: usize) -> usize {
-    ((addr as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 55) as usize % CACHED_RESULTS
+    ((addr as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CACHED_RESULTS.trailing_zeros()))
+        as usize
 }
 
 /// The `CStr` class and `bytes.__new__`.
