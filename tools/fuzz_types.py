@@ -1,8 +1,11 @@
-"""Calls every generated function with one argument of a type no parameter takes.
+"""Calls every generated function with arguments the binding must refuse before C runs.
 
-Each call passes `0` for every parameter but one, which gets `object()`: no parameter kind
-(number, enum, handle, pointer, buffer, string, list, struct) accepts a plain object, so every
-call must raise before C is called. A call that returns means C ran on an argument the
+Each call passes `0` for every parameter but one, which gets a probe no parameter there
+takes: `object()` and `2**1100` (no parameter kind - number, enum, handle, pointer, buffer,
+string, list, struct - accepts them), a handle destroyed through the bindings (every
+parameter refuses it: C would get a dangling handle), and where the IR says a parameter
+points at one struct or number of known size, a struct of another type and a 1-byte buffer
+(C would read or write past its end). A call that returns means C ran on an argument the
 binding should have refused; a process that dies is a crash the binding did not prevent.
 
 Calls run in a child process; when one dies the parent names the function and goes on in a
@@ -15,10 +18,14 @@ NULL pointers and zeros, and the functions whose C library then crashes are list
 library dereferencing a NULL it was given, which no binding can tell from a valid call).
 """
 
+import gzip
 import importlib
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
 
 MODULES = [
     "hip.hip",
@@ -56,7 +63,7 @@ def functions(module):
     return sorted(
         n
         for n in dir(m)
-        if not n.startswith("__") and type(getattr(m, n)).__name__ == "builtin_function_or_method"
+        if not n.startswith("__") and type(getattr(m, n, None)).__name__ == "builtin_function_or_method"
     )
 
 
@@ -70,15 +77,93 @@ def arity(f):
     return len(params)
 
 
-def type_probes(n):
+def type_probes(n, typed=()):
     """(label, args) calls that must be refused while converting: a plain object and an int
-    no C type holds, in each position, and one argument too many."""
+    no C type holds in each position, one argument too many, and the `typed` (position,
+    label, object) probes the IR gives."""
     for i in range(n):
         for label, bad in (("object()", object()), ("2**1100", 2**1100)):
             args = [0] * n
             args[i] = bad
             yield f"{label} at {i}", args
+    for i, label, bad in typed:
+        args = [0] * n
+        args[i] = bad
+        yield f"{label} at {i}", args
     yield "an extra argument", [0] * (n + 1)
+
+
+def destroyed_handle():
+    """A handle destroyed through the bindings (a hiprtc program, else an LLVM module)."""
+    try:
+        from hip import hiprtc
+
+        status, prog = hiprtc.hiprtcCreateProgram(b"", b"x.hip", 0, None, None)
+        if prog is not None and hiprtc.hiprtcDestroyProgram(prog)[0] == status:
+            return prog
+    except Exception:
+        pass
+    try:
+        from rocm.llvm.c import core
+
+        module = core.LLVMModuleCreateWithName(b"x")
+        core.LLVMDisposeModule(module)
+        return module
+    except Exception:
+        return None
+
+
+def ir_library(module):
+    """The IR of the library `module` binds (None for the cuda aliases: their parameters are
+    HIP's, probed there)."""
+    m = importlib.import_module(module)
+    release = getattr(m, "__rocm_release__", None)
+    if release is None or module.startswith("cuda."):
+        return None
+    name = module.rsplit(".", 1)[-1]
+    if module.startswith("rocm.llvm.c."):
+        name = f"llvm_{name}"
+    path = REPO / "bindings" / f"rocm-{release}" / f"{name}.ir.json.gz"
+    if not path.exists():
+        return None
+    return json.loads(gzip.decompress(path.read_bytes()))
+
+
+SCALAR_SIZES = {"int", "float", "enum"}
+
+
+def ir_probes(m, ir, dead):
+    """{function: [(position, label, object)]}, in Python argument order: the destroyed
+    handle `dead` for each pointer, handle or struct parameter (a number parameter takes a
+    handle's address as hip-python does: C gets a number, not a handle), and for each
+    parameter pointing at one struct a struct of another type and a 1-byte buffer, at one
+    number wider than a byte a 1-byte buffer."""
+    if ir is None:
+        return {}
+    classes = [getattr(m, r["name"], None) for r in ir["records"]]
+    classes = [c for c in classes if isinstance(c, type)][:2]
+    out = {}
+    for f in ir["functions"]:
+        probes, position = [], 0
+        for p in f["params"]:
+            if p["usage"] in ("out", "out_string"):
+                continue
+            ty = p["ty"]
+            if dead is not None and ty["kind"] in ("pointer", "handle", "record"):
+                probes.append((position, "a destroyed handle", dead))
+            pointee = ty.get("pointee") if ty["kind"] == "pointer" else None
+            if p["usage"] in ("pointer", "by_ref") and pointee is not None:
+                if pointee["kind"] == "record" and getattr(m, pointee["name"], None) is not None:
+                    other = next((c for c in classes if c.__name__ != pointee["name"]), None)
+                    if other is not None:
+                        probes.append((position, f"a {other.__name__} for a {pointee['name']} *", other()))
+                    probes.append((position, "a 1-byte buffer for a struct", bytearray(1)))
+                elif pointee["kind"] in SCALAR_SIZES and pointee.get("size", 0) > 1:
+                    probes.append((position, "a 1-byte buffer for a number", bytearray(1)))
+            position += 1
+        if probes:
+            out[f["name"]] = probes
+    return out
 
 
 def _not_supported(result):
@@ -100,14 +185,19 @@ def child(module, start, mode):
     `mode` is `types` (calls that must fail before C) or `none` (None everywhere: C runs)."""
     m = importlib.import_module(module)
     names = functions(module)
+    sized = ir_probes(m, ir_library(module), destroyed_handle()) if mode == "types" else {}
     for index in range(start, len(names)):
         name = names[index]
         f = getattr(m, name)
         n = arity(f) or 0
         print(json.dumps({"index": index, "name": name, "begin": True}), flush=True)
-        accepted = []
-        probes = type_probes(n) if mode == "types" else [("None everywhere", [None] * n)]
+        accepted, calls = [], 0
+        if mode == "types":
+            probes = type_probes(n, [t for t in sized.get(name, ()) if t[0] < n])
+        else:
+            probes = [("None everywhere", [None] * n)]
         for label, args in probes:
+            calls += 1
             try:
                 result = f(*args)
             except (TypeError, ValueError, OverflowError):
@@ -122,16 +212,20 @@ def child(module, start, mode):
             accepted.append(label)
         if mode == "none":
             accepted = []  # None is a NULL pointer or 0: C may well take it
-        print(json.dumps({"index": index, "name": name, "accepted": accepted, "arity": n}), flush=True)
+        print(
+            json.dumps({"index": index, "name": name, "accepted": accepted, "arity": n, "calls": calls}),
+            flush=True,
+        )
 
 
 def probe(module, mode):
-    """(findings, functions probed) for one module, restarting the child after each crash."""
+    """(findings, functions probed, calls made) for one module, restarting the child after
+    each crash."""
     try:
         total = len(functions(module))
     except ImportError as e:
-        return [f"{module}: not importable ({e})"], 0
-    findings, start = [], 0
+        return [f"{module}: not importable ({e})"], 0, 0
+    findings, start, calls = [], 0, 0
     while start < total:
         out = subprocess.run(
             [sys.executable, __file__, "--child", module, str(start), mode],
@@ -143,6 +237,7 @@ def probe(module, mode):
         for line in out.stdout.splitlines():
             rec = json.loads(line)
             last = rec
+            calls += rec.get("calls", 0)
             if rec.get("accepted"):
                 findings.append(f"{module}.{rec['name']}: accepted {', '.join(rec['accepted'])}")
         if out.returncode == 0:
@@ -152,7 +247,7 @@ def probe(module, mode):
             break
         findings.append(f"{module}.{last['name']}: process died (status {out.returncode})")
         start = last["index"] + 1
-    return findings, total
+    return findings, total, calls
 
 
 def main(argv):
@@ -162,13 +257,14 @@ def main(argv):
     mode = "types"
     if argv[:1] == ["--none"]:
         mode, argv = "none", argv[1:]
-    findings, probed = [], 0
+    findings, probed, calls = [], 0, 0
     for module in argv or all_modules():
-        found, total = probe(module, mode)
+        found, total, n = probe(module, mode)
         findings += found
         probed += total
-        print(f"{module}: {total} functions, {len(found)} findings", flush=True)
-    print(f"{probed} functions probed, {len(findings)} findings")
+        calls += n
+        print(f"{module}: {total} functions, {n} calls, {len(found)} findings", flush=True)
+    print(f"{probed} functions probed, {calls} calls, {len(findings)} findings")
     for f in findings:
         print("  " + f)
     return 1 if findings else 0

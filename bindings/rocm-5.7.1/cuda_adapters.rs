@@ -432,8 +432,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extMem = extMem.addr();
+        let (extMem,) = (&__zero,);
+        let p_extMem = rt::PtrArg::convert(extMem, true)?;
+        let a_extMem = p_extMem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -453,8 +454,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extSem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extSem = extSem.addr();
+        let (extSem,) = (&__zero,);
+        let p_extSem = rt::PtrArg::convert(extSem, true)?;
+        let a_extSem = p_extSem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -770,8 +772,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_7.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extMem = extMem.addr();
+        let (extMem,) = (&__zero,);
+        let p_extMem = rt::PtrArg::convert(extMem, true)?;
+        let a_extMem = p_extMem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -791,8 +794,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_7.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extSem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extSem = extSem.addr();
+        let (extSem,) = (&__zero,);
+        let p_extSem = rt::PtrArg::convert(extSem, true)?;
+        let a_extSem = p_extSem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1571,8 +1575,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extMem = extMem.addr();
+        let (extMem,) = (&__zero,);
+        let p_extMem = rt::PtrArg::convert(extMem, true)?;
+        let a_extMem = p_extMem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1592,8 +1597,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extSem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extSem = extSem.addr();
+        let (extSem,) = (&__zero,);
+        let p_extSem = rt::PtrArg::convert(extSem, true)?;
+        let a_extSem = p_extSem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1934,8 +1940,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_7.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extMem = extMem.addr();
+        let (extMem,) = (&__zero,);
+        let p_extMem = rt::PtrArg::convert(extMem, true)?;
+        let a_extMem = p_extMem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1955,8 +1962,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_7.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extSem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extSem = extSem.addr();
+        let (extSem,) = (&__zero,);
+        let p_extSem = rt::PtrArg::convert(extSem, true)?;
+        let a_extSem = p_extSem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };

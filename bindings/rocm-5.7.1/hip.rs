@@ -1208,11 +1208,12 @@ fn hipDeviceGetStreamPriorityRange(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipStreamDestroy, C_hipStreamDestroy, c"hipStreamDestroy", "hipStreamDestroy",
     c"hipStreamDestroy(stream)\n--\n\nDestroys the specified stream.\n\nDestroys the specified stream.\n\nIf commands are still executing on the specified stream, some may complete execution before the\nqueue is deleted.\n\nThe queue may be destroyed while some commands are still inflight, or may wait for all commands\nqueued to the stream before destroying it.\n\nSee: hipStreamCreate, hipStreamCreateWithFlags, hipStreamCreateWithPriority, hipStreamQuery, hipStreamWaitEvent,\nhipStreamSynchronize\n\nArgs:\n    stream [in]: stream identifier.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess #hipErrorInvalidHandle",
     ["stream"],
-    |py, [x0]| hipStreamDestroy(py, rt::call::extract(x0, "stream")?));
+    |py, [x0]| hipStreamDestroy(py, &x0));
 
-fn hipStreamDestroy(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamDestroy(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamDestroy");
-    let a_stream = stream.addr();
+    let p_stream = rt::PtrArg::convert(stream, false)?;
+    let a_stream = p_stream.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1220,6 +1221,9 @@ fn hipStreamDestroy(py: Python<'_>, stream: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(stream, false, "hipStreamDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipStreamQuery, C_hipStreamQuery, c"hipStreamQuery", "hipStreamQuery",
@@ -1533,11 +1537,12 @@ fn hipEventRecord(py: Python<'_>, event: rt::PtrArg, stream: rt::PtrArg) -> PyRe
 rt::function!(F_hipEventDestroy, C_hipEventDestroy, c"hipEventDestroy", "hipEventDestroy",
     c"hipEventDestroy(event)\n--\n\nDestroy the specified event.\n\nReleases memory associated with the event.  If the event is recording but has not completed\nrecording when hipEventDestroy() is called, the function will return immediately and the\ncompletion_future resources will be released later, when the hipDevice is synchronized.\n\nSee: hipEventCreate, hipEventCreateWithFlags, hipEventQuery, hipEventSynchronize, hipEventRecord,\nhipEventElapsedTime\n\nArgs:\n    event [in]: Event to destroy.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue,\n    #hipErrorLaunchFailure\n    #hipSuccess",
     ["event"],
-    |py, [x0]| hipEventDestroy(py, rt::call::extract(x0, "event")?));
+    |py, [x0]| hipEventDestroy(py, &x0));
 
-fn hipEventDestroy(py: Python<'_>, event: rt::PtrArg) -> PyResult<PyObject> {
+fn hipEventDestroy(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipEventDestroy");
-    let a_event = event.addr();
+    let p_event = rt::PtrArg::convert(event, false)?;
+    let a_event = p_event.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1545,6 +1550,9 @@ fn hipEventDestroy(py: Python<'_>, event: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_event) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(event, false, "hipEventDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipEventSynchronize, C_hipEventSynchronize, c"hipEventSynchronize", "hipEventSynchronize",
@@ -1744,11 +1752,12 @@ fn hipWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, param
 rt::function!(F_hipDestroyExternalSemaphore, C_hipDestroyExternalSemaphore, c"hipDestroyExternalSemaphore", "hipDestroyExternalSemaphore",
     c"hipDestroyExternalSemaphore(extSem)\n--\n\nDestroys an external semaphore object and releases any references to the underlying resource. Any outstanding signals or waits must have completed before the semaphore is destroyed.\n\nSee:\n\nArgs:\n    extSem [in]: handle to an external memory object\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
     ["extSem"],
-    |py, [x0]| hipDestroyExternalSemaphore(py, rt::call::extract(x0, "extSem")?));
+    |py, [x0]| hipDestroyExternalSemaphore(py, &x0));
 
-fn hipDestroyExternalSemaphore(py: Python<'_>, extSem: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
-    let a_extSem = extSem.addr();
+    let p_extSem = rt::PtrArg::convert(extSem, true)?;
+    let a_extSem = p_extSem.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1756,6 +1765,9 @@ fn hipDestroyExternalSemaphore(py: Python<'_>, extSem: rt::PtrArgMut) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extSem) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(extSem, false, "hipDestroyExternalSemaphore");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipImportExternalMemory, C_hipImportExternalMemory, c"hipImportExternalMemory", "hipImportExternalMemory",
@@ -1801,11 +1813,12 @@ fn hipExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: rt::PtrArgMut, buffe
 rt::function!(F_hipDestroyExternalMemory, C_hipDestroyExternalMemory, c"hipDestroyExternalMemory", "hipDestroyExternalMemory",
     c"hipDestroyExternalMemory(extMem)\n--\n\nDestroys an external memory object.\n\nSee:\n\nArgs:\n    extMem [in]: External memory object to be destroyed\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
     ["extMem"],
-    |py, [x0]| hipDestroyExternalMemory(py, rt::call::extract(x0, "extMem")?));
+    |py, [x0]| hipDestroyExternalMemory(py, &x0));
 
-fn hipDestroyExternalMemory(py: Python<'_>, extMem: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
-    let a_extMem = extMem.addr();
+    let p_extMem = rt::PtrArg::convert(extMem, true)?;
+    let a_extMem = p_extMem.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1813,6 +1826,9 @@ fn hipDestroyExternalMemory(py: Python<'_>, extMem: rt::PtrArgMut) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extMem) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(extMem, false, "hipDestroyExternalMemory");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipMalloc, C_hipMalloc, c"hipMalloc", "hipMalloc",
@@ -2196,11 +2212,12 @@ fn hipMemPoolCreate(py: Python<'_>, pool_props: &Bound<'_, PyAny>) -> PyResult<P
 rt::function!(F_hipMemPoolDestroy, C_hipMemPoolDestroy, c"hipMemPoolDestroy", "hipMemPoolDestroy",
     c"hipMemPoolDestroy(mem_pool)\n--\n\nDestroys the specified memory pool\n\nIf any pointers obtained from this pool haven't been freed or\nthe pool has free operations that haven't completed\nwhen hipMemPoolDestroy is invoked, the function will return immediately and the\nresources associated with the pool will be released automatically\nonce there are no more outstanding allocations.\n\nDestroying the current mempool of a device sets the default mempool of\nthat device as the current mempool for that device.\n\nNote: A device's default memory pool cannot be destroyed.\n\nSee: hipMallocFromPoolAsync, hipMallocAsync, hipFreeAsync, hipMemPoolGetAttribute, hipMemPoolCreate\nhipMemPoolTrimTo, hipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess, hipMemPoolGetAccess\n\nWarning: : This API is marked as beta, meaning, while this is feature complete,\nit is still open to changes and may have outstanding issues.\n\nNote: This API is implemented on Linux, under development on Windows.\n\nArgs:\n    mem_pool [in]: Memory pool for destruction\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["mem_pool"],
-    |py, [x0]| hipMemPoolDestroy(py, rt::call::extract(x0, "mem_pool")?));
+    |py, [x0]| hipMemPoolDestroy(py, &x0));
 
-fn hipMemPoolDestroy(py: Python<'_>, mem_pool: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemPoolDestroy(py: Python<'_>, mem_pool: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolDestroy");
-    let a_mem_pool = mem_pool.addr();
+    let p_mem_pool = rt::PtrArg::convert(mem_pool, false)?;
+    let a_mem_pool = p_mem_pool.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2208,6 +2225,9 @@ fn hipMemPoolDestroy(py: Python<'_>, mem_pool: rt::PtrArg) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(mem_pool, false, "hipMemPoolDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipMallocFromPoolAsync, C_hipMallocFromPoolAsync, c"hipMallocFromPoolAsync", "hipMallocFromPoolAsync",
@@ -3164,6 +3184,9 @@ fn hipArrayDestroy(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_array) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(array, false, "hipArrayDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipArray3DCreate, C_hipArray3DCreate, c"hipArray3DCreate", "hipArray3DCreate",
@@ -3221,6 +3244,9 @@ fn hipFreeArray(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_array) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(array, false, "hipFreeArray");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipMalloc3DArray, C_hipMalloc3DArray, c"hipMalloc3DArray", "hipMalloc3DArray",
@@ -3796,11 +3822,12 @@ fn hipCtxCreate(py: Python<'_>, flags: rt::CInt<u32>, device: rt::CInt<i32>) -> 
 rt::function!(F_hipCtxDestroy, C_hipCtxDestroy, c"hipCtxDestroy", "hipCtxDestroy",
     c"hipCtxDestroy(ctx)\n--\n\nDestroy a HIP context.\n\nSee: hipCtxCreate, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,hipCtxSetCurrent,\nhipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize , hipCtxGetDevice\n\nWarning: : This HIP API is deprecated.\n\nArgs:\n    ctx [in]: Context to destroy\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue\n\nDeprecated in the C API.",
     ["ctx"],
-    |py, [x0]| hipCtxDestroy(py, rt::call::extract(x0, "ctx")?));
+    |py, [x0]| hipCtxDestroy(py, &x0));
 
-fn hipCtxDestroy(py: Python<'_>, ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn hipCtxDestroy(py: Python<'_>, ctx: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipCtxDestroy");
-    let a_ctx = ctx.addr();
+    let p_ctx = rt::PtrArg::convert(ctx, false)?;
+    let a_ctx = p_ctx.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3808,6 +3835,9 @@ fn hipCtxDestroy(py: Python<'_>, ctx: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ctx) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(ctx, false, "hipCtxDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipCtxPopCurrent, C_hipCtxPopCurrent, c"hipCtxPopCurrent", "hipCtxPopCurrent",
@@ -4170,11 +4200,12 @@ fn hipModuleLoad(py: Python<'_>, fname: rt::CStrArg) -> PyResult<PyObject> {
 rt::function!(F_hipModuleUnload, C_hipModuleUnload, c"hipModuleUnload", "hipModuleUnload",
     c"hipModuleUnload(module)\n--\n\nFrees the module\n\nThe module is freed, and the code objects associated with it are destroyed.\n\nArgs:\n    module [in]: Module to free\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidResourceHandle",
     ["module"],
-    |py, [x0]| hipModuleUnload(py, rt::call::extract(x0, "module")?));
+    |py, [x0]| hipModuleUnload(py, &x0));
 
-fn hipModuleUnload(py: Python<'_>, module: rt::PtrArg) -> PyResult<PyObject> {
+fn hipModuleUnload(py: Python<'_>, module: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleUnload");
-    let a_module = module.addr();
+    let p_module = rt::PtrArg::convert(module, false)?;
+    let a_module = p_module.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4182,6 +4213,9 @@ fn hipModuleUnload(py: Python<'_>, module: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_module) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(module, false, "hipModuleUnload");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipModuleGetFunction, C_hipModuleGetFunction, c"hipModuleGetFunction", "hipModuleGetFunction",
@@ -4795,11 +4829,12 @@ fn hipCreateTextureObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc:
 rt::function!(F_hipDestroyTextureObject, C_hipDestroyTextureObject, c"hipDestroyTextureObject", "hipDestroyTextureObject",
     c"hipDestroyTextureObject(textureObject)\n--\n\nDestroys a texture object.\n\nArgs:\n    textureObject [in]: texture object to destroy\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["textureObject"],
-    |py, [x0]| hipDestroyTextureObject(py, rt::call::extract(x0, "textureObject")?));
+    |py, [x0]| hipDestroyTextureObject(py, &x0));
 
-fn hipDestroyTextureObject(py: Python<'_>, textureObject: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDestroyTextureObject(py: Python<'_>, textureObject: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyTextureObject");
-    let a_textureObject = textureObject.addr();
+    let p_textureObject = rt::PtrArg::convert(textureObject, false)?;
+    let a_textureObject = p_textureObject.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4807,6 +4842,9 @@ fn hipDestroyTextureObject(py: Python<'_>, textureObject: rt::PtrArg) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_textureObject) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(textureObject, false, "hipDestroyTextureObject");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipGetChannelDesc, C_hipGetChannelDesc, c"hipGetChannelDesc", "hipGetChannelDesc",
@@ -4912,11 +4950,12 @@ fn hipTexObjectCreate(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, pTexDesc: &Bo
 rt::function!(F_hipTexObjectDestroy, C_hipTexObjectDestroy, c"hipTexObjectDestroy", "hipTexObjectDestroy",
     c"hipTexObjectDestroy(texObject)\n--\n\nDestroys a texture object.\n\nArgs:\n    texObject [in]: texture object to destroy\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["texObject"],
-    |py, [x0]| hipTexObjectDestroy(py, rt::call::extract(x0, "texObject")?));
+    |py, [x0]| hipTexObjectDestroy(py, &x0));
 
-fn hipTexObjectDestroy(py: Python<'_>, texObject: rt::PtrArg) -> PyResult<PyObject> {
+fn hipTexObjectDestroy(py: Python<'_>, texObject: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexObjectDestroy");
-    let a_texObject = texObject.addr();
+    let p_texObject = rt::PtrArg::convert(texObject, false)?;
+    let a_texObject = p_texObject.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -4924,6 +4963,9 @@ fn hipTexObjectDestroy(py: Python<'_>, texObject: rt::PtrArg) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texObject) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(texObject, false, "hipTexObjectDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipTexObjectGetResourceDesc, C_hipTexObjectGetResourceDesc, c"hipTexObjectGetResourceDesc", "hipTexObjectGetResourceDesc",
@@ -5009,11 +5051,12 @@ fn hipMallocMipmappedArray(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bou
 rt::function!(F_hipFreeMipmappedArray, C_hipFreeMipmappedArray, c"hipFreeMipmappedArray", "hipFreeMipmappedArray",
     c"hipFreeMipmappedArray(mipmappedArray)\n--\n\nFrees a mipmapped array on the device.\n\nNote: This API is implemented on Windows, under development on Linux.\n\nArgs:\n    mipmappedArray [in]: - Pointer to mipmapped array to free\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["mipmappedArray"],
-    |py, [x0]| hipFreeMipmappedArray(py, rt::call::extract(x0, "mipmappedArray")?));
+    |py, [x0]| hipFreeMipmappedArray(py, &x0));
 
-fn hipFreeMipmappedArray(py: Python<'_>, mipmappedArray: rt::PtrArg) -> PyResult<PyObject> {
+fn hipFreeMipmappedArray(py: Python<'_>, mipmappedArray: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFreeMipmappedArray");
-    let a_mipmappedArray = mipmappedArray.addr();
+    let p_mipmappedArray = rt::PtrArg::convert(mipmappedArray, false)?;
+    let a_mipmappedArray = p_mipmappedArray.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5021,6 +5064,9 @@ fn hipFreeMipmappedArray(py: Python<'_>, mipmappedArray: rt::PtrArg) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mipmappedArray) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(mipmappedArray, false, "hipFreeMipmappedArray");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipGetMipmappedArrayLevel, C_hipGetMipmappedArrayLevel, c"hipGetMipmappedArrayLevel", "hipGetMipmappedArrayLevel",
@@ -5067,11 +5113,12 @@ fn hipMipmappedArrayCreate(py: Python<'_>, pMipmappedArrayDesc: &Bound<'_, PyAny
 rt::function!(F_hipMipmappedArrayDestroy, C_hipMipmappedArrayDestroy, c"hipMipmappedArrayDestroy", "hipMipmappedArrayDestroy",
     c"hipMipmappedArrayDestroy(hMipmappedArray)\n--\n\nDestroy a mipmapped array.\n\nNote: This API is implemented on Windows, under development on Linux.\n\nArgs:\n    hMipmappedArray [out]: pointer to mipmapped array to destroy\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["hMipmappedArray"],
-    |py, [x0]| hipMipmappedArrayDestroy(py, rt::call::extract(x0, "hMipmappedArray")?));
+    |py, [x0]| hipMipmappedArrayDestroy(py, &x0));
 
-fn hipMipmappedArrayDestroy(py: Python<'_>, hMipmappedArray: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMipmappedArrayDestroy(py: Python<'_>, hMipmappedArray: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMipmappedArrayDestroy");
-    let a_hMipmappedArray = hMipmappedArray.addr();
+    let p_hMipmappedArray = rt::PtrArg::convert(hMipmappedArray, false)?;
+    let a_hMipmappedArray = p_hMipmappedArray.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5079,6 +5126,9 @@ fn hipMipmappedArrayDestroy(py: Python<'_>, hMipmappedArray: rt::PtrArg) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hMipmappedArray) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(hMipmappedArray, false, "hipMipmappedArrayDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipMipmappedArrayGetLevel, C_hipMipmappedArrayGetLevel, c"hipMipmappedArrayGetLevel", "hipMipmappedArrayGetLevel",
@@ -5948,11 +5998,12 @@ fn hipGraphCreate(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
 rt::function!(F_hipGraphDestroy, C_hipGraphDestroy, c"hipGraphDestroy", "hipGraphDestroy",
     c"hipGraphDestroy(graph)\n--\n\nDestroys a graph\n\nWarning: : This API is marked as beta, meaning, while this is feature complete,\nit is still open to changes and may have outstanding issues.\n\nArgs:\n    graph [in]: - instance of graph to destroy.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["graph"],
-    |py, [x0]| hipGraphDestroy(py, rt::call::extract(x0, "graph")?));
+    |py, [x0]| hipGraphDestroy(py, &x0));
 
-fn hipGraphDestroy(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphDestroy(py: Python<'_>, graph: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphDestroy");
-    let a_graph = graph.addr();
+    let p_graph = rt::PtrArg::convert(graph, false)?;
+    let a_graph = p_graph.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5960,6 +6011,9 @@ fn hipGraphDestroy(py: Python<'_>, graph: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(graph, false, "hipGraphDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipGraphAddDependencies, C_hipGraphAddDependencies, c"hipGraphAddDependencies", "hipGraphAddDependencies",
@@ -6135,11 +6189,12 @@ fn hipGraphNodeGetType(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_hipGraphDestroyNode, C_hipGraphDestroyNode, c"hipGraphDestroyNode", "hipGraphDestroyNode",
     c"hipGraphDestroyNode(node)\n--\n\nRemove a node from the graph.\n\nWarning: : This API is marked as beta, meaning, while this is feature complete,\nit is still open to changes and may have outstanding issues.\n\nArgs:\n    node [in]: - graph node to remove\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["node"],
-    |py, [x0]| hipGraphDestroyNode(py, rt::call::extract(x0, "node")?));
+    |py, [x0]| hipGraphDestroyNode(py, &x0));
 
-fn hipGraphDestroyNode(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphDestroyNode(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphDestroyNode");
-    let a_node = node.addr();
+    let p_node = rt::PtrArg::convert(node, false)?;
+    let a_node = p_node.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6147,6 +6202,9 @@ fn hipGraphDestroyNode(py: Python<'_>, node: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(node, false, "hipGraphDestroyNode");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipGraphClone, C_hipGraphClone, c"hipGraphClone", "hipGraphClone",
@@ -6270,11 +6328,12 @@ fn hipGraphUpload(py: Python<'_>, graphExec: rt::PtrArg, stream: rt::PtrArg) -> 
 rt::function!(F_hipGraphExecDestroy, C_hipGraphExecDestroy, c"hipGraphExecDestroy", "hipGraphExecDestroy",
     c"hipGraphExecDestroy(graphExec)\n--\n\nDestroys an executable graph\n\nWarning: : This API is marked as beta, meaning, while this is feature complete,\nit is still open to changes and may have outstanding issues.\n\nArgs:\n    graphExec [in]: - instance of executable graph to destry.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess.",
     ["graphExec"],
-    |py, [x0]| hipGraphExecDestroy(py, rt::call::extract(x0, "graphExec")?));
+    |py, [x0]| hipGraphExecDestroy(py, &x0));
 
-fn hipGraphExecDestroy(py: Python<'_>, graphExec: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphExecDestroy(py: Python<'_>, graphExec: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecDestroy");
-    let a_graphExec = graphExec.addr();
+    let p_graphExec = rt::PtrArg::convert(graphExec, false)?;
+    let a_graphExec = p_graphExec.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6282,6 +6341,9 @@ fn hipGraphExecDestroy(py: Python<'_>, graphExec: rt::PtrArg) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graphExec) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(graphExec, false, "hipGraphExecDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipGraphExecUpdate, C_hipGraphExecUpdate, c"hipGraphExecUpdate", "hipGraphExecUpdate",
@@ -7811,11 +7873,12 @@ fn hipMemMapArrayAsync(py: Python<'_>, mapInfoList: &Bound<'_, PyAny>, count: rt
 rt::function!(F_hipMemRelease, C_hipMemRelease, c"hipMemRelease", "hipMemRelease",
     c"hipMemRelease(handle)\n--\n\nRelease a memory handle representing a memory allocation which was previously allocated through hipMemCreate.\n\nWarning: : This API is marked as beta, meaning, while this is feature complete,\nit is still open to changes and may have outstanding issues.\n\nNote: This API is implemented on Linux, under development on Windows.\n\nArgs:\n    handle [in]: - handle of the memory allocation.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
     ["handle"],
-    |py, [x0]| hipMemRelease(py, rt::call::extract(x0, "handle")?));
+    |py, [x0]| hipMemRelease(py, &x0));
 
-fn hipMemRelease(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemRelease(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRelease");
-    let a_handle = handle.addr();
+    let p_handle = rt::PtrArg::convert(handle, false)?;
+    let a_handle = p_handle.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7823,6 +7886,9 @@ fn hipMemRelease(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(handle, false, "hipMemRelease");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipMemRetainAllocationHandle, C_hipMemRetainAllocationHandle, c"hipMemRetainAllocationHandle", "hipMemRetainAllocationHandle",
@@ -8068,11 +8134,12 @@ fn hipCreateSurfaceObject(py: Python<'_>, pResDesc: &Bound<'_, PyAny>) -> PyResu
 rt::function!(F_hipDestroySurfaceObject, C_hipDestroySurfaceObject, c"hipDestroySurfaceObject", "hipDestroySurfaceObject",
     c"hipDestroySurfaceObject(surfaceObject)\n--\n\nDestroy a surface object.\n\nArgs:\n    surfaceObject [in]: Surface object to be destroyed.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
     ["surfaceObject"],
-    |py, [x0]| hipDestroySurfaceObject(py, rt::call::extract(x0, "surfaceObject")?));
+    |py, [x0]| hipDestroySurfaceObject(py, &x0));
 
-fn hipDestroySurfaceObject(py: Python<'_>, surfaceObject: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDestroySurfaceObject(py: Python<'_>, surfaceObject: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroySurfaceObject");
-    let a_surfaceObject = surfaceObject.addr();
+    let p_surfaceObject = rt::PtrArg::convert(surfaceObject, false)?;
+    let a_surfaceObject = p_surfaceObject.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8080,6 +8147,9 @@ fn hipDestroySurfaceObject(py: Python<'_>, surfaceObject: rt::PtrArg) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_surfaceObject) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(surfaceObject, false, "hipDestroySurfaceObject");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
 }
 rt::function!(F_hipMemcpy_spt, C_hipMemcpy_spt, c"hipMemcpy_spt", "hipMemcpy_spt",

@@ -65,11 +65,12 @@ fn hipblasCreate(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipblasDestroy, C_hipblasDestroy, c"hipblasDestroy", "hipblasDestroy",
     c"hipblasDestroy(handle)\n--\n\nDestroys the library context created using hipblasCreate()\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
     ["handle"],
-    |py, [x0]| hipblasDestroy(py, rt::call::extract(x0, "handle")?));
+    |py, [x0]| hipblasDestroy(py, &x0));
 
-fn hipblasDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipblasDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDestroy");
-    let a_handle = handle.addr();
+    let p_handle = rt::PtrArg::convert(handle, true)?;
+    let a_handle = p_handle.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -77,6 +78,9 @@ fn hipblasDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(handle, false, "hipblasDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSetStream, C_hipblasSetStream, c"hipblasSetStream", "hipblasSetStream",

@@ -727,11 +727,12 @@ fn hipfftSetStream(py: Python<'_>, plan: rt::PtrArg, stream: rt::PtrArg) -> PyRe
 rt::function!(F_hipfftDestroy, C_hipfftDestroy, c"hipfftDestroy", "hipfftDestroy",
     c"hipfftDestroy(plan)\n--\n\nDestroy and deallocate an existing plan.\n\nArgs:\n    plan\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
     ["plan"],
-    |py, [x0]| hipfftDestroy(py, rt::call::extract(x0, "plan")?));
+    |py, [x0]| hipfftDestroy(py, &x0));
 
-fn hipfftDestroy(py: Python<'_>, plan: rt::PtrArg) -> PyResult<PyObject> {
+fn hipfftDestroy(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftDestroy");
-    let a_plan = plan.addr();
+    let p_plan = rt::PtrArg::convert(plan, false)?;
+    let a_plan = p_plan.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -739,6 +740,9 @@ fn hipfftDestroy(py: Python<'_>, plan: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(plan, false, "hipfftDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipfftGetVersion, C_hipfftGetVersion, c"hipfftGetVersion", "hipfftGetVersion",

@@ -79,11 +79,12 @@ fn hiprandCreateGeneratorHost(py: Python<'_>, rng_type: &Bound<'_, PyAny>) -> Py
 rt::function!(F_hiprandDestroyGenerator, C_hiprandDestroyGenerator, c"hiprandDestroyGenerator", "hiprandDestroyGenerator",
     c"hiprandDestroyGenerator(generator)\n--\n\nDestroys random number generator.\n\nDestroys random number generator and frees related memory.\n\nArgs:\n    generator: - Generator to be destroyed\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_SUCCESS if generator was destroyed successfully \\n",
     ["generator"],
-    |py, [x0]| hiprandDestroyGenerator(py, rt::call::extract(x0, "generator")?));
+    |py, [x0]| hiprandDestroyGenerator(py, &x0));
 
-fn hiprandDestroyGenerator(py: Python<'_>, generator: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprandDestroyGenerator(py: Python<'_>, generator: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandDestroyGenerator");
-    let a_generator = generator.addr();
+    let p_generator = rt::PtrArg::convert(generator, false)?;
+    let a_generator = p_generator.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -91,6 +92,7 @@ fn hiprandDestroyGenerator(py: Python<'_>, generator: rt::PtrArg) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator) });
+    rt::life::destroyed(generator, false, "hiprandDestroyGenerator");
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
 rt::function!(F_hiprandGenerate, C_hiprandGenerate, c"hiprandGenerate", "hiprandGenerate",
@@ -515,11 +517,12 @@ fn hiprandCreatePoissonDistribution(py: Python<'_>, lambda_: f64) -> PyResult<Py
 rt::function!(F_hiprandDestroyDistribution, C_hiprandDestroyDistribution, c"hiprandDestroyDistribution", "hiprandDestroyDistribution",
     c"hiprandDestroyDistribution(discrete_distribution)\n--\n\nDestroy the histogram array for a discrete distribution.\n\nDestroy the histogram array for a discrete distribution created by\nhiprandCreatePoissonDistribution.\n\nArgs:\n    discrete_distribution: - pointer to the histogram in device memory\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_OUT_OF_RANGE if discrete_distribution was null \\n\n    - HIPRAND_STATUS_SUCCESS if the histogram was destroyed successfully \\n",
     ["discrete_distribution"],
-    |py, [x0]| hiprandDestroyDistribution(py, rt::call::extract(x0, "discrete_distribution")?));
+    |py, [x0]| hiprandDestroyDistribution(py, &x0));
 
-fn hiprandDestroyDistribution(py: Python<'_>, discrete_distribution: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprandDestroyDistribution(py: Python<'_>, discrete_distribution: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandDestroyDistribution");
-    let a_discrete_distribution = discrete_distribution.addr();
+    let p_discrete_distribution = rt::PtrArg::convert(discrete_distribution, false)?;
+    let a_discrete_distribution = p_discrete_distribution.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -527,6 +530,7 @@ fn hiprandDestroyDistribution(py: Python<'_>, discrete_distribution: rt::PtrArg)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_discrete_distribution) });
+    rt::life::destroyed(discrete_distribution, false, "hiprandDestroyDistribution");
     rt::tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
 }
 

@@ -152,6 +152,7 @@ fn hiprtcDestroyProgram(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog) });
+    rt::life::destroyed(prog, true, "hiprtcDestroyProgram");
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hiprtcGetLoweredName, C_hiprtcGetLoweredName, c"hiprtcGetLoweredName", "hiprtcGetLoweredName",
@@ -388,11 +389,12 @@ fn hiprtcLinkComplete(py: Python<'_>, hip_link_state: rt::PtrArg) -> PyResult<Py
 rt::function!(F_hiprtcLinkDestroy, C_hiprtcLinkDestroy, c"hiprtcLinkDestroy", "hiprtcLinkDestroy",
     c"hiprtcLinkDestroy(hip_link_state)\n--\n\nDeletes the link instance via hiprtc APIs.\n\nSee: hiprtcResult\n\nArgs:\n    hip_link_state [in]: link state instance\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
     ["hip_link_state"],
-    |py, [x0]| hiprtcLinkDestroy(py, rt::call::extract(x0, "hip_link_state")?));
+    |py, [x0]| hiprtcLinkDestroy(py, &x0));
 
-fn hiprtcLinkDestroy(py: Python<'_>, hip_link_state: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprtcLinkDestroy(py: Python<'_>, hip_link_state: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkDestroy");
-    let a_hip_link_state = hip_link_state.addr();
+    let p_hip_link_state = rt::PtrArg::convert(hip_link_state, false)?;
+    let a_hip_link_state = p_hip_link_state.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -400,6 +402,7 @@ fn hiprtcLinkDestroy(py: Python<'_>, hip_link_state: rt::PtrArg) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hip_link_state) });
+    rt::life::destroyed(hip_link_state, false, "hiprtcLinkDestroy");
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 

@@ -59,11 +59,12 @@ fn hipsolverCreate(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsolverDestroy, C_hipsolverDestroy, c"hipsolverDestroy", "hipsolverDestroy",
     c"hipsolverDestroy(handle)\n--\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle"],
-    |py, [x0]| hipsolverDestroy(py, rt::call::extract(x0, "handle")?));
+    |py, [x0]| hipsolverDestroy(py, &x0));
 
-fn hipsolverDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDestroy");
-    let a_handle = handle.addr();
+    let p_handle = rt::PtrArg::convert(handle, true)?;
+    let a_handle = p_handle.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -71,6 +72,9 @@ fn hipsolverDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(handle, false, "hipsolverDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSetStream, C_hipsolverSetStream, c"hipsolverSetStream", "hipsolverSetStream",
@@ -130,11 +134,12 @@ fn hipsolverCreateGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<Py
 rt::function!(F_hipsolverDestroyGesvdjInfo, C_hipsolverDestroyGesvdjInfo, c"hipsolverDestroyGesvdjInfo", "hipsolverDestroyGesvdjInfo",
     c"hipsolverDestroyGesvdjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info"],
-    |py, [x0]| hipsolverDestroyGesvdjInfo(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsolverDestroyGesvdjInfo(py, &x0));
 
-fn hipsolverDestroyGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDestroyGesvdjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDestroyGesvdjInfo");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, true)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -142,6 +147,9 @@ fn hipsolverDestroyGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsolverDestroyGesvdjInfo");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXgesvdjSetMaxSweeps, C_hipsolverXgesvdjSetMaxSweeps, c"hipsolverXgesvdjSetMaxSweeps", "hipsolverXgesvdjSetMaxSweeps",
@@ -258,11 +266,12 @@ fn hipsolverCreateSyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyO
 rt::function!(F_hipsolverDestroySyevjInfo, C_hipsolverDestroySyevjInfo, c"hipsolverDestroySyevjInfo", "hipsolverDestroySyevjInfo",
     c"hipsolverDestroySyevjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info"],
-    |py, [x0]| hipsolverDestroySyevjInfo(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsolverDestroySyevjInfo(py, &x0));
 
-fn hipsolverDestroySyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDestroySyevjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDestroySyevjInfo");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, true)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -270,6 +279,9 @@ fn hipsolverDestroySyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsolverDestroySyevjInfo");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXsyevjSetMaxSweeps, C_hipsolverXsyevjSetMaxSweeps, c"hipsolverXsyevjSetMaxSweeps", "hipsolverXsyevjSetMaxSweeps",
@@ -6647,11 +6659,12 @@ fn hipsolverDnCreate(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsolverDnDestroy, C_hipsolverDnDestroy, c"hipsolverDnDestroy", "hipsolverDnDestroy",
     c"hipsolverDnDestroy(handle)\n--\n\nAn alias for #hipsolverDestroy.\n******************************************************************************\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle"],
-    |py, [x0]| hipsolverDnDestroy(py, rt::call::extract(x0, "handle")?));
+    |py, [x0]| hipsolverDnDestroy(py, &x0));
 
-fn hipsolverDnDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDestroy");
-    let a_handle = handle.addr();
+    let p_handle = rt::PtrArg::convert(handle, true)?;
+    let a_handle = p_handle.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6659,6 +6672,9 @@ fn hipsolverDnDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(handle, false, "hipsolverDnDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSetStream, C_hipsolverDnSetStream, c"hipsolverDnSetStream", "hipsolverDnSetStream",
@@ -6718,11 +6734,12 @@ fn hipsolverDnCreateGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<
 rt::function!(F_hipsolverDnDestroyGesvdjInfo, C_hipsolverDnDestroyGesvdjInfo, c"hipsolverDnDestroyGesvdjInfo", "hipsolverDnDestroyGesvdjInfo",
     c"hipsolverDnDestroyGesvdjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info"],
-    |py, [x0]| hipsolverDnDestroyGesvdjInfo(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsolverDnDestroyGesvdjInfo(py, &x0));
 
-fn hipsolverDnDestroyGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnDestroyGesvdjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDestroyGesvdjInfo");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, true)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6730,6 +6747,9 @@ fn hipsolverDnDestroyGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsolverDnDestroyGesvdjInfo");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXgesvdjSetMaxSweeps, C_hipsolverDnXgesvdjSetMaxSweeps, c"hipsolverDnXgesvdjSetMaxSweeps", "hipsolverDnXgesvdjSetMaxSweeps",
@@ -6846,11 +6866,12 @@ fn hipsolverDnCreateSyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<P
 rt::function!(F_hipsolverDnDestroySyevjInfo, C_hipsolverDnDestroySyevjInfo, c"hipsolverDnDestroySyevjInfo", "hipsolverDnDestroySyevjInfo",
     c"hipsolverDnDestroySyevjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info"],
-    |py, [x0]| hipsolverDnDestroySyevjInfo(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsolverDnDestroySyevjInfo(py, &x0));
 
-fn hipsolverDnDestroySyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnDestroySyevjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDestroySyevjInfo");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, true)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6858,6 +6879,9 @@ fn hipsolverDnDestroySyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsolverDnDestroySyevjInfo");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXsyevjSetMaxSweeps, C_hipsolverDnXsyevjSetMaxSweeps, c"hipsolverDnXsyevjSetMaxSweeps", "hipsolverDnXsyevjSetMaxSweeps",

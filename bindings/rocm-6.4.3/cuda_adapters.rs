@@ -459,8 +459,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extMem = extMem.addr();
+        let (extMem,) = (&__zero,);
+        let p_extMem = rt::PtrArg::convert(extMem, true)?;
+        let a_extMem = p_extMem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -530,8 +531,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extSem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extSem = extSem.addr();
+        let (extSem,) = (&__zero,);
+        let p_extSem = rt::PtrArg::convert(extSem, true)?;
+        let a_extSem = p_extSem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -868,8 +870,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extMem = extMem.addr();
+        let (extMem,) = (&__zero,);
+        let p_extMem = rt::PtrArg::convert(extMem, true)?;
+        let a_extMem = p_extMem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -939,8 +942,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extSem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extSem = extSem.addr();
+        let (extSem,) = (&__zero,);
+        let p_extSem = rt::PtrArg::convert(extSem, true)?;
+        let a_extSem = p_extSem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1768,8 +1772,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extMem = extMem.addr();
+        let (extMem,) = (&__zero,);
+        let p_extMem = rt::PtrArg::convert(extMem, true)?;
+        let a_extMem = p_extMem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1839,8 +1844,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extSem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extSem = extSem.addr();
+        let (extSem,) = (&__zero,);
+        let p_extSem = rt::PtrArg::convert(extSem, true)?;
+        let a_extSem = p_extSem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2251,8 +2257,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extMem = extMem.addr();
+        let (extMem,) = (&__zero,);
+        let p_extMem = rt::PtrArg::convert(extMem, true)?;
+        let a_extMem = p_extMem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2322,8 +2329,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extSem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extSem = extSem.addr();
+        let (extSem,) = (&__zero,);
+        let p_extSem = rt::PtrArg::convert(extSem, true)?;
+        let a_extSem = p_extSem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };

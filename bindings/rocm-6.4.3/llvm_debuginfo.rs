@@ -122,11 +122,12 @@ fn LLVMCreateDIBuilder(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMDisposeDIBuilder, C_LLVMDisposeDIBuilder, c"LLVMDisposeDIBuilder", "LLVMDisposeDIBuilder",
     c"LLVMDisposeDIBuilder(Builder)\n--\n\nDeallocates the \\c DIBuilder and everything it owns.\nNote: You must call \\c LLVMDIBuilderFinalize before this\n\nArgs:\n    Builder",
     ["Builder"],
-    |py, [x0]| LLVMDisposeDIBuilder(py, rt::call::extract(x0, "Builder")?));
+    |py, [x0]| LLVMDisposeDIBuilder(py, &x0));
 
-fn LLVMDisposeDIBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposeDIBuilder(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeDIBuilder");
-    let a_Builder = Builder.addr();
+    let p_Builder = rt::PtrArg::convert(Builder, false)?;
+    let a_Builder = p_Builder.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -134,6 +135,7 @@ fn LLVMDisposeDIBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
+    rt::life::destroyed(Builder, false, "LLVMDisposeDIBuilder");
     Ok(py.None())
 }
 rt::function!(F_LLVMDIBuilderFinalize, C_LLVMDIBuilderFinalize, c"LLVMDIBuilderFinalize", "LLVMDIBuilderFinalize",
@@ -1631,11 +1633,12 @@ fn LLVMTemporaryMDNode(py: Python<'_>, Ctx: rt::PtrArg, Data: &Bound<'_, PyAny>,
 rt::function!(F_LLVMDisposeTemporaryMDNode, C_LLVMDisposeTemporaryMDNode, c"LLVMDisposeTemporaryMDNode", "LLVMDisposeTemporaryMDNode",
     c"LLVMDisposeTemporaryMDNode(TempNode)\n--\n\nDeallocate a temporary node.\n\nCalls \\c replaceAllUsesWith(nullptr) before deleting, so any remaining\nreferences will be reset.\n\nArgs:\n    TempNode: The temporary metadata node.",
     ["TempNode"],
-    |py, [x0]| LLVMDisposeTemporaryMDNode(py, rt::call::extract(x0, "TempNode")?));
+    |py, [x0]| LLVMDisposeTemporaryMDNode(py, &x0));
 
-fn LLVMDisposeTemporaryMDNode(py: Python<'_>, TempNode: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposeTemporaryMDNode(py: Python<'_>, TempNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTemporaryMDNode");
-    let a_TempNode = TempNode.addr();
+    let p_TempNode = rt::PtrArg::convert(TempNode, false)?;
+    let a_TempNode = p_TempNode.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1643,6 +1646,7 @@ fn LLVMDisposeTemporaryMDNode(py: Python<'_>, TempNode: rt::PtrArg) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TempNode) });
+    rt::life::destroyed(TempNode, false, "LLVMDisposeTemporaryMDNode");
     Ok(py.None())
 }
 rt::function!(F_LLVMMetadataReplaceAllUsesWith, C_LLVMMetadataReplaceAllUsesWith, c"LLVMMetadataReplaceAllUsesWith", "LLVMMetadataReplaceAllUsesWith",

@@ -307,11 +307,12 @@ fn lto_module_create_from_fd_at_offset(py: Python<'_>, fd: rt::CInt<i32>, path: 
 rt::function!(F_lto_module_dispose, C_lto_module_dispose, c"lto_module_dispose", "lto_module_dispose",
     c"lto_module_dispose(mod)\n--\n\nFrees all memory internally allocated by the module.\nUpon return the lto_module_t is no longer valid.\n\nArgs:\n    mod",
     ["mod"],
-    |py, [x0]| lto_module_dispose(py, rt::call::extract(x0, "mod")?));
+    |py, [x0]| lto_module_dispose(py, &x0));
 
-fn lto_module_dispose(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_module_dispose(py: Python<'_>, r#mod: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_dispose");
-    let a_mod = r#mod.addr();
+    let p_mod = rt::PtrArg::convert(r#mod, false)?;
+    let a_mod = p_mod.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -319,6 +320,7 @@ fn lto_module_dispose(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mod) });
+    rt::life::destroyed(r#mod, false, "lto_module_dispose");
     Ok(py.None())
 }
 rt::function!(F_lto_module_get_target_triple, C_lto_module_get_target_triple, c"lto_module_get_target_triple", "lto_module_get_target_triple",
@@ -518,11 +520,12 @@ fn lto_codegen_create_in_local_context(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_lto_codegen_dispose, C_lto_codegen_dispose, c"lto_codegen_dispose", "lto_codegen_dispose",
     c"lto_codegen_dispose(arg0)\n--\n\nFrees all code generator and all memory it internally allocated.\nUpon return the lto_code_gen_t is no longer valid.\n\nArgs:\n    arg0",
     ["arg0"],
-    |py, [x0]| lto_codegen_dispose(py, rt::call::extract(x0, "arg0")?));
+    |py, [x0]| lto_codegen_dispose(py, &x0));
 
-fn lto_codegen_dispose(py: Python<'_>, arg0: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_codegen_dispose(py: Python<'_>, arg0: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_dispose");
-    let a_arg0 = arg0.addr();
+    let p_arg0 = rt::PtrArg::convert(arg0, false)?;
+    let a_arg0 = p_arg0.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -530,6 +533,7 @@ fn lto_codegen_dispose(py: Python<'_>, arg0: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg0) });
+    rt::life::destroyed(arg0, false, "lto_codegen_dispose");
     Ok(py.None())
 }
 rt::function!(F_lto_codegen_add_module, C_lto_codegen_add_module, c"lto_codegen_add_module", "lto_codegen_add_module",
@@ -1001,11 +1005,12 @@ fn thinlto_create_codegen(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_thinlto_codegen_dispose, C_thinlto_codegen_dispose, c"thinlto_codegen_dispose", "thinlto_codegen_dispose",
     c"thinlto_codegen_dispose(cg)\n--\n\nFrees the generator and all memory it internally allocated.\nUpon return the thinlto_code_gen_t is no longer valid.\n\nArgs:\n    cg",
     ["cg"],
-    |py, [x0]| thinlto_codegen_dispose(py, rt::call::extract(x0, "cg")?));
+    |py, [x0]| thinlto_codegen_dispose(py, &x0));
 
-fn thinlto_codegen_dispose(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
+fn thinlto_codegen_dispose(py: Python<'_>, cg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_dispose");
-    let a_cg = cg.addr();
+    let p_cg = rt::PtrArg::convert(cg, false)?;
+    let a_cg = p_cg.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1013,6 +1018,7 @@ fn thinlto_codegen_dispose(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg) });
+    rt::life::destroyed(cg, false, "thinlto_codegen_dispose");
     Ok(py.None())
 }
 rt::function!(F_thinlto_codegen_add_module, C_thinlto_codegen_add_module, c"thinlto_codegen_add_module", "thinlto_codegen_add_module",

@@ -61,11 +61,12 @@ fn LLVMCreateBinary(py: Python<'_>, MemBuf: rt::PtrArg, Context: rt::PtrArg) -> 
 rt::function!(F_LLVMDisposeBinary, C_LLVMDisposeBinary, c"LLVMDisposeBinary", "LLVMDisposeBinary",
     c"LLVMDisposeBinary(BR)\n--\n\nDispose of a binary file.\n\nThe binary file does not own its backing buffer.  It is the responsibilty\nof the caller to free it with \\c LLVMDisposeMemoryBuffer.\n\nArgs:\n    BR",
     ["BR"],
-    |py, [x0]| LLVMDisposeBinary(py, rt::call::extract(x0, "BR")?));
+    |py, [x0]| LLVMDisposeBinary(py, &x0));
 
-fn LLVMDisposeBinary(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposeBinary(py: Python<'_>, BR: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeBinary");
-    let a_BR = BR.addr();
+    let p_BR = rt::PtrArg::convert(BR, false)?;
+    let a_BR = p_BR.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -73,6 +74,7 @@ fn LLVMDisposeBinary(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BR) });
+    rt::life::destroyed(BR, false, "LLVMDisposeBinary");
     Ok(py.None())
 }
 rt::function!(F_LLVMBinaryCopyMemoryBuffer, C_LLVMBinaryCopyMemoryBuffer, c"LLVMBinaryCopyMemoryBuffer", "LLVMBinaryCopyMemoryBuffer",
@@ -203,11 +205,12 @@ fn LLVMObjectFileIsSymbolIteratorAtEnd(py: Python<'_>, BR: rt::PtrArg, SI: rt::P
 rt::function!(F_LLVMDisposeSectionIterator, C_LLVMDisposeSectionIterator, c"LLVMDisposeSectionIterator", "LLVMDisposeSectionIterator",
     c"LLVMDisposeSectionIterator(SI)\n--\n\nArgs:\n    SI",
     ["SI"],
-    |py, [x0]| LLVMDisposeSectionIterator(py, rt::call::extract(x0, "SI")?));
+    |py, [x0]| LLVMDisposeSectionIterator(py, &x0));
 
-fn LLVMDisposeSectionIterator(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposeSectionIterator(py: Python<'_>, SI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeSectionIterator");
-    let a_SI = SI.addr();
+    let p_SI = rt::PtrArg::convert(SI, false)?;
+    let a_SI = p_SI.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -215,6 +218,7 @@ fn LLVMDisposeSectionIterator(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
+    rt::life::destroyed(SI, false, "LLVMDisposeSectionIterator");
     Ok(py.None())
 }
 rt::function!(F_LLVMMoveToNextSection, C_LLVMMoveToNextSection, c"LLVMMoveToNextSection", "LLVMMoveToNextSection",
@@ -255,11 +259,12 @@ fn LLVMMoveToContainingSection(py: Python<'_>, Sect: rt::PtrArg, Sym: rt::PtrArg
 rt::function!(F_LLVMDisposeSymbolIterator, C_LLVMDisposeSymbolIterator, c"LLVMDisposeSymbolIterator", "LLVMDisposeSymbolIterator",
     c"LLVMDisposeSymbolIterator(SI)\n--\n\nArgs:\n    SI",
     ["SI"],
-    |py, [x0]| LLVMDisposeSymbolIterator(py, rt::call::extract(x0, "SI")?));
+    |py, [x0]| LLVMDisposeSymbolIterator(py, &x0));
 
-fn LLVMDisposeSymbolIterator(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposeSymbolIterator(py: Python<'_>, SI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeSymbolIterator");
-    let a_SI = SI.addr();
+    let p_SI = rt::PtrArg::convert(SI, false)?;
+    let a_SI = p_SI.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -267,6 +272,7 @@ fn LLVMDisposeSymbolIterator(py: Python<'_>, SI: rt::PtrArg) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_SI) });
+    rt::life::destroyed(SI, false, "LLVMDisposeSymbolIterator");
     Ok(py.None())
 }
 rt::function!(F_LLVMMoveToNextSymbol, C_LLVMMoveToNextSymbol, c"LLVMMoveToNextSymbol", "LLVMMoveToNextSymbol",
@@ -392,11 +398,12 @@ fn LLVMGetRelocations(py: Python<'_>, Section: rt::PtrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMDisposeRelocationIterator, C_LLVMDisposeRelocationIterator, c"LLVMDisposeRelocationIterator", "LLVMDisposeRelocationIterator",
     c"LLVMDisposeRelocationIterator(RI)\n--\n\nArgs:\n    RI",
     ["RI"],
-    |py, [x0]| LLVMDisposeRelocationIterator(py, rt::call::extract(x0, "RI")?));
+    |py, [x0]| LLVMDisposeRelocationIterator(py, &x0));
 
-fn LLVMDisposeRelocationIterator(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposeRelocationIterator(py: Python<'_>, RI: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeRelocationIterator");
-    let a_RI = RI.addr();
+    let p_RI = rt::PtrArg::convert(RI, false)?;
+    let a_RI = p_RI.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -404,6 +411,7 @@ fn LLVMDisposeRelocationIterator(py: Python<'_>, RI: rt::PtrArg) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RI) });
+    rt::life::destroyed(RI, false, "LLVMDisposeRelocationIterator");
     Ok(py.None())
 }
 rt::function!(F_LLVMIsRelocationIteratorAtEnd, C_LLVMIsRelocationIteratorAtEnd, c"LLVMIsRelocationIteratorAtEnd", "LLVMIsRelocationIteratorAtEnd",
@@ -597,11 +605,12 @@ fn LLVMCreateObjectFile(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject
 rt::function!(F_LLVMDisposeObjectFile, C_LLVMDisposeObjectFile, c"LLVMDisposeObjectFile", "LLVMDisposeObjectFile",
     c"LLVMDisposeObjectFile(ObjectFile)\n--\n\nDeprecated: Use LLVMDisposeBinary instead.\n\nArgs:\n    ObjectFile",
     ["ObjectFile"],
-    |py, [x0]| LLVMDisposeObjectFile(py, rt::call::extract(x0, "ObjectFile")?));
+    |py, [x0]| LLVMDisposeObjectFile(py, &x0));
 
-fn LLVMDisposeObjectFile(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposeObjectFile(py: Python<'_>, ObjectFile: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeObjectFile");
-    let a_ObjectFile = ObjectFile.addr();
+    let p_ObjectFile = rt::PtrArg::convert(ObjectFile, false)?;
+    let a_ObjectFile = p_ObjectFile.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -609,6 +618,7 @@ fn LLVMDisposeObjectFile(py: Python<'_>, ObjectFile: rt::PtrArg) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ObjectFile) });
+    rt::life::destroyed(ObjectFile, false, "LLVMDisposeObjectFile");
     Ok(py.None())
 }
 rt::function!(F_LLVMGetSections, C_LLVMGetSections, c"LLVMGetSections", "LLVMGetSections",

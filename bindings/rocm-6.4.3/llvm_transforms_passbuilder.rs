@@ -287,11 +287,12 @@ fn LLVMPassBuilderOptionsSetInlinerThreshold(py: Python<'_>, Options: rt::PtrArg
 rt::function!(F_LLVMDisposePassBuilderOptions, C_LLVMDisposePassBuilderOptions, c"LLVMDisposePassBuilderOptions", "LLVMDisposePassBuilderOptions",
     c"LLVMDisposePassBuilderOptions(Options)\n--\n\nDispose of a heap-allocated PassBuilderOptions instance\n\nArgs:\n    Options",
     ["Options"],
-    |py, [x0]| LLVMDisposePassBuilderOptions(py, rt::call::extract(x0, "Options")?));
+    |py, [x0]| LLVMDisposePassBuilderOptions(py, &x0));
 
-fn LLVMDisposePassBuilderOptions(py: Python<'_>, Options: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposePassBuilderOptions(py: Python<'_>, Options: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposePassBuilderOptions");
-    let a_Options = Options.addr();
+    let p_Options = rt::PtrArg::convert(Options, false)?;
+    let a_Options = p_Options.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -299,6 +300,7 @@ fn LLVMDisposePassBuilderOptions(py: Python<'_>, Options: rt::PtrArg) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Options) });
+    rt::life::destroyed(Options, false, "LLVMDisposePassBuilderOptions");
     Ok(py.None())
 }
 

@@ -248,11 +248,12 @@ fn pncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>
 rt::function!(F_ncclCommDestroy, C_ncclCommDestroy, c"ncclCommDestroy", "ncclCommDestroy",
     c"ncclCommDestroy(comm)\n--\n\nFrees resources associated with communicator object, but waits for any operations that might still be running on the device\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["comm"],
-    |py, [x0]| ncclCommDestroy(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| ncclCommDestroy(py, &x0));
 
-fn ncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclCommDestroy(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommDestroy");
-    let a_comm = comm.addr();
+    let p_comm = rt::PtrArg::convert(comm, false)?;
+    let a_comm = p_comm.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -260,16 +261,20 @@ fn ncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(comm, false, "ncclCommDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclCommDestroy, C_pncclCommDestroy, c"pncclCommDestroy", "pncclCommDestroy",
     c"pncclCommDestroy(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["comm"],
-    |py, [x0]| pncclCommDestroy(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| pncclCommDestroy(py, &x0));
 
-fn pncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclCommDestroy(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommDestroy");
-    let a_comm = comm.addr();
+    let p_comm = rt::PtrArg::convert(comm, false)?;
+    let a_comm = p_comm.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -277,16 +282,20 @@ fn pncclCommDestroy(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(comm, false, "pncclCommDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclCommAbort, C_ncclCommAbort, c"ncclCommAbort", "ncclCommAbort",
     c"ncclCommAbort(comm)\n--\n\nFrees resources associated with communicator object and aborts any operations that might still be running on the device.\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["comm"],
-    |py, [x0]| ncclCommAbort(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| ncclCommAbort(py, &x0));
 
-fn ncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclCommAbort(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommAbort");
-    let a_comm = comm.addr();
+    let p_comm = rt::PtrArg::convert(comm, false)?;
+    let a_comm = p_comm.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -294,16 +303,20 @@ fn ncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(comm, false, "ncclCommAbort");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclCommAbort, C_pncclCommAbort, c"pncclCommAbort", "pncclCommAbort",
     c"pncclCommAbort(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
     ["comm"],
-    |py, [x0]| pncclCommAbort(py, rt::call::extract(x0, "comm")?));
+    |py, [x0]| pncclCommAbort(py, &x0));
 
-fn pncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclCommAbort(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommAbort");
-    let a_comm = comm.addr();
+    let p_comm = rt::PtrArg::convert(comm, false)?;
+    let a_comm = p_comm.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -311,6 +324,9 @@ fn pncclCommAbort(py: Python<'_>, comm: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(comm, false, "pncclCommAbort");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclGetErrorString, C_ncclGetErrorString, c"ncclGetErrorString", "ncclGetErrorString",

@@ -523,8 +523,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_4.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extMem = extMem.addr();
+        let (extMem,) = (&__zero,);
+        let p_extMem = rt::PtrArg::convert(extMem, true)?;
+        let a_extMem = p_extMem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -594,8 +595,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_4.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extSem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extSem = extSem.addr();
+        let (extSem,) = (&__zero,);
+        let p_extSem = rt::PtrArg::convert(extSem, true)?;
+        let a_extSem = p_extSem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -982,8 +984,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_9.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extMem = extMem.addr();
+        let (extMem,) = (&__zero,);
+        let p_extMem = rt::PtrArg::convert(extMem, true)?;
+        let a_extMem = p_extMem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1053,8 +1056,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_9.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extSem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extSem = extSem.addr();
+        let (extSem,) = (&__zero,);
+        let p_extSem = rt::PtrArg::convert(extSem, true)?;
+        let a_extSem = p_extSem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2029,8 +2033,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_4.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extMem = extMem.addr();
+        let (extMem,) = (&__zero,);
+        let p_extMem = rt::PtrArg::convert(extMem, true)?;
+        let a_extMem = p_extMem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2100,8 +2105,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_4.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extSem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extSem = extSem.addr();
+        let (extSem,) = (&__zero,);
+        let p_extSem = rt::PtrArg::convert(extSem, true)?;
+        let a_extSem = p_extSem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2562,8 +2568,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalMemory");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_9.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extMem = extMem.addr();
+        let (extMem,) = (&__zero,);
+        let p_extMem = rt::PtrArg::convert(extMem, true)?;
+        let a_extMem = p_extMem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2633,8 +2640,9 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDestroyExternalSemaphore");
         if !rt::is_null_input(extSem)? { return rt::tuple(py, [IMPORTED_9.get(py)?.getattr("cudaErrorNotSupported")?.unbind()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extSem,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?),);
-        let a_extSem = extSem.addr();
+        let (extSem,) = (&__zero,);
+        let p_extSem = rt::PtrArg::convert(extSem, true)?;
+        let a_extSem = p_extSem.addr();
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };

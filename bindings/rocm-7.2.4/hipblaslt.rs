@@ -125,11 +125,12 @@ fn hipblasLtCreate(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipblasLtDestroy, C_hipblasLtDestroy, c"hipblasLtDestroy", "hipblasLtDestroy",
     c"hipblasLtDestroy(handle)\n--\n\nDestory a hipblaslt handle\n\nThis function releases hardware resources used by the hipBLASLt library.\nThis function is usually the last call with a particular handle to the\nhipBLASLt library. Because hipblasLtCreate() allocates some internal\nresources and the release of those resources by calling hipblasLtDestroy()\nwill implicitly call hipDeviceSynchronize(), it is recommended to minimize\nthe number of hipblasLtCreate()/hipblasLtDestroy() occurrences.\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS The hipBLASLt context was successfully\n    destroyed. \\retval HIPBLAS_STATUS_NOT_INITIALIZED The hipBLASLt library was\n    not initialized. \\retval HIPBLAS_STATUS_INVALID_VALUE handle == NULL.",
     ["handle"],
-    |py, [x0]| hipblasLtDestroy(py, rt::call::extract(x0, "handle")?));
+    |py, [x0]| hipblasLtDestroy(py, &x0));
 
-fn hipblasLtDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipblasLtDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtDestroy");
-    let a_handle = handle.addr();
+    let p_handle = rt::PtrArg::convert(handle, true)?;
+    let a_handle = p_handle.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -137,6 +138,7 @@ fn hipblasLtDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
+    rt::life::destroyed(handle, false, "hipblasLtDestroy");
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatrixLayoutCreate, C_hipblasLtMatrixLayoutCreate, c"hipblasLtMatrixLayoutCreate", "hipblasLtMatrixLayoutCreate",
@@ -164,11 +166,12 @@ fn hipblasLtMatrixLayoutCreate(py: Python<'_>, r#type: &Bound<'_, PyAny>, rows: 
 rt::function!(F_hipblasLtMatrixLayoutDestroy, C_hipblasLtMatrixLayoutDestroy, c"hipblasLtMatrixLayoutDestroy", "hipblasLtMatrixLayoutDestroy",
     c"hipblasLtMatrixLayoutDestroy(matLayout)\n--\n\nDestory a matrix layout descriptor\n\nThis function destroys a previously created matrix layout descriptor object.\n\nArgs:\n    matLayout\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If the operation was successful.",
     ["matLayout"],
-    |py, [x0]| hipblasLtMatrixLayoutDestroy(py, rt::call::extract(x0, "matLayout")?));
+    |py, [x0]| hipblasLtMatrixLayoutDestroy(py, &x0));
 
-fn hipblasLtMatrixLayoutDestroy(py: Python<'_>, matLayout: rt::PtrArg) -> PyResult<PyObject> {
+fn hipblasLtMatrixLayoutDestroy(py: Python<'_>, matLayout: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixLayoutDestroy");
-    let a_matLayout = matLayout.addr();
+    let p_matLayout = rt::PtrArg::convert(matLayout, false)?;
+    let a_matLayout = p_matLayout.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -176,6 +179,7 @@ fn hipblasLtMatrixLayoutDestroy(py: Python<'_>, matLayout: rt::PtrArg) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_matLayout) });
+    rt::life::destroyed(matLayout, false, "hipblasLtMatrixLayoutDestroy");
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatrixLayoutSetAttribute, C_hipblasLtMatrixLayoutSetAttribute, c"hipblasLtMatrixLayoutSetAttribute", "hipblasLtMatrixLayoutSetAttribute",
@@ -243,11 +247,12 @@ fn hipblasLtMatmulDescCreate(py: Python<'_>, computeType: &Bound<'_, PyAny>, sca
 rt::function!(F_hipblasLtMatmulDescDestroy, C_hipblasLtMatmulDescDestroy, c"hipblasLtMatmulDescDestroy", "hipblasLtMatmulDescDestroy",
     c"hipblasLtMatmulDescDestroy(matmulDesc)\n--\n\nDestory a matrix multiply descriptor\n\nThis function destroys a previously created matrix multiply descriptor\nobject.\n\nArgs:\n    matmulDesc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If operation was successful.",
     ["matmulDesc"],
-    |py, [x0]| hipblasLtMatmulDescDestroy(py, rt::call::extract(x0, "matmulDesc")?));
+    |py, [x0]| hipblasLtMatmulDescDestroy(py, &x0));
 
-fn hipblasLtMatmulDescDestroy(py: Python<'_>, matmulDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn hipblasLtMatmulDescDestroy(py: Python<'_>, matmulDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulDescDestroy");
-    let a_matmulDesc = matmulDesc.addr();
+    let p_matmulDesc = rt::PtrArg::convert(matmulDesc, false)?;
+    let a_matmulDesc = p_matmulDesc.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -255,6 +260,7 @@ fn hipblasLtMatmulDescDestroy(py: Python<'_>, matmulDesc: rt::PtrArg) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_matmulDesc) });
+    rt::life::destroyed(matmulDesc, false, "hipblasLtMatmulDescDestroy");
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatmulDescSetAttribute, C_hipblasLtMatmulDescSetAttribute, c"hipblasLtMatmulDescSetAttribute", "hipblasLtMatmulDescSetAttribute",
@@ -320,11 +326,12 @@ fn hipblasLtMatmulPreferenceCreate(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipblasLtMatmulPreferenceDestroy, C_hipblasLtMatmulPreferenceDestroy, c"hipblasLtMatmulPreferenceDestroy", "hipblasLtMatmulPreferenceDestroy",
     c"hipblasLtMatmulPreferenceDestroy(pref)\n--\n\nDestory a preferences descriptor\n\nThis function destroys a previously created matrix multiply preferences\ndescriptor object.\n\nArgs:\n    pref\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If operation was successful.",
     ["pref"],
-    |py, [x0]| hipblasLtMatmulPreferenceDestroy(py, rt::call::extract(x0, "pref")?));
+    |py, [x0]| hipblasLtMatmulPreferenceDestroy(py, &x0));
 
-fn hipblasLtMatmulPreferenceDestroy(py: Python<'_>, pref: rt::PtrArg) -> PyResult<PyObject> {
+fn hipblasLtMatmulPreferenceDestroy(py: Python<'_>, pref: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulPreferenceDestroy");
-    let a_pref = pref.addr();
+    let p_pref = rt::PtrArg::convert(pref, false)?;
+    let a_pref = p_pref.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -332,6 +339,7 @@ fn hipblasLtMatmulPreferenceDestroy(py: Python<'_>, pref: rt::PtrArg) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pref) });
+    rt::life::destroyed(pref, false, "hipblasLtMatmulPreferenceDestroy");
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatmulPreferenceSetAttribute, C_hipblasLtMatmulPreferenceSetAttribute, c"hipblasLtMatmulPreferenceSetAttribute", "hipblasLtMatmulPreferenceSetAttribute",
@@ -459,11 +467,12 @@ fn hipblasLtMatrixTransformDescCreate(py: Python<'_>, scaleType: &Bound<'_, PyAn
 rt::function!(F_hipblasLtMatrixTransformDescDestroy, C_hipblasLtMatrixTransformDescDestroy, c"hipblasLtMatrixTransformDescDestroy", "hipblasLtMatrixTransformDescDestroy",
     c"hipblasLtMatrixTransformDescDestroy(transformDesc)\n--\n\nDestroy matrix transform operation descriptor.\n\nArgs:\n    transformDesc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS  if operation was successful",
     ["transformDesc"],
-    |py, [x0]| hipblasLtMatrixTransformDescDestroy(py, rt::call::extract(x0, "transformDesc")?));
+    |py, [x0]| hipblasLtMatrixTransformDescDestroy(py, &x0));
 
-fn hipblasLtMatrixTransformDescDestroy(py: Python<'_>, transformDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn hipblasLtMatrixTransformDescDestroy(py: Python<'_>, transformDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixTransformDescDestroy");
-    let a_transformDesc = transformDesc.addr();
+    let p_transformDesc = rt::PtrArg::convert(transformDesc, false)?;
+    let a_transformDesc = p_transformDesc.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -471,6 +480,7 @@ fn hipblasLtMatrixTransformDescDestroy(py: Python<'_>, transformDesc: rt::PtrArg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_transformDesc) });
+    rt::life::destroyed(transformDesc, false, "hipblasLtMatrixTransformDescDestroy");
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatrixTransformDescSetAttribute, C_hipblasLtMatrixTransformDescSetAttribute, c"hipblasLtMatrixTransformDescSetAttribute", "hipblasLtMatrixTransformDescSetAttribute",

@@ -69,11 +69,12 @@ fn hipsolverCreate(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsolverDestroy, C_hipsolverDestroy, c"hipsolverDestroy", "hipsolverDestroy",
     c"hipsolverDestroy(handle)\n--\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle"],
-    |py, [x0]| hipsolverDestroy(py, rt::call::extract(x0, "handle")?));
+    |py, [x0]| hipsolverDestroy(py, &x0));
 
-fn hipsolverDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDestroy");
-    let a_handle = handle.addr();
+    let p_handle = rt::PtrArg::convert(handle, true)?;
+    let a_handle = p_handle.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -81,6 +82,9 @@ fn hipsolverDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(handle, false, "hipsolverDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSetStream, C_hipsolverSetStream, c"hipsolverSetStream", "hipsolverSetStream",
@@ -177,11 +181,12 @@ fn hipsolverCreateGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<Py
 rt::function!(F_hipsolverDestroyGesvdjInfo, C_hipsolverDestroyGesvdjInfo, c"hipsolverDestroyGesvdjInfo", "hipsolverDestroyGesvdjInfo",
     c"hipsolverDestroyGesvdjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info"],
-    |py, [x0]| hipsolverDestroyGesvdjInfo(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsolverDestroyGesvdjInfo(py, &x0));
 
-fn hipsolverDestroyGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDestroyGesvdjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDestroyGesvdjInfo");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, true)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -189,6 +194,9 @@ fn hipsolverDestroyGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsolverDestroyGesvdjInfo");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXgesvdjSetMaxSweeps, C_hipsolverXgesvdjSetMaxSweeps, c"hipsolverXgesvdjSetMaxSweeps", "hipsolverXgesvdjSetMaxSweeps",
@@ -305,11 +313,12 @@ fn hipsolverCreateSyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyO
 rt::function!(F_hipsolverDestroySyevjInfo, C_hipsolverDestroySyevjInfo, c"hipsolverDestroySyevjInfo", "hipsolverDestroySyevjInfo",
     c"hipsolverDestroySyevjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info"],
-    |py, [x0]| hipsolverDestroySyevjInfo(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsolverDestroySyevjInfo(py, &x0));
 
-fn hipsolverDestroySyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDestroySyevjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDestroySyevjInfo");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, true)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -317,6 +326,9 @@ fn hipsolverDestroySyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsolverDestroySyevjInfo");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXsyevjSetMaxSweeps, C_hipsolverXsyevjSetMaxSweeps, c"hipsolverXsyevjSetMaxSweeps", "hipsolverXsyevjSetMaxSweeps",
@@ -7294,11 +7306,12 @@ fn hipsolverDnCreate(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsolverDnDestroy, C_hipsolverDnDestroy, c"hipsolverDnDestroy", "hipsolverDnDestroy",
     c"hipsolverDnDestroy(handle)\n--\n\nAn alias for #hipsolverDestroy.\n******************************************************************************\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle"],
-    |py, [x0]| hipsolverDnDestroy(py, rt::call::extract(x0, "handle")?));
+    |py, [x0]| hipsolverDnDestroy(py, &x0));
 
-fn hipsolverDnDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDestroy");
-    let a_handle = handle.addr();
+    let p_handle = rt::PtrArg::convert(handle, true)?;
+    let a_handle = p_handle.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7306,6 +7319,9 @@ fn hipsolverDnDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(handle, false, "hipsolverDnDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSetStream, C_hipsolverDnSetStream, c"hipsolverDnSetStream", "hipsolverDnSetStream",
@@ -7402,11 +7418,12 @@ fn hipsolverDnCreateGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<
 rt::function!(F_hipsolverDnDestroyGesvdjInfo, C_hipsolverDnDestroyGesvdjInfo, c"hipsolverDnDestroyGesvdjInfo", "hipsolverDnDestroyGesvdjInfo",
     c"hipsolverDnDestroyGesvdjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info"],
-    |py, [x0]| hipsolverDnDestroyGesvdjInfo(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsolverDnDestroyGesvdjInfo(py, &x0));
 
-fn hipsolverDnDestroyGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnDestroyGesvdjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDestroyGesvdjInfo");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, true)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7414,6 +7431,9 @@ fn hipsolverDnDestroyGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsolverDnDestroyGesvdjInfo");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXgesvdjSetMaxSweeps, C_hipsolverDnXgesvdjSetMaxSweeps, c"hipsolverDnXgesvdjSetMaxSweeps", "hipsolverDnXgesvdjSetMaxSweeps",
@@ -7530,11 +7550,12 @@ fn hipsolverDnCreateSyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<P
 rt::function!(F_hipsolverDnDestroySyevjInfo, C_hipsolverDnDestroySyevjInfo, c"hipsolverDnDestroySyevjInfo", "hipsolverDnDestroySyevjInfo",
     c"hipsolverDnDestroySyevjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["info"],
-    |py, [x0]| hipsolverDnDestroySyevjInfo(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsolverDnDestroySyevjInfo(py, &x0));
 
-fn hipsolverDnDestroySyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnDestroySyevjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDestroySyevjInfo");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, true)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7542,6 +7563,9 @@ fn hipsolverDnDestroySyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsolverDnDestroySyevjInfo");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXsyevjSetMaxSweeps, C_hipsolverDnXsyevjSetMaxSweeps, c"hipsolverDnXsyevjSetMaxSweeps", "hipsolverDnXsyevjSetMaxSweeps",
@@ -14362,11 +14386,12 @@ fn hipsolverDnCreateParams(py: Python<'_>, params: rt::PtrArgMut) -> PyResult<Py
 rt::function!(F_hipsolverDnDestroyParams, C_hipsolverDnDestroyParams, c"hipsolverDnDestroyParams", "hipsolverDnDestroyParams",
     c"hipsolverDnDestroyParams(params)\n--\n\nArgs:\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["params"],
-    |py, [x0]| hipsolverDnDestroyParams(py, rt::call::extract(x0, "params")?));
+    |py, [x0]| hipsolverDnDestroyParams(py, &x0));
 
-fn hipsolverDnDestroyParams(py: Python<'_>, params: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverDnDestroyParams(py: Python<'_>, params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDestroyParams");
-    let a_params = params.addr();
+    let p_params = rt::PtrArg::convert(params, true)?;
+    let a_params = p_params.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -14374,6 +14399,9 @@ fn hipsolverDnDestroyParams(py: Python<'_>, params: rt::PtrArgMut) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_params) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(params, false, "hipsolverDnDestroyParams");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSetAdvOptions, C_hipsolverDnSetAdvOptions, c"hipsolverDnSetAdvOptions", "hipsolverDnSetAdvOptions",
@@ -14656,11 +14684,12 @@ fn hipsolverRfCreate(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsolverRfDestroy, C_hipsolverRfDestroy, c"hipsolverRfDestroy", "hipsolverRfDestroy",
     c"hipsolverRfDestroy(handle)\n--\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle"],
-    |py, [x0]| hipsolverRfDestroy(py, rt::call::extract(x0, "handle")?));
+    |py, [x0]| hipsolverRfDestroy(py, &x0));
 
-fn hipsolverRfDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverRfDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverRfDestroy");
-    let a_handle = handle.addr();
+    let p_handle = rt::PtrArg::convert(handle, true)?;
+    let a_handle = p_handle.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -14668,6 +14697,9 @@ fn hipsolverRfDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(handle, false, "hipsolverRfDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfSetupDevice, C_hipsolverRfSetupDevice, c"hipsolverRfSetupDevice", "hipsolverRfSetupDevice",
@@ -15267,11 +15299,12 @@ fn hipsolverSpCreate(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsolverSpDestroy, C_hipsolverSpDestroy, c"hipsolverSpDestroy", "hipsolverSpDestroy",
     c"hipsolverSpDestroy(handle)\n--\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
     ["handle"],
-    |py, [x0]| hipsolverSpDestroy(py, rt::call::extract(x0, "handle")?));
+    |py, [x0]| hipsolverSpDestroy(py, &x0));
 
-fn hipsolverSpDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsolverSpDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpDestroy");
-    let a_handle = handle.addr();
+    let p_handle = rt::PtrArg::convert(handle, true)?;
+    let a_handle = p_handle.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -15279,6 +15312,9 @@ fn hipsolverSpDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(handle, false, "hipsolverSpDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpSetStream, C_hipsolverSpSetStream, c"hipsolverSpSetStream", "hipsolverSpSetStream",

@@ -109,11 +109,12 @@ fn hipsparseCreate(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsparseDestroy, C_hipsparseDestroy, c"hipsparseDestroy", "hipsparseDestroy",
     c"hipsparseDestroy(handle)\n--\n\nDestroy a hipsparse handle\n\nhipsparseDestroy destroys the hipSPARSE library context and releases all\nresources used by the hipSPARSE library.\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["handle"],
-    |py, [x0]| hipsparseDestroy(py, rt::call::extract(x0, "handle")?));
+    |py, [x0]| hipsparseDestroy(py, &x0));
 
-fn hipsparseDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsparseDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroy");
-    let a_handle = handle.addr();
+    let p_handle = rt::PtrArg::convert(handle, true)?;
+    let a_handle = p_handle.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -121,6 +122,9 @@ fn hipsparseDestroy(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(handle, false, "hipsparseDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGetErrorName, C_hipsparseGetErrorName, c"hipsparseGetErrorName", "hipsparseGetErrorName",
@@ -288,11 +292,12 @@ fn hipsparseCreateMatDescr(py: Python<'_>, descrA: rt::PtrArgMut) -> PyResult<Py
 rt::function!(F_hipsparseDestroyMatDescr, C_hipsparseDestroyMatDescr, c"hipsparseDestroyMatDescr", "hipsparseDestroyMatDescr",
     c"hipsparseDestroyMatDescr(descrA)\n--\n\nDestroy a matrix descriptor\n\nhipsparseDestroyMatDescr destroys a matrix descriptor and releases all\nresources used by the descriptor.\n\nArgs:\n    descrA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["descrA"],
-    |py, [x0]| hipsparseDestroyMatDescr(py, rt::call::extract(x0, "descrA")?));
+    |py, [x0]| hipsparseDestroyMatDescr(py, &x0));
 
-fn hipsparseDestroyMatDescr(py: Python<'_>, descrA: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsparseDestroyMatDescr(py: Python<'_>, descrA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroyMatDescr");
-    let a_descrA = descrA.addr();
+    let p_descrA = rt::PtrArg::convert(descrA, true)?;
+    let a_descrA = p_descrA.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -300,6 +305,9 @@ fn hipsparseDestroyMatDescr(py: Python<'_>, descrA: rt::PtrArgMut) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(descrA, false, "hipsparseDestroyMatDescr");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCopyMatDescr, C_hipsparseCopyMatDescr, c"hipsparseCopyMatDescr", "hipsparseCopyMatDescr",
@@ -480,11 +488,12 @@ fn hipsparseCreateHybMat(py: Python<'_>, hybA: rt::PtrArgMut) -> PyResult<PyObje
 rt::function!(F_hipsparseDestroyHybMat, C_hipsparseDestroyHybMat, c"hipsparseDestroyHybMat", "hipsparseDestroyHybMat",
     c"hipsparseDestroyHybMat(hybA)\n--\n\nDestroy a HYB matrix structure\n\nhipsparseDestroyHybMat destroys a HYB structure.\n\nArgs:\n    hybA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["hybA"],
-    |py, [x0]| hipsparseDestroyHybMat(py, rt::call::extract(x0, "hybA")?));
+    |py, [x0]| hipsparseDestroyHybMat(py, &x0));
 
-fn hipsparseDestroyHybMat(py: Python<'_>, hybA: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsparseDestroyHybMat(py: Python<'_>, hybA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroyHybMat");
-    let a_hybA = hybA.addr();
+    let p_hybA = rt::PtrArg::convert(hybA, true)?;
+    let a_hybA = p_hybA.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -492,6 +501,9 @@ fn hipsparseDestroyHybMat(py: Python<'_>, hybA: rt::PtrArgMut) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hybA) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(hybA, false, "hipsparseDestroyHybMat");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateBsrsv2Info, C_hipsparseCreateBsrsv2Info, c"hipsparseCreateBsrsv2Info", "hipsparseCreateBsrsv2Info",
@@ -515,11 +527,12 @@ fn hipsparseCreateBsrsv2Info(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsparseDestroyBsrsv2Info, C_hipsparseDestroyBsrsv2Info, c"hipsparseDestroyBsrsv2Info", "hipsparseDestroyBsrsv2Info",
     c"hipsparseDestroyBsrsv2Info(info)\n--\n\nDestroy a bsrsv2 info structure\n\nhipsparseDestroyBsrsv2Info destroys a bsrsv2 info structure.\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["info"],
-    |py, [x0]| hipsparseDestroyBsrsv2Info(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsparseDestroyBsrsv2Info(py, &x0));
 
-fn hipsparseDestroyBsrsv2Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDestroyBsrsv2Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroyBsrsv2Info");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, false)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -527,6 +540,9 @@ fn hipsparseDestroyBsrsv2Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsparseDestroyBsrsv2Info");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateBsrsm2Info, C_hipsparseCreateBsrsm2Info, c"hipsparseCreateBsrsm2Info", "hipsparseCreateBsrsm2Info",
@@ -550,11 +566,12 @@ fn hipsparseCreateBsrsm2Info(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsparseDestroyBsrsm2Info, C_hipsparseDestroyBsrsm2Info, c"hipsparseDestroyBsrsm2Info", "hipsparseDestroyBsrsm2Info",
     c"hipsparseDestroyBsrsm2Info(info)\n--\n\nDestroy a bsrsm2 info structure\n\nhipsparseDestroyBsrsm2Info destroys a bsrsm2 info structure.\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["info"],
-    |py, [x0]| hipsparseDestroyBsrsm2Info(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsparseDestroyBsrsm2Info(py, &x0));
 
-fn hipsparseDestroyBsrsm2Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDestroyBsrsm2Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroyBsrsm2Info");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, false)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -562,6 +579,9 @@ fn hipsparseDestroyBsrsm2Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsparseDestroyBsrsm2Info");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateBsrilu02Info, C_hipsparseCreateBsrilu02Info, c"hipsparseCreateBsrilu02Info", "hipsparseCreateBsrilu02Info",
@@ -585,11 +605,12 @@ fn hipsparseCreateBsrilu02Info(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsparseDestroyBsrilu02Info, C_hipsparseDestroyBsrilu02Info, c"hipsparseDestroyBsrilu02Info", "hipsparseDestroyBsrilu02Info",
     c"hipsparseDestroyBsrilu02Info(info)\n--\n\nDestroy a bsrilu02 info structure\n\nhipsparseDestroyBsrilu02Info destroys a bsrilu02 info structure.\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["info"],
-    |py, [x0]| hipsparseDestroyBsrilu02Info(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsparseDestroyBsrilu02Info(py, &x0));
 
-fn hipsparseDestroyBsrilu02Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDestroyBsrilu02Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroyBsrilu02Info");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, false)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -597,6 +618,9 @@ fn hipsparseDestroyBsrilu02Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsparseDestroyBsrilu02Info");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateBsric02Info, C_hipsparseCreateBsric02Info, c"hipsparseCreateBsric02Info", "hipsparseCreateBsric02Info",
@@ -620,11 +644,12 @@ fn hipsparseCreateBsric02Info(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsparseDestroyBsric02Info, C_hipsparseDestroyBsric02Info, c"hipsparseDestroyBsric02Info", "hipsparseDestroyBsric02Info",
     c"hipsparseDestroyBsric02Info(info)\n--\n\nDestroy a bsric02 info structure\n\nhipsparseDestroyBsric02Info destroys a bsric02 info structure.\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["info"],
-    |py, [x0]| hipsparseDestroyBsric02Info(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsparseDestroyBsric02Info(py, &x0));
 
-fn hipsparseDestroyBsric02Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDestroyBsric02Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroyBsric02Info");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, false)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -632,6 +657,9 @@ fn hipsparseDestroyBsric02Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsparseDestroyBsric02Info");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsrsv2Info, C_hipsparseCreateCsrsv2Info, c"hipsparseCreateCsrsv2Info", "hipsparseCreateCsrsv2Info",
@@ -655,11 +683,12 @@ fn hipsparseCreateCsrsv2Info(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsparseDestroyCsrsv2Info, C_hipsparseDestroyCsrsv2Info, c"hipsparseDestroyCsrsv2Info", "hipsparseDestroyCsrsv2Info",
     c"hipsparseDestroyCsrsv2Info(info)\n--\n\nDestroy a csrsv2 info structure\n\nhipsparseDestroyCsrsv2Info destroys a csrsv2 info structure.\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["info"],
-    |py, [x0]| hipsparseDestroyCsrsv2Info(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsparseDestroyCsrsv2Info(py, &x0));
 
-fn hipsparseDestroyCsrsv2Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDestroyCsrsv2Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroyCsrsv2Info");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, false)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -667,6 +696,9 @@ fn hipsparseDestroyCsrsv2Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsparseDestroyCsrsv2Info");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsrsm2Info, C_hipsparseCreateCsrsm2Info, c"hipsparseCreateCsrsm2Info", "hipsparseCreateCsrsm2Info",
@@ -690,11 +722,12 @@ fn hipsparseCreateCsrsm2Info(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsparseDestroyCsrsm2Info, C_hipsparseDestroyCsrsm2Info, c"hipsparseDestroyCsrsm2Info", "hipsparseDestroyCsrsm2Info",
     c"hipsparseDestroyCsrsm2Info(info)\n--\n\nDestroy a csrsm2 info structure\n\nhipsparseDestroyCsrsm2Info destroys a csrsm2 info structure.\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["info"],
-    |py, [x0]| hipsparseDestroyCsrsm2Info(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsparseDestroyCsrsm2Info(py, &x0));
 
-fn hipsparseDestroyCsrsm2Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDestroyCsrsm2Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroyCsrsm2Info");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, false)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -702,6 +735,9 @@ fn hipsparseDestroyCsrsm2Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsparseDestroyCsrsm2Info");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsrilu02Info, C_hipsparseCreateCsrilu02Info, c"hipsparseCreateCsrilu02Info", "hipsparseCreateCsrilu02Info",
@@ -725,11 +761,12 @@ fn hipsparseCreateCsrilu02Info(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsparseDestroyCsrilu02Info, C_hipsparseDestroyCsrilu02Info, c"hipsparseDestroyCsrilu02Info", "hipsparseDestroyCsrilu02Info",
     c"hipsparseDestroyCsrilu02Info(info)\n--\n\nDestroy a csrilu02 info structure\n\nhipsparseDestroyCsrilu02Info destroys a csrilu02 info structure.\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["info"],
-    |py, [x0]| hipsparseDestroyCsrilu02Info(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsparseDestroyCsrilu02Info(py, &x0));
 
-fn hipsparseDestroyCsrilu02Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDestroyCsrilu02Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroyCsrilu02Info");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, false)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -737,6 +774,9 @@ fn hipsparseDestroyCsrilu02Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsparseDestroyCsrilu02Info");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsric02Info, C_hipsparseCreateCsric02Info, c"hipsparseCreateCsric02Info", "hipsparseCreateCsric02Info",
@@ -760,11 +800,12 @@ fn hipsparseCreateCsric02Info(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsparseDestroyCsric02Info, C_hipsparseDestroyCsric02Info, c"hipsparseDestroyCsric02Info", "hipsparseDestroyCsric02Info",
     c"hipsparseDestroyCsric02Info(info)\n--\n\nDestroy a csric02 info structure\n\nhipsparseDestroyCsric02Info destroys a csric02 info structure.\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["info"],
-    |py, [x0]| hipsparseDestroyCsric02Info(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsparseDestroyCsric02Info(py, &x0));
 
-fn hipsparseDestroyCsric02Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDestroyCsric02Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroyCsric02Info");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, false)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -772,6 +813,9 @@ fn hipsparseDestroyCsric02Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsparseDestroyCsric02Info");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsru2csrInfo, C_hipsparseCreateCsru2csrInfo, c"hipsparseCreateCsru2csrInfo", "hipsparseCreateCsru2csrInfo",
@@ -795,11 +839,12 @@ fn hipsparseCreateCsru2csrInfo(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsparseDestroyCsru2csrInfo, C_hipsparseDestroyCsru2csrInfo, c"hipsparseDestroyCsru2csrInfo", "hipsparseDestroyCsru2csrInfo",
     c"hipsparseDestroyCsru2csrInfo(info)\n--\n\nDestroy a csru2csr info structure\n\nhipsparseDestroyCsru2csrInfo destroys a csru2csr info structure.\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["info"],
-    |py, [x0]| hipsparseDestroyCsru2csrInfo(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsparseDestroyCsru2csrInfo(py, &x0));
 
-fn hipsparseDestroyCsru2csrInfo(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDestroyCsru2csrInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroyCsru2csrInfo");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, false)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -807,6 +852,9 @@ fn hipsparseDestroyCsru2csrInfo(py: Python<'_>, info: rt::PtrArg) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsparseDestroyCsru2csrInfo");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateColorInfo, C_hipsparseCreateColorInfo, c"hipsparseCreateColorInfo", "hipsparseCreateColorInfo",
@@ -829,11 +877,12 @@ fn hipsparseCreateColorInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyO
 rt::function!(F_hipsparseDestroyColorInfo, C_hipsparseDestroyColorInfo, c"hipsparseDestroyColorInfo", "hipsparseDestroyColorInfo",
     c"hipsparseDestroyColorInfo(info)\n--\n\nDestroy a color info structure\n\nhipsparseDestroyColorInfo destroys a color info structure.\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["info"],
-    |py, [x0]| hipsparseDestroyColorInfo(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsparseDestroyColorInfo(py, &x0));
 
-fn hipsparseDestroyColorInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipsparseDestroyColorInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroyColorInfo");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, true)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -841,6 +890,9 @@ fn hipsparseDestroyColorInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsparseDestroyColorInfo");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsrgemm2Info, C_hipsparseCreateCsrgemm2Info, c"hipsparseCreateCsrgemm2Info", "hipsparseCreateCsrgemm2Info",
@@ -864,11 +916,12 @@ fn hipsparseCreateCsrgemm2Info(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsparseDestroyCsrgemm2Info, C_hipsparseDestroyCsrgemm2Info, c"hipsparseDestroyCsrgemm2Info", "hipsparseDestroyCsrgemm2Info",
     c"hipsparseDestroyCsrgemm2Info(info)\n--\n\nDestroy a csrgemm2 info structure\n\nhipsparseDestroyCsrgemm2Info destroys a csrgemm2 info structure.\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["info"],
-    |py, [x0]| hipsparseDestroyCsrgemm2Info(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsparseDestroyCsrgemm2Info(py, &x0));
 
-fn hipsparseDestroyCsrgemm2Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDestroyCsrgemm2Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroyCsrgemm2Info");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, false)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -876,6 +929,9 @@ fn hipsparseDestroyCsrgemm2Info(py: Python<'_>, info: rt::PtrArg) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsparseDestroyCsrgemm2Info");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreatePruneInfo, C_hipsparseCreatePruneInfo, c"hipsparseCreatePruneInfo", "hipsparseCreatePruneInfo",
@@ -899,11 +955,12 @@ fn hipsparseCreatePruneInfo(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsparseDestroyPruneInfo, C_hipsparseDestroyPruneInfo, c"hipsparseDestroyPruneInfo", "hipsparseDestroyPruneInfo",
     c"hipsparseDestroyPruneInfo(info)\n--\n\nDestroy a prune info structure\n\nhipsparseDestroyPruneInfo destroys a prune info structure.\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["info"],
-    |py, [x0]| hipsparseDestroyPruneInfo(py, rt::call::extract(x0, "info")?));
+    |py, [x0]| hipsparseDestroyPruneInfo(py, &x0));
 
-fn hipsparseDestroyPruneInfo(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDestroyPruneInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroyPruneInfo");
-    let a_info = info.addr();
+    let p_info = rt::PtrArg::convert(info, false)?;
+    let a_info = p_info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -911,6 +968,9 @@ fn hipsparseDestroyPruneInfo(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(info, false, "hipsparseDestroyPruneInfo");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSaxpyi, C_hipsparseSaxpyi, c"hipsparseSaxpyi", "hipsparseSaxpyi",
@@ -13996,11 +14056,12 @@ fn hipsparseCreateConstSpVec(py: Python<'_>, spVecDescr: rt::PtrArgMut, size: rt
 rt::function!(F_hipsparseDestroySpVec, C_hipsparseDestroySpVec, c"hipsparseDestroySpVec", "hipsparseDestroySpVec",
     c"hipsparseDestroySpVec(spVecDescr)\n--\n\nArgs:\n    spVecDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["spVecDescr"],
-    |py, [x0]| hipsparseDestroySpVec(py, rt::call::extract(x0, "spVecDescr")?));
+    |py, [x0]| hipsparseDestroySpVec(py, &x0));
 
-fn hipsparseDestroySpVec(py: Python<'_>, spVecDescr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDestroySpVec(py: Python<'_>, spVecDescr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroySpVec");
-    let a_spVecDescr = spVecDescr.addr();
+    let p_spVecDescr = rt::PtrArg::convert(spVecDescr, false)?;
+    let a_spVecDescr = p_spVecDescr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -14008,6 +14069,9 @@ fn hipsparseDestroySpVec(py: Python<'_>, spVecDescr: rt::PtrArg) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spVecDescr) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(spVecDescr, false, "hipsparseDestroySpVec");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpVecGet, C_hipsparseSpVecGet, c"hipsparseSpVecGet", "hipsparseSpVecGet",
@@ -14390,11 +14454,12 @@ fn hipsparseCreateConstBlockedEll(py: Python<'_>, rows: rt::CInt<i64>, cols: rt:
 rt::function!(F_hipsparseDestroySpMat, C_hipsparseDestroySpMat, c"hipsparseDestroySpMat", "hipsparseDestroySpMat",
     c"hipsparseDestroySpMat(spMatDescr)\n--\n\nArgs:\n    spMatDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["spMatDescr"],
-    |py, [x0]| hipsparseDestroySpMat(py, rt::call::extract(x0, "spMatDescr")?));
+    |py, [x0]| hipsparseDestroySpMat(py, &x0));
 
-fn hipsparseDestroySpMat(py: Python<'_>, spMatDescr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDestroySpMat(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroySpMat");
-    let a_spMatDescr = spMatDescr.addr();
+    let p_spMatDescr = rt::PtrArg::convert(spMatDescr, false)?;
+    let a_spMatDescr = p_spMatDescr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -14402,6 +14467,9 @@ fn hipsparseDestroySpMat(py: Python<'_>, spMatDescr: rt::PtrArg) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(spMatDescr, false, "hipsparseDestroySpMat");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCooGet, C_hipsparseCooGet, c"hipsparseCooGet", "hipsparseCooGet",
@@ -15035,11 +15103,12 @@ fn hipsparseCreateConstDnVec(py: Python<'_>, dnVecDescr: rt::PtrArgMut, size: rt
 rt::function!(F_hipsparseDestroyDnVec, C_hipsparseDestroyDnVec, c"hipsparseDestroyDnVec", "hipsparseDestroyDnVec",
     c"hipsparseDestroyDnVec(dnVecDescr)\n--\n\nArgs:\n    dnVecDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["dnVecDescr"],
-    |py, [x0]| hipsparseDestroyDnVec(py, rt::call::extract(x0, "dnVecDescr")?));
+    |py, [x0]| hipsparseDestroyDnVec(py, &x0));
 
-fn hipsparseDestroyDnVec(py: Python<'_>, dnVecDescr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDestroyDnVec(py: Python<'_>, dnVecDescr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroyDnVec");
-    let a_dnVecDescr = dnVecDescr.addr();
+    let p_dnVecDescr = rt::PtrArg::convert(dnVecDescr, false)?;
+    let a_dnVecDescr = p_dnVecDescr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -15047,6 +15116,9 @@ fn hipsparseDestroyDnVec(py: Python<'_>, dnVecDescr: rt::PtrArg) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnVecDescr) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(dnVecDescr, false, "hipsparseDestroyDnVec");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnVecGet, C_hipsparseDnVecGet, c"hipsparseDnVecGet", "hipsparseDnVecGet",
@@ -15196,11 +15268,12 @@ fn hipsparseCreateConstDnMat(py: Python<'_>, dnMatDescr: rt::PtrArgMut, rows: rt
 rt::function!(F_hipsparseDestroyDnMat, C_hipsparseDestroyDnMat, c"hipsparseDestroyDnMat", "hipsparseDestroyDnMat",
     c"hipsparseDestroyDnMat(dnMatDescr)\n--\n\nArgs:\n    dnMatDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["dnMatDescr"],
-    |py, [x0]| hipsparseDestroyDnMat(py, rt::call::extract(x0, "dnMatDescr")?));
+    |py, [x0]| hipsparseDestroyDnMat(py, &x0));
 
-fn hipsparseDestroyDnMat(py: Python<'_>, dnMatDescr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDestroyDnMat(py: Python<'_>, dnMatDescr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDestroyDnMat");
-    let a_dnMatDescr = dnMatDescr.addr();
+    let p_dnMatDescr = rt::PtrArg::convert(dnMatDescr, false)?;
+    let a_dnMatDescr = p_dnMatDescr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -15208,6 +15281,9 @@ fn hipsparseDestroyDnMat(py: Python<'_>, dnMatDescr: rt::PtrArg) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnMatDescr) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(dnMatDescr, false, "hipsparseDestroyDnMat");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnMatGet, C_hipsparseDnMatGet, c"hipsparseDnMatGet", "hipsparseDnMatGet",
@@ -15650,11 +15726,12 @@ fn hipsparseSpGEMM_createDescr(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsparseSpGEMM_destroyDescr, C_hipsparseSpGEMM_destroyDescr, c"hipsparseSpGEMM_destroyDescr", "hipsparseSpGEMM_destroyDescr",
     c"hipsparseSpGEMM_destroyDescr(descr)\n--\n\nArgs:\n    descr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["descr"],
-    |py, [x0]| hipsparseSpGEMM_destroyDescr(py, rt::call::extract(x0, "descr")?));
+    |py, [x0]| hipsparseSpGEMM_destroyDescr(py, &x0));
 
-fn hipsparseSpGEMM_destroyDescr(py: Python<'_>, descr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpGEMM_destroyDescr(py: Python<'_>, descr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpGEMM_destroyDescr");
-    let a_descr = descr.addr();
+    let p_descr = rt::PtrArg::convert(descr, false)?;
+    let a_descr = p_descr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -15662,6 +15739,9 @@ fn hipsparseSpGEMM_destroyDescr(py: Python<'_>, descr: rt::PtrArg) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descr) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(descr, false, "hipsparseSpGEMM_destroyDescr");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpGEMM_workEstimation, C_hipsparseSpGEMM_workEstimation, c"hipsparseSpGEMM_workEstimation", "hipsparseSpGEMM_workEstimation",
@@ -16047,11 +16127,12 @@ fn hipsparseSpSM_createDescr(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsparseSpSM_destroyDescr, C_hipsparseSpSM_destroyDescr, c"hipsparseSpSM_destroyDescr", "hipsparseSpSM_destroyDescr",
     c"hipsparseSpSM_destroyDescr(descr)\n--\n\nArgs:\n    descr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["descr"],
-    |py, [x0]| hipsparseSpSM_destroyDescr(py, rt::call::extract(x0, "descr")?));
+    |py, [x0]| hipsparseSpSM_destroyDescr(py, &x0));
 
-fn hipsparseSpSM_destroyDescr(py: Python<'_>, descr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpSM_destroyDescr(py: Python<'_>, descr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpSM_destroyDescr");
-    let a_descr = descr.addr();
+    let p_descr = rt::PtrArg::convert(descr, false)?;
+    let a_descr = p_descr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -16059,6 +16140,9 @@ fn hipsparseSpSM_destroyDescr(py: Python<'_>, descr: rt::PtrArg) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descr) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(descr, false, "hipsparseSpSM_destroyDescr");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSM_bufferSize, C_hipsparseSpSM_bufferSize, c"hipsparseSpSM_bufferSize", "hipsparseSpSM_bufferSize",
@@ -16164,11 +16248,12 @@ fn hipsparseSpSV_createDescr(py: Python<'_>) -> PyResult<PyObject> {
 rt::function!(F_hipsparseSpSV_destroyDescr, C_hipsparseSpSV_destroyDescr, c"hipsparseSpSV_destroyDescr", "hipsparseSpSV_destroyDescr",
     c"hipsparseSpSV_destroyDescr(descr)\n--\n\nArgs:\n    descr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
     ["descr"],
-    |py, [x0]| hipsparseSpSV_destroyDescr(py, rt::call::extract(x0, "descr")?));
+    |py, [x0]| hipsparseSpSV_destroyDescr(py, &x0));
 
-fn hipsparseSpSV_destroyDescr(py: Python<'_>, descr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpSV_destroyDescr(py: Python<'_>, descr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpSV_destroyDescr");
-    let a_descr = descr.addr();
+    let p_descr = rt::PtrArg::convert(descr, false)?;
+    let a_descr = p_descr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -16176,6 +16261,9 @@ fn hipsparseSpSV_destroyDescr(py: Python<'_>, descr: rt::PtrArg) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descr) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(descr, false, "hipsparseSpSV_destroyDescr");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSV_bufferSize, C_hipsparseSpSV_bufferSize, c"hipsparseSpSV_bufferSize", "hipsparseSpSV_bufferSize",

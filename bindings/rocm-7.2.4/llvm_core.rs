@@ -267,11 +267,12 @@ fn LLVMContextSetDiscardValueNames(py: Python<'_>, C: rt::PtrArg, Discard: rt::C
 rt::function!(F_LLVMContextDispose, C_LLVMContextDispose, c"LLVMContextDispose", "LLVMContextDispose",
     c"LLVMContextDispose(C)\n--\n\nDestroy a context instance.\n\nThis should be called for every call to LLVMContextCreate() or memory\nwill be leaked.\n\nArgs:\n    C",
     ["C"],
-    |py, [x0]| LLVMContextDispose(py, rt::call::extract(x0, "C")?));
+    |py, [x0]| LLVMContextDispose(py, &x0));
 
-fn LLVMContextDispose(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMContextDispose(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextDispose");
-    let a_C = C.addr();
+    let p_C = rt::PtrArg::convert(C, false)?;
+    let a_C = p_C.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -279,6 +280,7 @@ fn LLVMContextDispose(py: Python<'_>, C: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
+    rt::life::destroyed(C, false, "LLVMContextDispose");
     Ok(py.None())
 }
 rt::function!(F_LLVMGetDiagInfoDescription, C_LLVMGetDiagInfoDescription, c"LLVMGetDiagInfoDescription", "LLVMGetDiagInfoDescription",
@@ -681,11 +683,12 @@ fn LLVMCloneModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMDisposeModule, C_LLVMDisposeModule, c"LLVMDisposeModule", "LLVMDisposeModule",
     c"LLVMDisposeModule(M)\n--\n\nDestroy a module instance.\n\nThis must be called for every created module or memory will be\nleaked.\n\nArgs:\n    M",
     ["M"],
-    |py, [x0]| LLVMDisposeModule(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMDisposeModule(py, &x0));
 
-fn LLVMDisposeModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposeModule(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeModule");
-    let a_M = M.addr();
+    let p_M = rt::PtrArg::convert(M, false)?;
+    let a_M = p_M.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -693,6 +696,7 @@ fn LLVMDisposeModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
+    rt::life::destroyed(M, false, "LLVMDisposeModule");
     Ok(py.None())
 }
 rt::function!(F_LLVMIsNewDbgInfoFormat, C_LLVMIsNewDbgInfoFormat, c"LLVMIsNewDbgInfoFormat", "LLVMIsNewDbgInfoFormat",
@@ -915,11 +919,12 @@ fn LLVMCopyModuleFlagsMetadata(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObje
 rt::function!(F_LLVMDisposeModuleFlagsMetadata, C_LLVMDisposeModuleFlagsMetadata, c"LLVMDisposeModuleFlagsMetadata", "LLVMDisposeModuleFlagsMetadata",
     c"LLVMDisposeModuleFlagsMetadata(Entries)\n--\n\nDestroys module flags metadata entries.\n\nArgs:\n    Entries",
     ["Entries"],
-    |py, [x0]| LLVMDisposeModuleFlagsMetadata(py, rt::call::extract(x0, "Entries")?));
+    |py, [x0]| LLVMDisposeModuleFlagsMetadata(py, &x0));
 
-fn LLVMDisposeModuleFlagsMetadata(py: Python<'_>, Entries: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMDisposeModuleFlagsMetadata(py: Python<'_>, Entries: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeModuleFlagsMetadata");
-    let a_Entries = Entries.addr();
+    let p_Entries = rt::PtrArg::convert(Entries, true)?;
+    let a_Entries = p_Entries.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -927,6 +932,7 @@ fn LLVMDisposeModuleFlagsMetadata(py: Python<'_>, Entries: rt::PtrArgMut) -> PyR
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Entries) });
+    rt::life::destroyed(Entries, false, "LLVMDisposeModuleFlagsMetadata");
     Ok(py.None())
 }
 rt::function!(F_LLVMModuleFlagEntriesGetFlagBehavior, C_LLVMModuleFlagEntriesGetFlagBehavior, c"LLVMModuleFlagEntriesGetFlagBehavior", "LLVMModuleFlagEntriesGetFlagBehavior",
@@ -6626,11 +6632,12 @@ fn LLVMGlobalCopyAllMetadata(py: Python<'_>, Value: rt::PtrArg) -> PyResult<PyOb
 rt::function!(F_LLVMDisposeValueMetadataEntries, C_LLVMDisposeValueMetadataEntries, c"LLVMDisposeValueMetadataEntries", "LLVMDisposeValueMetadataEntries",
     c"LLVMDisposeValueMetadataEntries(Entries)\n--\n\nDestroys value metadata entries.\n\nArgs:\n    Entries",
     ["Entries"],
-    |py, [x0]| LLVMDisposeValueMetadataEntries(py, rt::call::extract(x0, "Entries")?));
+    |py, [x0]| LLVMDisposeValueMetadataEntries(py, &x0));
 
-fn LLVMDisposeValueMetadataEntries(py: Python<'_>, Entries: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMDisposeValueMetadataEntries(py: Python<'_>, Entries: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeValueMetadataEntries");
-    let a_Entries = Entries.addr();
+    let p_Entries = rt::PtrArg::convert(Entries, true)?;
+    let a_Entries = p_Entries.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6638,6 +6645,7 @@ fn LLVMDisposeValueMetadataEntries(py: Python<'_>, Entries: rt::PtrArgMut) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Entries) });
+    rt::life::destroyed(Entries, false, "LLVMDisposeValueMetadataEntries");
     Ok(py.None())
 }
 rt::function!(F_LLVMValueMetadataEntriesGetKind, C_LLVMValueMetadataEntriesGetKind, c"LLVMValueMetadataEntriesGetKind", "LLVMValueMetadataEntriesGetKind",
@@ -8274,11 +8282,12 @@ fn LLVMCreateOperandBundle(py: Python<'_>, Tag: rt::CStrArg, TagLen: rt::CInt<u6
 rt::function!(F_LLVMDisposeOperandBundle, C_LLVMDisposeOperandBundle, c"LLVMDisposeOperandBundle", "LLVMDisposeOperandBundle",
     c"LLVMDisposeOperandBundle(Bundle)\n--\n\nDestroy an operand bundle.\n\nThis must be called for every created operand bundle or memory will be\nleaked.\n\nArgs:\n    Bundle",
     ["Bundle"],
-    |py, [x0]| LLVMDisposeOperandBundle(py, rt::call::extract(x0, "Bundle")?));
+    |py, [x0]| LLVMDisposeOperandBundle(py, &x0));
 
-fn LLVMDisposeOperandBundle(py: Python<'_>, Bundle: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposeOperandBundle(py: Python<'_>, Bundle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeOperandBundle");
-    let a_Bundle = Bundle.addr();
+    let p_Bundle = rt::PtrArg::convert(Bundle, false)?;
+    let a_Bundle = p_Bundle.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8286,6 +8295,7 @@ fn LLVMDisposeOperandBundle(py: Python<'_>, Bundle: rt::PtrArg) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Bundle) });
+    rt::life::destroyed(Bundle, false, "LLVMDisposeOperandBundle");
     Ok(py.None())
 }
 rt::function!(F_LLVMGetOperandBundleTag, C_LLVMGetOperandBundleTag, c"LLVMGetOperandBundleTag", "LLVMGetOperandBundleTag",
@@ -10059,11 +10069,12 @@ fn LLVMInsertIntoBuilderWithName(py: Python<'_>, Builder: rt::PtrArg, Instr: rt:
 rt::function!(F_LLVMDisposeBuilder, C_LLVMDisposeBuilder, c"LLVMDisposeBuilder", "LLVMDisposeBuilder",
     c"LLVMDisposeBuilder(Builder)\n--\n\nArgs:\n    Builder",
     ["Builder"],
-    |py, [x0]| LLVMDisposeBuilder(py, rt::call::extract(x0, "Builder")?));
+    |py, [x0]| LLVMDisposeBuilder(py, &x0));
 
-fn LLVMDisposeBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposeBuilder(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeBuilder");
-    let a_Builder = Builder.addr();
+    let p_Builder = rt::PtrArg::convert(Builder, false)?;
+    let a_Builder = p_Builder.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10071,6 +10082,7 @@ fn LLVMDisposeBuilder(py: Python<'_>, Builder: rt::PtrArg) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
+    rt::life::destroyed(Builder, false, "LLVMDisposeBuilder");
     Ok(py.None())
 }
 rt::function!(F_LLVMGetCurrentDebugLocation2, C_LLVMGetCurrentDebugLocation2, c"LLVMGetCurrentDebugLocation2", "LLVMGetCurrentDebugLocation2",
@@ -13186,11 +13198,12 @@ fn LLVMCreateModuleProviderForExistingModule(py: Python<'_>, M: rt::PtrArg) -> P
 rt::function!(F_LLVMDisposeModuleProvider, C_LLVMDisposeModuleProvider, c"LLVMDisposeModuleProvider", "LLVMDisposeModuleProvider",
     c"LLVMDisposeModuleProvider(M)\n--\n\nDestroys the module M.\n\nArgs:\n    M",
     ["M"],
-    |py, [x0]| LLVMDisposeModuleProvider(py, rt::call::extract(x0, "M")?));
+    |py, [x0]| LLVMDisposeModuleProvider(py, &x0));
 
-fn LLVMDisposeModuleProvider(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposeModuleProvider(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeModuleProvider");
-    let a_M = M.addr();
+    let p_M = rt::PtrArg::convert(M, false)?;
+    let a_M = p_M.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13198,6 +13211,7 @@ fn LLVMDisposeModuleProvider(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M) });
+    rt::life::destroyed(M, false, "LLVMDisposeModuleProvider");
     Ok(py.None())
 }
 rt::function!(F_LLVMCreateMemoryBufferWithContentsOfFile, C_LLVMCreateMemoryBufferWithContentsOfFile, c"LLVMCreateMemoryBufferWithContentsOfFile", "LLVMCreateMemoryBufferWithContentsOfFile",
@@ -13317,11 +13331,12 @@ fn LLVMGetBufferSize(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMDisposeMemoryBuffer, C_LLVMDisposeMemoryBuffer, c"LLVMDisposeMemoryBuffer", "LLVMDisposeMemoryBuffer",
     c"LLVMDisposeMemoryBuffer(MemBuf)\n--\n\nArgs:\n    MemBuf",
     ["MemBuf"],
-    |py, [x0]| LLVMDisposeMemoryBuffer(py, rt::call::extract(x0, "MemBuf")?));
+    |py, [x0]| LLVMDisposeMemoryBuffer(py, &x0));
 
-fn LLVMDisposeMemoryBuffer(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposeMemoryBuffer(py: Python<'_>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeMemoryBuffer");
-    let a_MemBuf = MemBuf.addr();
+    let p_MemBuf = rt::PtrArg::convert(MemBuf, false)?;
+    let a_MemBuf = p_MemBuf.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13329,6 +13344,7 @@ fn LLVMDisposeMemoryBuffer(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf) });
+    rt::life::destroyed(MemBuf, false, "LLVMDisposeMemoryBuffer");
     Ok(py.None())
 }
 rt::function!(F_LLVMCreatePassManager, C_LLVMCreatePassManager, c"LLVMCreatePassManager", "LLVMCreatePassManager",
@@ -13454,11 +13470,12 @@ fn LLVMFinalizeFunctionPassManager(py: Python<'_>, FPM: rt::PtrArg) -> PyResult<
 rt::function!(F_LLVMDisposePassManager, C_LLVMDisposePassManager, c"LLVMDisposePassManager", "LLVMDisposePassManager",
     c"LLVMDisposePassManager(PM)\n--\n\nFrees the memory of a pass pipeline. For function pipelines, does not free\nthe module provider.\nSee: llvm::PassManagerBase::~PassManagerBase.\n\nArgs:\n    PM",
     ["PM"],
-    |py, [x0]| LLVMDisposePassManager(py, rt::call::extract(x0, "PM")?));
+    |py, [x0]| LLVMDisposePassManager(py, &x0));
 
-fn LLVMDisposePassManager(py: Python<'_>, PM: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposePassManager(py: Python<'_>, PM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposePassManager");
-    let a_PM = PM.addr();
+    let p_PM = rt::PtrArg::convert(PM, false)?;
+    let a_PM = p_PM.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13466,6 +13483,7 @@ fn LLVMDisposePassManager(py: Python<'_>, PM: rt::PtrArg) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_PM) });
+    rt::life::destroyed(PM, false, "LLVMDisposePassManager");
     Ok(py.None())
 }
 rt::function!(F_LLVMStartMultithreaded, C_LLVMStartMultithreaded, c"LLVMStartMultithreaded", "LLVMStartMultithreaded",

@@ -200,11 +200,12 @@ fn LLVMGenericValueToFloat(py: Python<'_>, TyRef: rt::PtrArg, GenVal: rt::PtrArg
 rt::function!(F_LLVMDisposeGenericValue, C_LLVMDisposeGenericValue, c"LLVMDisposeGenericValue", "LLVMDisposeGenericValue",
     c"LLVMDisposeGenericValue(GenVal)\n--\n\nArgs:\n    GenVal",
     ["GenVal"],
-    |py, [x0]| LLVMDisposeGenericValue(py, rt::call::extract(x0, "GenVal")?));
+    |py, [x0]| LLVMDisposeGenericValue(py, &x0));
 
-fn LLVMDisposeGenericValue(py: Python<'_>, GenVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposeGenericValue(py: Python<'_>, GenVal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeGenericValue");
-    let a_GenVal = GenVal.addr();
+    let p_GenVal = rt::PtrArg::convert(GenVal, false)?;
+    let a_GenVal = p_GenVal.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -212,6 +213,7 @@ fn LLVMDisposeGenericValue(py: Python<'_>, GenVal: rt::PtrArg) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GenVal) });
+    rt::life::destroyed(GenVal, false, "LLVMDisposeGenericValue");
     Ok(py.None())
 }
 rt::function!(F_LLVMCreateExecutionEngineForModule, C_LLVMCreateExecutionEngineForModule, c"LLVMCreateExecutionEngineForModule", "LLVMCreateExecutionEngineForModule",
@@ -324,11 +326,12 @@ fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M
 rt::function!(F_LLVMDisposeExecutionEngine, C_LLVMDisposeExecutionEngine, c"LLVMDisposeExecutionEngine", "LLVMDisposeExecutionEngine",
     c"LLVMDisposeExecutionEngine(EE)\n--\n\nArgs:\n    EE",
     ["EE"],
-    |py, [x0]| LLVMDisposeExecutionEngine(py, rt::call::extract(x0, "EE")?));
+    |py, [x0]| LLVMDisposeExecutionEngine(py, &x0));
 
-fn LLVMDisposeExecutionEngine(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposeExecutionEngine(py: Python<'_>, EE: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeExecutionEngine");
-    let a_EE = EE.addr();
+    let p_EE = rt::PtrArg::convert(EE, false)?;
+    let a_EE = p_EE.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -336,6 +339,7 @@ fn LLVMDisposeExecutionEngine(py: Python<'_>, EE: rt::PtrArg) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE) });
+    rt::life::destroyed(EE, false, "LLVMDisposeExecutionEngine");
     Ok(py.None())
 }
 rt::function!(F_LLVMRunStaticConstructors, C_LLVMRunStaticConstructors, c"LLVMRunStaticConstructors", "LLVMRunStaticConstructors",
@@ -660,11 +664,12 @@ fn LLVMCreateSimpleMCJITMemoryManager(py: Python<'_>, Opaque: rt::PtrArgMut, All
 rt::function!(F_LLVMDisposeMCJITMemoryManager, C_LLVMDisposeMCJITMemoryManager, c"LLVMDisposeMCJITMemoryManager", "LLVMDisposeMCJITMemoryManager",
     c"LLVMDisposeMCJITMemoryManager(MM)\n--\n\nArgs:\n    MM",
     ["MM"],
-    |py, [x0]| LLVMDisposeMCJITMemoryManager(py, rt::call::extract(x0, "MM")?));
+    |py, [x0]| LLVMDisposeMCJITMemoryManager(py, &x0));
 
-fn LLVMDisposeMCJITMemoryManager(py: Python<'_>, MM: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposeMCJITMemoryManager(py: Python<'_>, MM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeMCJITMemoryManager");
-    let a_MM = MM.addr();
+    let p_MM = rt::PtrArg::convert(MM, false)?;
+    let a_MM = p_MM.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -672,6 +677,7 @@ fn LLVMDisposeMCJITMemoryManager(py: Python<'_>, MM: rt::PtrArg) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MM) });
+    rt::life::destroyed(MM, false, "LLVMDisposeMCJITMemoryManager");
     Ok(py.None())
 }
 rt::function!(F_LLVMCreateGDBRegistrationListener, C_LLVMCreateGDBRegistrationListener, c"LLVMCreateGDBRegistrationListener", "LLVMCreateGDBRegistrationListener",

@@ -2059,11 +2059,12 @@ fn LLVMCreateTargetData(py: Python<'_>, StringRep: rt::CStrArg) -> PyResult<PyOb
 rt::function!(F_LLVMDisposeTargetData, C_LLVMDisposeTargetData, c"LLVMDisposeTargetData", "LLVMDisposeTargetData",
     c"LLVMDisposeTargetData(TD)\n--\n\nDeallocates a TargetData.\nSee the destructor llvm::DataLayout::~DataLayout.\n\nArgs:\n    TD",
     ["TD"],
-    |py, [x0]| LLVMDisposeTargetData(py, rt::call::extract(x0, "TD")?));
+    |py, [x0]| LLVMDisposeTargetData(py, &x0));
 
-fn LLVMDisposeTargetData(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisposeTargetData(py: Python<'_>, TD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeTargetData");
-    let a_TD = TD.addr();
+    let p_TD = rt::PtrArg::convert(TD, false)?;
+    let a_TD = p_TD.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2071,6 +2072,7 @@ fn LLVMDisposeTargetData(py: Python<'_>, TD: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TD) });
+    rt::life::destroyed(TD, false, "LLVMDisposeTargetData");
     Ok(py.None())
 }
 rt::function!(F_LLVMAddTargetLibraryInfo, C_LLVMAddTargetLibraryInfo, c"LLVMAddTargetLibraryInfo", "LLVMAddTargetLibraryInfo",

@@ -1189,6 +1189,7 @@ mod tests {
             },
             deprecated: false,
             keep_gil: false,
+            destroys: false,
             serialize: false,
             doc: Default::default(),
         };

@@ -496,6 +496,7 @@ impl<'s> Walker<'s> {
             ret,
             deprecated: c.is_deprecated(),
             keep_gil: false,
+            destroys: false,
             serialize: false,
             doc: c.raw_comment().map(|r| Doc::parse(&r)).unwrap_or_default(),
         });

@@ -26,6 +26,7 @@ pub use tables::{
     aliases, CudaLibrary, EnumDef, FieldDef, FieldKind, HandleDef, LibrarySpec, NvidiaSpec,
     RecordDef, TypeDef, VersionCheck,
 };
+pub use types::life;
 pub use types::record::Struct;
 pub use types::reexport;
 pub use types::registry::{TypeRegistry, TypeSlot};

@@ -13,10 +13,12 @@ use anyhow::Result;
 pub fn apply(spec: &Spec, lib: &mut Library) -> Result<()> {
     let keep_gil = compile_all(&spec.keep_gil)?;
     let serialize = compile_all(&spec.serialize)?;
+    let destroys = compile_all(&spec.destroys)?;
     for f in &mut lib.functions {
         usage::apply(spec, f)?;
         f.keep_gil = keep_gil.iter().any(|r| r.is_match(&f.name));
         f.serialize = serialize.iter().any(|r| r.is_match(&f.name));
+        f.destroys = destroys.iter().any(|r| r.is_match(&f.name));
     }
     for r in &mut lib.records {
         let defaults = std::iter::once(&r.name)

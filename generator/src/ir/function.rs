@@ -23,6 +23,9 @@ pub struct Function {
     /// Whether calls are serialized by a per-library lock (the library is not thread-safe).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub serialize: bool,
+    /// Whether a successful call destroys the handle given as the first parameter.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub destroys: bool,
     /// Documentation.
     #[serde(default, skip_serializing_if = "Doc::is_empty")]
     pub doc: Doc,

@@ -2,8 +2,8 @@
 //! and returns, and how the result is built.
 
 use super::model::{
-    ArgType, Conversion, FfiBase, FfiType, FunctionModel, InValue, MirrorField, MirrorModel,
-    MirrorUnion, Output, Param, Prep, Var,
+    ArgType, Conversion, Destroy, FfiBase, FfiType, FunctionModel, InValue, MirrorField,
+    MirrorModel, MirrorUnion, Output, Param, Prep, Var,
 };
 use super::types::size_of;
 use super::TypeIndex;
@@ -40,6 +40,12 @@ fn int(size: u8, signed: bool) -> FfiType {
 }
 
 impl FnCtx<'_> {
+    /// The status value of success: the spec's success member, else 0 (what every status
+    /// enum of ROCm's libraries gives success).
+    fn status_success(&self) -> i64 {
+        self.success_value.unwrap_or(0)
+    }
+
     /// The FFI type of a C type; records by value get a mirror.
     fn ffi_type(&self, ty: &CType, mirrors: &mut BTreeMap<String, MirrorModel>) -> Result<FfiType> {
         Ok(match ty {
@@ -143,6 +149,7 @@ impl FnCtx<'_> {
             stub_ret: String::new(),
             stub_doc: String::new(),
             raw_outs: Vec::new(),
+            destroy: None,
         };
         let mut raw_outs: Vec<Option<Var>> = Vec::new();
         let mut returns_doc: Vec<String> = Vec::new();
@@ -247,9 +254,50 @@ impl FnCtx<'_> {
                     stub_results.push("bytes".into());
                     returns_doc.push(docstring::output_line(&p.name, "bytes"));
                 }
+                Usage::In | Usage::Pointer
+                    if f.destroys && m.call_args.is_empty() && untyped_handle(&p.ty) =>
+                {
+                    // The handle destroyed: its Python object is kept to be marked.
+                    m.stub_params.push(stubs::param(&p.name, &p.ty, p.usage));
+                    m.destroy = Some(Destroy {
+                        arg: arg.clone(),
+                        by_ref: false,
+                        success: is_status.then_some(self.status_success()),
+                    });
+                    let writable = matches!(
+                        p.ty,
+                        CType::Pointer {
+                            is_const: false,
+                            ..
+                        }
+                    );
+                    m.prep.push(Prep::PtrArgOf {
+                        c: c.clone(),
+                        arg: arg.clone(),
+                        writable,
+                    });
+                    m.prep.push(Prep::HolderAddress {
+                        c: c.clone(),
+                        holder: "p".into(),
+                    });
+                    m.params.push(Param {
+                        name: arg,
+                        ty: ArgType::Any,
+                        optional: false,
+                    });
+                }
                 Usage::ByRef | Usage::Pointer => {
                     m.stub_params.push(stubs::param(&p.name, &p.ty, p.usage));
                     let ty = self.pointer_param(&p.ty, &arg, &c, &mut m.prep)?;
+                    // A struct or handle pointer (`hipArray_t` of HIP 5, `hiprtcProgram *`):
+                    // the Python object is at hand (`ArgType::Any`) to be marked.
+                    if f.destroys && m.call_args.is_empty() && matches!(ty, ArgType::Any) {
+                        m.destroy = Some(Destroy {
+                            arg: arg.clone(),
+                            by_ref: points_at_handle(&p.ty),
+                            success: is_status.then_some(self.status_success()),
+                        });
+                    }
                     m.params.push(Param {
                         name: arg,
                         ty,
@@ -471,6 +519,22 @@ impl FnCtx<'_> {
             other => bail!("cannot return {other:?}"),
         })
     }
+}
+
+/// Whether `t` is a handle passed by value whose pointee the bindings do not check: a
+/// handle type, or a `void *` (`hipblasHandle_t`). A pointer to a struct (HIP 5's
+/// `hipArray_t`) keeps its struct check.
+fn untyped_handle(t: &CType) -> bool {
+    match t {
+        CType::Handle { .. } => true,
+        CType::Pointer { pointee, .. } => matches!(**pointee, CType::Void),
+        _ => false,
+    }
+}
+
+/// Whether `t` is a pointer to a handle (`hiprtcProgram *`).
+fn points_at_handle(t: &CType) -> bool {
+    matches!(t, CType::Pointer { pointee, .. } if matches!(**pointee, CType::Handle { .. }))
 }
 
 /// Whether a C value of type `t` is an integer or an address (not a string), so that the

@@ -141,6 +141,13 @@ pub(crate) enum Prep {
         size: u64,
         writable: bool,
     },
+    /// `p_<c>`: any pointer-like argument, converted from the Python object `arg` (kept, so
+    /// that a destroy can mark it).
+    PtrArgOf {
+        c: String,
+        arg: String,
+        writable: bool,
+    },
     /// `a_<c>`: the address held by `<holder>_<c>` (`h`, `p`).
     HolderAddress { c: String, holder: String },
 }
@@ -279,6 +286,19 @@ pub(crate) struct FunctionModel {
     /// integer or an address) that a caller may present otherwise (CUDA adapters).
     #[serde(skip)]
     pub(crate) raw_outs: Vec<Option<Var>>,
+    /// The handle a successful call destroys, if it destroys one.
+    pub(crate) destroy: Option<Destroy>,
+}
+
+/// The handle argument a function destroys.
+#[derive(Serialize, Debug, Clone)]
+pub(crate) struct Destroy {
+    /// The Python argument (a `&Bound<PyAny>`).
+    pub(crate) arg: String,
+    /// Whether C takes a pointer to the handle (`hiprtcProgram *`).
+    pub(crate) by_ref: bool,
+    /// The status value of success; None when the function returns no status.
+    pub(crate) success: Option<i64>,
 }
 
 /// A field of a record mirror.

@@ -82,6 +82,11 @@ pub struct Spec {
     /// Functions (regexes) that never block, so the GIL stays held around them.
     #[serde(default)]
     pub keep_gil: Vec<String>,
+    /// Functions (regexes) that destroy the handle given as their first parameter: after
+    /// one returns success, the handle object passed (and its copies) is refused as an
+    /// argument (`ValueError`), so C is never handed a dangling handle.
+    #[serde(default)]
+    pub destroys: Vec<String>,
     /// Usage of non-const pointers to numbers, enums and pointers (`out` unless said
     /// otherwise): the math libraries take them as caller-provided buffers (`float *result`,
     /// `int *info`, batched `void *A[]`).

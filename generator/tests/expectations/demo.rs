@@ -266,6 +266,9 @@ fn demoProgramDestroy(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog) });
+    if __r as i64 == 0 {
+        rt::life::destroyed(prog, true, "demoProgramDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_demoFill, C_demoFill, c"demoFill", "demoFill",

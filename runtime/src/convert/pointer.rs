@@ -3,10 +3,12 @@
 use crate::convert::attr::optional_attr;
 use crate::convert::buffer::BufferGuard;
 use crate::convert::number::index_check;
+use crate::types::life::{self, Life};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyInt, PyTuple, PyType};
+use std::sync::Arc;
 
 /// An address, optionally keeping alive the Python object that owns the memory.
 ///
@@ -18,12 +20,24 @@ pub struct Pointer {
     pub addr: usize,
     /// Object owning the memory, kept alive as long as this pointer.
     pub owner: Option<PyObject>,
+    /// For a handle: whether it was destroyed through the bindings, shared with its copies
+    /// (`types::life`); None until a copy is made or it is destroyed.
+    pub life: Option<Arc<Life>>,
 }
 
 impl Pointer {
     /// A pointer to `addr`, owning nothing.
     pub fn at(addr: usize) -> Self {
-        Pointer { addr, owner: None }
+        Pointer::owned(addr, None)
+    }
+
+    /// A pointer to `addr` keeping `owner` alive.
+    pub fn owned(addr: usize, owner: Option<PyObject>) -> Self {
+        Pointer {
+            addr,
+            owner,
+            life: None,
+        }
     }
 }
 
@@ -44,20 +58,25 @@ impl Pointer {
                 // SAFETY: the caller names the address of a stored pointer, as cuda-python's
                 // `_ptr=` does; an unaligned slot is read as such.
                 let addr = unsafe { std::ptr::read_unaligned(slot as *const usize) };
-                return Ok(Pointer {
-                    addr,
-                    owner: Some(at.clone().unbind()),
-                });
+                return Ok(Pointer::owned(addr, Some(at.clone().unbind())));
             }
         }
         let Some(obj) = pyobj else {
             return Ok(Pointer::at(0));
         };
+        if let Ok(p) = obj.downcast::<Pointer>() {
+            // A copy of a handle (`hipStream_t(s)`): it shares the handle's life, so a destroy
+            // through either is seen by both.
+            let mut p = p.try_borrow_mut()?;
+            let life = (p.addr != 0).then(|| life::cell(&mut p));
+            return Ok(Pointer {
+                addr: p.addr,
+                owner: Some(obj.clone().unbind()),
+                life,
+            });
+        }
         let arg = PtrArg::convert(obj, false)?;
-        Ok(Pointer {
-            addr: arg.addr,
-            owner: Some(obj.clone().unbind()),
-        })
+        Ok(Pointer::owned(arg.addr, Some(obj.clone().unbind())))
     }
 
     /// hip-python's constructor from any pointer-like object.
@@ -80,10 +99,7 @@ impl Pointer {
         // The slot lives in the Python object, which the new pointer keeps alive; C writes a
         // plain address there while no Rust borrow of it exists.
         let slot = &slf.borrow().addr as *const usize as usize;
-        Pointer {
-            addr: slot,
-            owner: Some(slf.clone().into_any().unbind()),
-        }
+        Pointer::owned(slot, Some(slf.clone().into_any().unbind()))
     }
 
     /// The address of the slot holding this pointer's value (cuda-python's `getPtr()` of a
@@ -111,6 +127,10 @@ impl Pointer {
 
     /// Two pointers are equal when their addresses are.
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        if let Ok(o) = other.downcast::<Pointer>() {
+            // A destroyed handle still compares by its address.
+            return o.try_borrow().is_ok_and(|o| o.addr == self.addr);
+        }
         PtrArg::convert(other, false).is_ok_and(|o| o.addr == self.addr)
     }
 
@@ -142,10 +162,10 @@ impl Pointer {
             .addr
             .checked_add(offset)
             .ok_or_else(|| PyOverflowError::new_err("pointer offset overflows"))?;
-        Ok(Pointer {
+        Ok(Pointer::owned(
             addr,
-            owner: self.owner.as_ref().map(|o| o.clone_ref(py)),
-        })
+            self.owner.as_ref().map(|o| o.clone_ref(py)),
+        ))
     }
 }
 
@@ -366,6 +386,7 @@ impl DeviceArray {
         let init = PyClassInitializer::from(Pointer {
             addr,
             owner: Some(slf.clone().into_any().unbind()),
+            life: None,
         })
         .add_subclass(DeviceArray {
             shape: result,
@@ -494,7 +515,14 @@ impl PtrArg {
     pub fn convert(obj: &Bound<'_, PyAny>, writable: bool) -> PyResult<PtrArg> {
         let plain = |addr| Ok(PtrArg { addr, _guard: None });
         if let Ok(p) = obj.downcast::<Pointer>() {
-            return plain(p.borrow().addr);
+            let p = p.borrow();
+            if p.life.is_some() {
+                life::check(obj, &p)?;
+            }
+            if writable && p.owner.is_some() {
+                life::may_be_rewritten(obj, &p);
+            }
+            return plain(p.addr);
         }
         if obj.is_none() {
             return plain(0);

@@ -428,7 +428,7 @@ impl Struct {
         let py = cls.py();
         if let Some(view) = kwargs.and_then(|k| k.get_item("_hipgen_view").ok().flatten()) {
             let (addr, owner): (usize, Option<PyObject>) = view.extract()?;
-            return Ok(PyClassInitializer::from(Pointer { addr, owner }).add_subclass(Struct));
+            return Ok(PyClassInitializer::from(Pointer::owned(addr, owner)).add_subclass(Struct));
         }
         // cuda-python's `Struct(_ptr=address)`: a view of the struct at that address.
         if let Some(at) = kwargs.and_then(|k| k.get_item("_ptr").ok().flatten()) {
@@ -439,11 +439,10 @@ impl Struct {
                         "_ptr= views existing memory: give no field values with it",
                     ));
                 }
-                return Ok(PyClassInitializer::from(Pointer {
-                    addr,
-                    owner: Some(at.unbind()),
-                })
-                .add_subclass(Struct));
+                return Ok(
+                    PyClassInitializer::from(Pointer::owned(addr, Some(at.unbind())))
+                        .add_subclass(Struct),
+                );
             }
         }
         let layout = layout_of(cls)?;
@@ -497,11 +496,10 @@ impl Struct {
                 }
             }
         }
-        Ok(PyClassInitializer::from(Pointer {
-            addr: base,
-            owner: Some(storage.into_any().unbind()),
-        })
-        .add_subclass(Struct))
+        Ok(
+            PyClassInitializer::from(Pointer::owned(base, Some(storage.into_any().unbind())))
+                .add_subclass(Struct),
+        )
     }
 
     /// A view of the struct at any pointer-like object's address (no copy).

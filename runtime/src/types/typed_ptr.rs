@@ -10,6 +10,7 @@
 //!   pointee, so C never writes past the end of a too-small `bytearray` or array.
 
 use crate::convert::pointer::{Pointer, PtrArg};
+use crate::types::life;
 use crate::types::record::Struct;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -36,7 +37,11 @@ impl<'py> HandleRef<'py> {
     ) -> PyResult<Self> {
         if obj.is_instance(class)? {
             let handle = obj.downcast::<Pointer>()?.clone();
-            let slot = handle.borrow().addr;
+            let slot = {
+                let h = handle.borrow();
+                life::check(obj, &h)?;
+                h.addr
+            };
             return Ok(HandleRef {
                 slot,
                 handle: Some(handle),
@@ -74,6 +79,12 @@ impl<'py> HandleRef<'py> {
                 array,
             });
         }
+        if let Ok(p) = obj.downcast::<Pointer>() {
+            // `prog.createRef()`: C reads the handle it points at, which must be alive.
+            if let Some(owner) = life::ref_owner(obj, &p.borrow()) {
+                life::check(owner.as_any(), &owner.borrow())?;
+            }
+        }
         Ok(HandleRef {
             slot: 0,
             handle: None,
@@ -105,6 +116,10 @@ impl Drop for HandleRef<'_> {
     fn drop(&mut self) {
         if let Some(h) = &self.handle {
             if let Ok(mut p) = h.try_borrow_mut() {
+                if p.addr != self.slot && self.slot != 0 {
+                    // C wrote another handle: the object now stands for that one.
+                    p.life = None;
+                }
                 p.addr = self.slot;
             }
         }

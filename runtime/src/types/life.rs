@@ -1,0 +1,106 @@
+//! Whether a handle object still stands for a live C object.
+//!
+//! A handle destroyed through the bindings (`hipStreamDestroy(s)`, `hiprtcDestroyProgram(p)`,
+//! every function a spec's `destroys` names) is marked, and the mark travels with the object
+//! and its copies (`hipStream_t(s)`, `p.createRef()`'s owner): passing it to C again is a
+//! `ValueError`, not a dangling pointer handed to C. Plain int addresses stay the caller's
+//! risk, as do handles destroyed by other means (a library that frees what it owns).
+//!
+//! The mark is one shared cell per handle identity, created only when a copy is made or the
+//! handle is destroyed, so creating and using a live handle costs nothing more than a field
+//! read per argument.
+
+use crate::convert::pointer::Pointer;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::sync::{Arc, OnceLock};
+
+/// The shared mark of one handle: the C function that destroyed it, once it has.
+#[derive(Debug, Default)]
+pub struct Life(OnceLock<&'static str>);
+
+impl Life {
+    /// A new cell of a live handle.
+    pub fn new() -> Arc<Life> {
+        Arc::new(Life::default())
+    }
+
+    /// The function that destroyed the handle, if one has.
+    #[inline]
+    pub fn destroyed_by(&self) -> Option<&'static str> {
+        self.0.get().copied()
+    }
+}
+
+/// Refuses a handle object whose C object was destroyed through the bindings.
+#[inline]
+pub fn check(obj: &Bound<'_, PyAny>, p: &Pointer) -> PyResult<()> {
+    match p.life.as_ref().and_then(|l| l.destroyed_by()) {
+        None => Ok(()),
+        Some(by) => Err(destroyed_error(obj, p.addr, by)),
+    }
+}
+
+/// The error for a use of a destroyed handle (built only on that path).
+fn destroyed_error(obj: &Bound<'_, PyAny>, addr: usize, by: &str) -> PyErr {
+    let class = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "handle".into());
+    PyValueError::new_err(format!(
+        "this {class} (0x{addr:x}) was destroyed by {by}: C would be given a dangling handle"
+    ))
+}
+
+/// The cell of `p`, created (and shared from then on) when it has none.
+pub fn cell(p: &mut Pointer) -> Arc<Life> {
+    p.life.get_or_insert_with(Life::new).clone()
+}
+
+/// Whether `p` was made by `createRef()`: its owner is a `Pointer` whose value slot it points
+/// at. Returns that owner.
+pub fn ref_owner<'py>(obj: &Bound<'py, PyAny>, p: &Pointer) -> Option<Bound<'py, Pointer>> {
+    let owner = p
+        .owner
+        .as_ref()?
+        .bind(obj.py())
+        .downcast::<Pointer>()
+        .ok()?;
+    let slot = {
+        let o = owner.try_borrow().ok()?;
+        &o.addr as *const usize as usize
+    };
+    (slot == p.addr).then(|| owner.clone())
+}
+
+/// Marks the handle `obj` stands for as destroyed by `by` (after `by` returned success).
+/// `by_ref`: the C parameter is a pointer to the handle (`hiprtcProgram *`), so a
+/// `createRef()` pointer stands for its owner.
+pub fn destroyed(obj: &Bound<'_, PyAny>, by_ref: bool, by: &'static str) {
+    let Ok(p) = obj.downcast::<Pointer>() else {
+        return; // an int or a buffer: nothing of ours to mark
+    };
+    let target = match p.try_borrow() {
+        Ok(b) if by_ref => ref_owner(obj, &b).unwrap_or_else(|| p.clone()),
+        Ok(_) => p.clone(),
+        Err(_) => return,
+    };
+    if let Ok(mut t) = target.try_borrow_mut() {
+        let _ = cell(&mut t).0.set(by);
+    }
+}
+
+/// Before a call that may write a new handle through a `createRef()` pointer: its owner
+/// stands for whatever C writes, no longer for the handle it held (a destroyed one is
+/// re-created in a loop at the same object).
+pub fn may_be_rewritten(obj: &Bound<'_, PyAny>, p: &Pointer) {
+    if p.owner.is_none() {
+        return;
+    }
+    if let Some(owner) = ref_owner(obj, p) {
+        if let Ok(mut o) = owner.try_borrow_mut() {
+            o.life = None;
+        }
+    }
+}
