@@ -12,8 +12,9 @@ Usage: ./build_pkgs.sh [options]
 
   --platform P      amd (default) or nvidia: hip, hiprtc, rccl and the math libraries over
                     CUDA (roctx has no NVIDIA counterpart), with the shims
-                    built by tools/nvidia-shim.sh (HIP 5.7.1's NVIDIA headers where
-                    the ABI is the release's, CUDA's own API for the rest)
+                    built by tools/nvidia-shim.sh: for CUDA 12 (HIP 5.7.1's NVIDIA
+                    headers where the ABI is the release's, CUDA's own API for the
+                    rest) and for CUDA 13 (CUDA's own API alone)
   --rocm-path DIR   ROCm root whose include/ the bindings are regenerated from
                     (default: \$ROCM_PATH, else the release file's folder under .rocm)
   --release VER     ROCm release of the bindings to build or regenerate (default: the

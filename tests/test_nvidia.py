@@ -1,5 +1,6 @@
-"""The NVIDIA platform without a GPU: the shim hipgen generates from HIP's NVIDIA headers
-builds and exports what the bindings call, the platform choice, and its errors. The GPU
+"""The NVIDIA platform without a GPU: the shims hipgen generates (for CUDA 12 from HIP's NVIDIA
+headers and CUDA's API, for CUDA 13 from CUDA's API alone) build and export what the bindings
+call; the platform choice, the shim chosen by the CUDA runtime found, and the errors. The GPU
 suite (tests/test_gpu.py) runs the same bindings on real NVIDIA GPUs through `device`.
 """
 
@@ -78,6 +79,45 @@ def test_shim_exports_the_bindings_functions_it_can(shim):
     name_of = {f["symbol"]: f["name"] for lib in ir.values() for f in lib["functions"]}
     listed -= {name_of[s] for s in symbols}
     assert listed == {name_of[s] for s in bound - symbols}
+
+
+def test_cuda_13_shim_is_generated_over_cuda_13_alone(shim):
+    """The shim for machines with CUDA 13 alone: every hip and hiprtc function over CUDA 13's
+    API and NVRTC through HIPIFY's table (no HIP NVIDIA header, no CUDA 12), with the values
+    the bindings pass translated (enums member by member, structs of another layout copied)."""
+    so = shim.with_name("libhip_nvidia_cu13.so")
+    symbols = exported(so)
+    ir = {lib: load_ir(lib) for lib in ("hip", "hiprtc")}
+    bound = {f["symbol"] for lib in ir.values() for f in lib["functions"]}
+    assert symbols <= bound
+    for name in (
+        "hipMalloc",
+        "hipHostMalloc",
+        "hipFreeHost",
+        "hipMemcpyAsync",
+        "hipModuleLoadData",
+        "hipModuleLaunchKernel",
+        "hipGetDevicePropertiesR0600",
+        "hipGetErrorString",
+        "hipGraphInstantiateWithFlags",
+        "hipStreamBeginCapture",
+        "hiprtcCompileProgram",
+        "hiprtcGetCode",
+        "hiprtcGetErrorString",
+    ):
+        assert name in symbols, name
+    assert len(symbols) > 380
+    sources = [(REPO / "target" / "nvidia" / f"{lib}_cu13.cpp").read_text() for lib in ("hip", "hiprtc")]
+    assert all("nvidia_detail" not in s for s in sources)
+    assert "#include <cuda_runtime_api.h>" in sources[0] and "#include <nvrtc.h>" in sources[1]
+    # What is left out is listed with its reason.
+    listed = {
+        line.split(":")[0].strip("/ ") for s in sources for line in s.splitlines() if line.startswith("//   ")
+    }
+    name_of = {f["symbol"]: f["name"] for lib in ir.values() for f in lib["functions"]}
+    assert listed == {name_of[s] for s in bound - symbols}
+    out = subprocess.run(["readelf", "-d", str(so)], capture_output=True, text=True, check=True).stdout
+    assert not any("NEEDED" in line and ("cuda" in line or "nvrtc" in line) for line in out.splitlines())
 
 
 MATH = {

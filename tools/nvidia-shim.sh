@@ -90,6 +90,21 @@ g++ -std=c++17 -shared -fPIC -O2 -fvisibility=hidden -w \
   target/nvidia/hip_nvidia.cpp target/nvidia/hip_fill_nvidia.cpp -o hip-python/python/hip/_nvidia/libhip_nvidia.so
 echo "built hip-python/python/hip/_nvidia/libhip_nvidia.so ($(nm -D --defined-only \
   hip-python/python/hip/_nvidia/libhip_nvidia.so | grep -c ' T ') functions)"
+# The HIP shim for machines with CUDA 13 alone: every hip and hiprtc function over CUDA 13's
+# own API and NVRTC, joined by HIPIFY's table (HIP 5.7's NVIDIA headers do not compile
+# against CUDA 13). The loader takes it where CUDA 13's runtime is the one that loads.
+cuda13=${HIPGEN_CUDA_DIR:-.cuda}/13/nvidia/cu13/include
+if [ -f "$cuda13/cuda_runtime_api.h" ]; then
+  for lib in hip hiprtc; do
+    deps=(); [ "$lib" = hip ] || deps=(--ir "$irs/hip.ir.json.gz")
+    ./target/release/hipgen cuda-shim --spec "generator/specs/$lib.yaml" \
+      --ir "$irs/$lib.ir.json.gz" "${deps[@]}" --include "$rocm/$release/usr/include" \
+      --hipify "$hipify" --cuda-include "$cuda13" --out "target/nvidia/${lib}_cu13.cpp"
+  done
+  g++ -std=c++17 -shared -fPIC -O2 -fvisibility=hidden -w -I"$cuda13" \
+    target/nvidia/hip_cu13.cpp target/nvidia/hiprtc_cu13.cpp \
+    -o hip-python/python/hip/_nvidia/libhip_nvidia_cu13.so &
+fi
 for lib in "${MATH_LIBS[@]}"; do
   ./target/release/hipgen cuda-shim --spec "generator/specs/$lib.yaml" \
     --ir "$irs/$lib.ir.json.gz" --ir "$irs/hip.ir.json.gz" \
@@ -102,7 +117,8 @@ for lib in "${MATH_LIBS[@]}"; do
     "target/nvidia/${lib}_nvidia.cpp" -o "hip-python/python/hip/_nvidia/lib${lib}_nvidia.so" &
 done
 wait
-for lib in "${MATH_LIBS[@]}"; do
-  so=hip-python/python/hip/_nvidia/lib${lib}_nvidia.so
+for lib in hip_nvidia_cu13 "${MATH_LIBS[@]/%/_nvidia}"; do
+  so=hip-python/python/hip/_nvidia/lib${lib}.so
+  [ -f "$so" ] || continue
   echo "built $so ($(nm -D --defined-only "$so" | grep -c ' T ') functions)"
 done

@@ -247,6 +247,9 @@ struct Wrapper {
     /// Per parameter: whether a struct pointer points at one struct, so a struct of another
     /// layout than CUDA's may pass as a copy, member by member.
     single: Vec<bool>,
+    /// The C++ return type of a function that returns a value, not the status
+    /// (`hipGetErrorString`'s `const char *`): CUDA's result converts to it.
+    value: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -469,10 +472,25 @@ pub fn generate(
         if exclude.contains(&f.name) {
             continue; // exported by another source of the same shim
         }
-        if !matches!(&f.ret, CType::Enum { name, .. } if *name == status_name) {
-            left_out.push((f.name.clone(), format!("does not return {status_name}")));
-            continue;
-        }
+        let value = if matches!(&f.ret, CType::Enum { name, .. } if *name == status_name) {
+            None
+        } else {
+            match &f.ret {
+                CType::Void => {
+                    left_out.push((f.name.clone(), format!("does not return {status_name}")));
+                    continue;
+                }
+                // A value (a string, a number, a struct): CUDA's result, converted.
+                other => match cpp_type(other) {
+                    Some(t) => Some(t),
+                    None => {
+                        left_out
+                            .push((f.name.clone(), "a return type the shim cannot spell".into()));
+                        continue;
+                    }
+                },
+            }
+        };
         let Some(params) = f
             .params
             .iter()
@@ -488,14 +506,24 @@ pub fn generate(
         // HIPIFY names hipBLAS's `_v2` functions (hipComplex) for the complex ones; the
         // plain name takes the same arguments with layout-identical types.
         let v2 = format!("{}_v2", f.name);
-        let Some(mut cands) = candidates
+        let mut cands: Vec<String> = candidates
             .get(f.name.as_str())
             .or_else(|| candidates.get(v2.as_str()))
             .cloned()
-        else {
+            .unwrap_or_default();
+        if let Some(other) = cuda.same_as.get(&f.name) {
+            cands.extend(
+                candidates
+                    .get(other.as_str())
+                    .into_iter()
+                    .flatten()
+                    .cloned(),
+            );
+        }
+        if cands.is_empty() {
             left_out.push((f.name.clone(), "HIPIFY maps no CUDA function to it".into()));
             continue;
-        };
+        }
         let first = cands.remove(0);
         wanted.push((
             Wrapper {
@@ -504,6 +532,7 @@ pub fn generate(
                 params,
                 cuda: first,
                 single: f.params.iter().map(|p| single_struct(f, &p.name)).collect(),
+                value,
             },
             cands,
         ));

@@ -582,10 +582,11 @@ fn cuda_shim(
                 spec_path.display()
             )
         })?;
-    let status = spec
-        .status
-        .as_ref()
-        .with_context(|| format!("{}: no status enum", spec_path.display()))?;
+    let status_enum = match (&cuda.status.enum_name, &spec.status) {
+        (Some(name), _) => name.clone(),
+        (None, Some(status)) => status.enum_name.clone(),
+        (None, None) => anyhow::bail!("{}: no status enum", spec_path.display()),
+    };
     let mut libs = irs
         .iter()
         .map(|p| ir_file::read::<ir::Library>(p))
@@ -608,7 +609,7 @@ fn cuda_shim(
         &lib,
         &libs,
         cuda,
-        &status.enum_name,
+        &status_enum,
         &table,
         exclude,
         &cuda_shim::ShimFiles {

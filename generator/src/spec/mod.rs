@@ -200,12 +200,21 @@ pub struct CudaLibrarySpec {
     /// (`HIPSOLVER_: HIPBLAS_`: hipSOLVER's HIPSOLVER_OP_N is cuBLAS's CUBLAS_OP_N).
     #[serde(default)]
     pub member_prefixes: BTreeMap<String, String>,
+    /// HIP functions that are another HIP function under a second name (`hipHostMalloc` is
+    /// `hipHostAlloc`, whose CUDA name HIPIFY gives): their CUDA candidates follow HIPIFY's
+    /// own for them.
+    #[serde(default)]
+    pub same_as: BTreeMap<String, String>,
 }
 
 /// Members of the library's status enum for the shim's own answers.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShimStatusSpec {
+    /// The status enum, for a library whose spec names none (hiprtc returns its status as a
+    /// plain value in Python; its C functions still return `hiprtcResult`).
+    #[serde(default, rename = "enum")]
+    pub enum_name: Option<String>,
     /// The CUDA library lacks the function (an older or newer release than the headers).
     pub unsupported: String,
     /// An argument has no CUDA equivalent (an enum value HIPIFY does not map).

@@ -9,6 +9,10 @@
 //! count and reference pool are kept), as `#[pyfunction]` does. PyO3's `impl_` items are
 //! public but not covered by semver: Cargo.lock pins the PyO3 release they are written for.
 
+use crate::convert::extra::KernelExtra;
+use crate::convert::number::{int_arg, is_int_like, CInt};
+use crate::convert::pointer::{not_pointer_like, PtrArg, PtrArgMut};
+use crate::convert::strings::{CStrArg, CStrArrayArg};
 use pyo3::exceptions::PyTypeError;
 use pyo3::impl_::extract_argument::{FunctionDescription, NoVarargs, NoVarkeywords};
 use pyo3::prelude::*;
@@ -111,8 +115,81 @@ impl Function {
 
 /// Converts argument `name`, as `#[pyfunction]` does: a TypeError names the argument.
 #[inline]
-pub fn extract<'a, 'py, T: FromPyObject<'py>>(arg: Arg<'a, 'py>, name: &str) -> PyResult<T> {
-    arg.extract().map_err(|e| argument_error(arg.py(), name, e))
+pub fn extract<'a, 'py, T: FromArg<'py>>(arg: Arg<'a, 'py>, name: &str) -> PyResult<T> {
+    T::from_arg(&arg, name)
+}
+
+/// A parameter type of generated functions, converted from one argument; a TypeError names
+/// the argument. Pointers and C integers build that message once, where the conversion
+/// fails, instead of raising an error and wrapping it in a second one: a refused argument
+/// then costs about what a builtin's TypeError costs.
+pub trait FromArg<'py>: Sized {
+    /// Converts `obj`, the argument `name`.
+    fn from_arg(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Self>;
+}
+
+/// Types converted by their `FromPyObject`, the error renamed after the fact.
+macro_rules! from_arg_by_extract {
+    ($($t:ty),*) => {$(
+        impl<'py> FromArg<'py> for $t {
+            #[inline]
+            fn from_arg(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Self> {
+                obj.extract().map_err(|e| argument_error(obj.py(), name, e))
+            }
+        }
+    )*};
+}
+from_arg_by_extract!(bool, f32, f64, CStrArg, CStrArrayArg, KernelExtra);
+
+impl<'py> FromArg<'py> for PtrArg {
+    #[inline]
+    fn from_arg(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Self> {
+        pointer_arg(obj, name, false)
+    }
+}
+
+impl<'py> FromArg<'py> for PtrArgMut {
+    #[inline]
+    fn from_arg(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Self> {
+        pointer_arg(obj, name, true).map(PtrArgMut)
+    }
+}
+
+/// A pointer argument; nothing pointer-like is a TypeError built here, naming `name`.
+#[inline]
+fn pointer_arg(obj: &Bound<'_, PyAny>, name: &str, writable: bool) -> PyResult<PtrArg> {
+    match PtrArg::try_convert(obj, writable) {
+        Ok(Some(arg)) => Ok(arg),
+        Ok(None) => Err(not_pointer_like(obj, Some(name))),
+        Err(e) => Err(argument_error(obj.py(), name, e)),
+    }
+}
+
+impl<'py, T: FromPyObject<'py>> FromArg<'py> for CInt<T> {
+    #[inline]
+    fn from_arg(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Self> {
+        if !is_int_like(obj) {
+            // Asked first, so that no interpreter error is raised and then replaced.
+            return Err(PyTypeError::new_err(format!(
+                "argument '{name}': '{}' object cannot be interpreted as an integer",
+                obj.get_type().name()?
+            )));
+        }
+        int_arg(obj)
+            .map(CInt)
+            .map_err(|e| argument_error(obj.py(), name, e))
+    }
+}
+
+impl<'py, T: FromArg<'py>> FromArg<'py> for Option<T> {
+    #[inline]
+    fn from_arg(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Self> {
+        if obj.is_none() {
+            Ok(None)
+        } else {
+            T::from_arg(obj, name).map(Some)
+        }
+    }
 }
 
 /// `argument 'name': <message>` for a TypeError (its cause kept); other errors unchanged.

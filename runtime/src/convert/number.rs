@@ -29,6 +29,14 @@ fn has_int_slot(obj: &Bound<'_, PyAny>) -> bool {
     }
 }
 
+/// Whether `obj` may convert to a C integer: an `int`, or an object with `__index__` or
+/// `__int__` (type-slot checks, no attribute lookup).
+#[inline]
+pub fn is_int_like(obj: &Bound<'_, PyAny>) -> bool {
+    // SAFETY: a type-slot check on a live object.
+    obj.is_instance_of::<PyInt>() || unsafe { index_check(obj.as_ptr()) } != 0 || has_int_slot(obj)
+}
+
 /// Extracts a C integer of type `T` from `obj`, truncating floats.
 #[inline]
 pub fn int_arg<'py, T: FromPyObject<'py>>(obj: &Bound<'py, PyAny>) -> PyResult<T> {

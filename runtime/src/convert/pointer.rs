@@ -513,7 +513,16 @@ impl PtrArg {
     /// then buffers (NumPy, bytearray). ctypes objects are buffers too but may mean their
     /// value (`c_void_p`), so they are told apart by their metatype before exporting.
     pub fn convert(obj: &Bound<'_, PyAny>, writable: bool) -> PyResult<PtrArg> {
-        let plain = |addr| Ok(PtrArg { addr, _guard: None });
+        match PtrArg::try_convert(obj, writable)? {
+            Some(arg) => Ok(arg),
+            None => Err(not_pointer_like(obj, None)),
+        }
+    }
+
+    /// `convert`, with None where `obj` is nothing pointer-like (no error built: a failing
+    /// argument builds its message once, naming the argument).
+    pub fn try_convert(obj: &Bound<'_, PyAny>, writable: bool) -> PyResult<Option<PtrArg>> {
+        let plain = |addr| Ok(Some(PtrArg { addr, _guard: None }));
         if let Ok(p) = obj.downcast::<Pointer>() {
             let p = p.borrow();
             if p.life.is_some() {
@@ -541,10 +550,10 @@ impl PtrArg {
             if guard.byte_len() <= 8 && is_integral(obj)? {
                 return plain(int_to_addr(obj)?);
             }
-            return Ok(PtrArg {
+            return Ok(Some(PtrArg {
                 addr: guard.addr(),
                 _guard: Some(guard),
-            });
+            }));
         }
         let py = obj.py();
         // Looked up without raising: a failing conversion must not pay for AttributeErrors.
@@ -563,13 +572,25 @@ impl PtrArg {
         if let Some(addr) = byref_address(obj)? {
             return plain(addr);
         }
-        Err(PyTypeError::new_err(format!(
-            "expected a pointer-like object (None, int, hip._util.types.Pointer, a buffer, a \
-             ctypes object, or an object with __cuda_array_interface__ or \
-             __array_interface__), got {}",
-            obj.get_type().name()?
-        )))
+        Ok(None)
     }
+}
+
+/// The TypeError for an object that is nothing pointer-like; `name` is the argument's.
+pub fn not_pointer_like(obj: &Bound<'_, PyAny>, name: Option<&str>) -> PyErr {
+    let class = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    let prefix = name
+        .map(|n| format!("argument '{n}': "))
+        .unwrap_or_default();
+    PyTypeError::new_err(format!(
+        "{prefix}expected a pointer-like object (None, int, hip._util.types.Pointer, a buffer, \
+         a ctypes object, or an object with __cuda_array_interface__ or __array_interface__), \
+         got {class}"
+    ))
 }
 
 /// Whether `obj` is a ctypes object: its class's metatype is one of ctypes' own, not `type`.

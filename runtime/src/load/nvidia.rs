@@ -45,8 +45,12 @@ pub(super) fn candidates(py: Python<'_>, spec: &LibrarySpec) -> Vec<(String, Str
     };
     let mut out = Vec::new();
     let (env, names): (&str, Vec<String>) = match nv.shim {
-        // hip's shim keeps the variable it always had.
-        Some(shim) if nv.cuda.is_none() => ("HIP_PYTHON_NVIDIA_SHIM", vec![shim.to_string()]),
+        // hip's shim keeps the variable it always had; with CUDA 13's runtime it is the
+        // build over CUDA 13's API.
+        Some(shim) if nv.cuda.is_none() => (
+            "HIP_PYTHON_NVIDIA_SHIM",
+            vec![shim_for_runtime(shim, cuda_runtime_major(py))],
+        ),
         Some(shim) => (spec.env, vec![shim.to_string()]),
         None => (spec.env, nv.sonames.iter().map(|s| s.to_string()).collect()),
     };
@@ -99,28 +103,69 @@ fn cuda_driver() -> Result<(), LoadError> {
         .map_err(Clone::clone)
 }
 
-/// Loads CUDA's runtime (12) and NVRTC (12, else 13: the C API the shim calls is the same)
-/// globally, from NVIDIA's wheels (`nvidia.cuda_runtime`, `nvidia.cuda_nvrtc`) or the
-/// system: the shim names neither, so one build serves either install. What does not load
-/// shows up as the shim's load error, naming the missing symbol.
-fn preload_cuda_libraries(py: Python<'_>) {
-    static DONE: OnceLock<Vec<libloading::os::unix::Library>> = OnceLock::new();
-    DONE.get_or_init(|| {
+/// The file of the HIP shim for CUDA runtime `major`: the shim built over CUDA 12 (HIP's
+/// NVIDIA headers and CUDA 12's API) is `shim`; the one built over CUDA 13's API alone is
+/// `shim` with `_cu13` before `.so` (`libhip_nvidia_cu13.so`).
+fn shim_for_runtime(shim: &str, major: Option<u32>) -> String {
+    match (major, shim.strip_suffix(".so")) {
+        (Some(13), Some(stem)) => format!("{stem}_cu13.so"),
+        _ => shim.to_string(),
+    }
+}
+
+/// CUDA's runtime and NVRTC, loaded globally once, and the runtime's major version.
+struct CudaLibraries {
+    _kept: Vec<libloading::os::unix::Library>,
+    runtime_major: Option<u32>,
+}
+
+static CUDA_LIBRARIES: OnceLock<CudaLibraries> = OnceLock::new();
+
+/// Loads CUDA's runtime (12, else 13) and NVRTC (the same major first) globally, from
+/// NVIDIA's wheels (`nvidia.cuda_runtime`/`nvidia.cuda_nvrtc` of CUDA 12, `nvidia.cu13` of
+/// CUDA 13) or the system: the shims name neither. The runtime found picks the HIP shim
+/// (`shim_for_runtime`); what does not load shows up as the shim's load error, naming the
+/// missing symbol.
+fn preload_cuda_libraries(py: Python<'_>) -> &'static CudaLibraries {
+    CUDA_LIBRARIES.get_or_init(|| {
         let mut kept = Vec::new();
-        for (packages, sonames) in [
-            (&["nvidia.cuda_runtime"][..], &["libcudart.so.12"][..]),
-            (
-                &["nvidia.cuda_nvrtc", "nvidia.cu13"][..],
-                &["libnvrtc.so.12", "libnvrtc.so.13"][..],
-            ),
-        ] {
-            let candidates = wheel_candidates(py, packages, sonames);
-            if let Some(lib) = candidates.iter().find_map(|(p, _)| open_global(p).ok()) {
+        let mut runtime_major = None;
+        for major in [12u32, 13] {
+            let packages: &[&str] = if major == 12 {
+                &["nvidia.cuda_runtime"]
+            } else {
+                &["nvidia.cu13"]
+            };
+            let soname = format!("libcudart.so.{major}");
+            let found = wheel_candidates(py, packages, &[soname.as_str()])
+                .iter()
+                .find_map(|(p, _)| open_global(p).ok());
+            if let Some(lib) = found {
                 kept.push(lib);
+                runtime_major = Some(major);
+                break;
             }
         }
-        kept
-    });
+        // NVRTC of the runtime's major first: a CUDA 13 machine may well have no 12.
+        let nvrtc: &[&str] = if runtime_major == Some(13) {
+            &["libnvrtc.so.13", "libnvrtc.so.12"]
+        } else {
+            &["libnvrtc.so.12", "libnvrtc.so.13"]
+        };
+        let candidates = wheel_candidates(py, &["nvidia.cuda_nvrtc", "nvidia.cu13"], nvrtc);
+        if let Some(lib) = candidates.iter().find_map(|(p, _)| open_global(p).ok()) {
+            kept.push(lib);
+        }
+        CudaLibraries {
+            _kept: kept,
+            runtime_major,
+        }
+    })
+}
+
+/// The major version of the CUDA runtime the shims run over (None: none loads).
+pub fn cuda_runtime_major(py: Python<'_>) -> Option<u32> {
+    preload_cuda_libraries(py).runtime_major
 }
 
 /// Loads the CUDA library a shim calls (cuBLAS for hipBLAS) globally, once per library:
@@ -167,4 +212,25 @@ fn wheel_candidates(py: Python<'_>, packages: &[&str], sonames: &[&str]) -> Vec<
         out.push((so.to_string(), "system loader".to_string()));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shim_for_runtime;
+
+    #[test]
+    fn cuda_13_runtimes_get_the_cu13_shim() {
+        assert_eq!(
+            shim_for_runtime("libhip_nvidia.so", Some(13)),
+            "libhip_nvidia_cu13.so"
+        );
+        assert_eq!(
+            shim_for_runtime("libhip_nvidia.so", Some(12)),
+            "libhip_nvidia.so"
+        );
+        assert_eq!(
+            shim_for_runtime("libhip_nvidia.so", None),
+            "libhip_nvidia.so"
+        );
+    }
 }

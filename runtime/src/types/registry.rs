@@ -266,7 +266,12 @@ impl TypeRegistry {
         }
         // SAFETY: a type-slot check on a live object.
         if unsafe { index_check(obj.as_ptr()) } == 0 {
-            return refused();
+            // Named by its type (a repr costs more than the rest of the refusal).
+            return Err(PyTypeError::new_err(format!(
+                "expected a member of {} or an int, got {}",
+                self.defs[idx].name(),
+                obj.get_type().name()?
+            )));
         }
         obj.extract()
     }
