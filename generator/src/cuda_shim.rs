@@ -250,6 +250,35 @@ struct Wrapper {
     /// The C++ return type of a function that returns a value, not the status
     /// (`hipGetErrorString`'s `const char *`): CUDA's result converts to it.
     value: Option<String>,
+    /// CUDA's arguments in order: the HIP parameter's index, or -1 for a NULL the HIP
+    /// function has no parameter for (the spec's `null_args`).
+    order: Vec<i64>,
+    /// Per HIP parameter: its position among CUDA's arguments.
+    at: Vec<usize>,
+}
+
+/// A CUDA function to try for a HIP one, with the CUDA positions passed as NULL.
+type Candidate = (String, Vec<usize>);
+
+impl Wrapper {
+    /// Calls `cuda`, with NULL at CUDA's positions `nulls`.
+    fn calling(&mut self, cuda: String, nulls: &[usize]) {
+        let n = self.params.len() + nulls.len();
+        let mut hip = 0..self.params.len() as i64;
+        self.order = (0..n)
+            .map(|j| {
+                if nulls.contains(&j) {
+                    -1
+                } else {
+                    hip.next().unwrap_or(-1)
+                }
+            })
+            .collect();
+        self.at = (0..self.params.len())
+            .map(|k| self.order.iter().position(|&o| o == k as i64).unwrap_or(k))
+            .collect();
+        self.cuda = cuda;
+    }
 }
 
 #[derive(Serialize)]
@@ -467,7 +496,7 @@ pub fn generate(
     }
     let mut left_out = Vec::new();
     // (wrapper, remaining candidates)
-    let mut wanted: Vec<(Wrapper, Vec<String>)> = Vec::new();
+    let mut wanted: Vec<(Wrapper, Vec<Candidate>)> = Vec::new();
     for f in &lib.functions {
         if exclude.contains(&f.name) {
             continue; // exported by another source of the same shim
@@ -506,36 +535,37 @@ pub fn generate(
         // HIPIFY names hipBLAS's `_v2` functions (hipComplex) for the complex ones; the
         // plain name takes the same arguments with layout-identical types.
         let v2 = format!("{}_v2", f.name);
-        let mut cands: Vec<String> = candidates
+        let mut cands: Vec<Candidate> = candidates
             .get(f.name.as_str())
             .or_else(|| candidates.get(v2.as_str()))
-            .cloned()
-            .unwrap_or_default();
+            .into_iter()
+            .flatten()
+            .map(|c| (c.clone(), Vec::new()))
+            .collect();
         if let Some(other) = cuda.same_as.get(&f.name) {
-            cands.extend(
-                candidates
-                    .get(other.as_str())
-                    .into_iter()
-                    .flatten()
-                    .cloned(),
-            );
+            let same = candidates.get(other.as_str()).into_iter().flatten();
+            cands.extend(same.map(|c| (c.clone(), Vec::new())));
+        }
+        for (c, nulls) in cuda.null_args.get(&f.name).into_iter().flatten() {
+            cands.push((c.clone(), nulls.clone()));
         }
         if cands.is_empty() {
             left_out.push((f.name.clone(), "HIPIFY maps no CUDA function to it".into()));
             continue;
         }
-        let first = cands.remove(0);
-        wanted.push((
-            Wrapper {
-                name: f.name.clone(),
-                symbol: f.symbol.clone(),
-                params,
-                cuda: first,
-                single: f.params.iter().map(|p| single_struct(f, &p.name)).collect(),
-                value,
-            },
-            cands,
-        ));
+        let (first, nulls) = cands.remove(0);
+        let mut w = Wrapper {
+            name: f.name.clone(),
+            symbol: f.symbol.clone(),
+            params,
+            cuda: String::new(),
+            single: f.params.iter().map(|p| single_struct(f, &p.name)).collect(),
+            value,
+            order: Vec::new(),
+            at: Vec::new(),
+        };
+        w.calling(first, &nulls);
+        wanted.push((w, cands));
     }
 
     let mut env = minijinja::Environment::new();
@@ -646,7 +676,8 @@ pub fn generate(
             match bad.get(&w.name) {
                 None => kept.push((w, rest)),
                 Some(_) if !rest.is_empty() => {
-                    w.cuda = rest.remove(0);
+                    let (next, nulls) = rest.remove(0);
+                    w.calling(next, &nulls);
                     kept.push((w, rest));
                 }
                 Some(why) => left_out.push((w.name.clone(), format!("does not compile: {why}"))),

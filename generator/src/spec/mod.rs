@@ -205,6 +205,11 @@ pub struct CudaLibrarySpec {
     /// own for them.
     #[serde(default)]
     pub same_as: BTreeMap<String, String>,
+    /// Further CUDA candidates of a HIP function, tried after HIPIFY's, that take parameters
+    /// the HIP function lacks: HIP function -> CUDA function -> the CUDA parameter positions
+    /// passed as NULL (CUDA 13's `cuCtxCreate` takes a `CUctxCreateParams *` second).
+    #[serde(default)]
+    pub null_args: BTreeMap<String, BTreeMap<String, Vec<usize>>>,
 }
 
 /// Members of the library's status enum for the shim's own answers.
