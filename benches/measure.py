@@ -35,6 +35,20 @@ def best(fn, number=200_000, repeat=7):
     return min(timeit.repeat(fn, number=number, repeat=repeat)) / number * 1e9
 
 
+def refused(call):
+    """`call` wrapped to catch the TypeError it must raise; a call that does not raise one
+    fails, so the figure is left out."""
+
+    def f():
+        try:
+            call()
+        except TypeError:
+            return
+        raise AssertionError("accepted an argument it should refuse")
+
+    return f
+
+
 class HostAsDevice:
     """Host memory presented through `__cuda_array_interface__`, so DeviceArray can wrap it."""
 
@@ -56,6 +70,15 @@ def main():
     results["hipGetErrorName"] = best(lambda: hip.hipGetErrorName(err))
     results["hiprtcGetErrorString"] = best(lambda: hiprtc.hiprtcGetErrorString(rtc_err))
     results["hiprtcVersion (2 out params)"] = best(lambda: hiprtc.hiprtcVersion())
+
+    # A refused argument: the TypeError built, raised and caught (a program that tries one
+    # form, then another, pays this).
+    junk = object()
+    for label, call in (
+        ("refused argument: hipStreamSynchronize(object())", lambda: hip.hipStreamSynchronize(junk)),
+        ("refused argument: hipGetErrorString(object())", lambda: hip.hipGetErrorString(junk)),
+    ):
+        results[label] = best(refused(call))
 
     d = hip.dim3(x=4)
     results["struct field get (dim3.x)"] = best(lambda: d.x)
