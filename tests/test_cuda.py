@@ -156,6 +156,24 @@ def test_types_and_constants_are_the_hip_objects():
     assert nvrtc.CUlinkState.__hip_class__ is hiprtc.hiprtcLinkState
 
 
+@pytest.mark.parametrize("module", ["cuda.bindings.driver", "cuda.bindings.runtime", "cuda.bindings.nvrtc"])
+def test_star_import_and_dir_name_only_what_resolves(module):
+    """HIPIFY's table is the default release's; under the bindings of another release (this
+    machine's HIP 5 runtime binds 5.x's), `__all__` leaves out what that release lacks, so
+    `from cuda.bindings.driver import *` works and every name `dir()` gives resolves."""
+    code = (
+        f"import importlib; m = importlib.import_module({module!r})\n"
+        f"from {module} import *\n"
+        "missing = [n for n in dir(m) if not hasattr(m, n)]\n"
+        "print(len(m.__all__), missing)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "HIP_PYTHON_ROCM_RELEASE"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    count, missing = out.stdout.split(" ", 1)
+    assert int(count) > 10 and missing.strip() == "[]", out.stdout
+
+
 def test_unknown_name_is_an_attribute_error():
     with pytest.raises(AttributeError, match="cuda.cudart.*cudaNoSuchThing"):
         cudart.cudaNoSuchThing  # noqa: B018

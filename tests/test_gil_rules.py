@@ -8,10 +8,11 @@ import pytest
 from conftest import load_ir
 
 # What a call that keeps the GIL may be: an error or status string, a version, the last
-# error, a name, a descriptor built from its arguments.
+# error, a name, a descriptor built from its arguments, the current device or its count or
+# attributes.
 CHEAP = re.compile(
     r"(GetErrorString|GetErrorName|StatusToString|Version|GetLastError|PeekAtLastError|ApiName"
-    r"|KernelNameRef|CreateChannelDesc)$"
+    r"|KernelNameRef|CreateChannelDesc|^hipGetDevice|^hipGetDeviceCount|^hipDeviceGetAttribute)$"
 )
 BLOCKING = [
     ("hip", "hipDeviceSynchronize"),

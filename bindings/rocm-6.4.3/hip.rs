@@ -360,8 +360,8 @@ fn hipDriverGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_driverVersion) });
+    // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
+    let __r = unsafe { __f(a_driverVersion) };
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_driverVersion)?])
 }
 rt::function!(F_hipRuntimeGetVersion, C_hipRuntimeGetVersion, c"hipRuntimeGetVersion", "hipRuntimeGetVersion",
@@ -378,8 +378,8 @@ fn hipRuntimeGetVersion(py: Python<'_>) -> PyResult<PyObject> {
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_runtimeVersion) });
+    // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
+    let __r = unsafe { __f(a_runtimeVersion) };
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_runtimeVersion)?])
 }
 rt::function!(F_hipDeviceGet, C_hipDeviceGet, c"hipDeviceGet", "hipDeviceGet",
@@ -622,8 +622,8 @@ fn hipGetDevice(py: Python<'_>) -> PyResult<PyObject> {
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_deviceId) });
+    // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
+    let __r = unsafe { __f(a_deviceId) };
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_deviceId)?])
 }
 rt::function!(F_hipGetDeviceCount, C_hipGetDeviceCount, c"hipGetDeviceCount", "hipGetDeviceCount",
@@ -640,8 +640,8 @@ fn hipGetDeviceCount(py: Python<'_>) -> PyResult<PyObject> {
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_count) });
+    // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
+    let __r = unsafe { __f(a_count) };
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_count)?])
 }
 rt::function!(F_hipDeviceGetAttribute, C_hipDeviceGetAttribute, c"hipDeviceGetAttribute", "hipDeviceGetAttribute",
@@ -660,8 +660,8 @@ fn hipDeviceGetAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, deviceId: rt::
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize, u32, i32) -> u32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_pi, a_attr, a_deviceId) });
+    // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
+    let __r = unsafe { __f(a_pi, a_attr, a_deviceId) };
     rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pi)?])
 }
 rt::function!(F_hipDeviceGetDefaultMemPool, C_hipDeviceGetDefaultMemPool, c"hipDeviceGetDefaultMemPool", "hipDeviceGetDefaultMemPool",

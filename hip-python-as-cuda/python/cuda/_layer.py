@@ -219,6 +219,11 @@ class CudaModule(types.ModuleType):
             kind = self.__dict__["_cuda_kind_"]
             extra = _conventions.tables().names(kind) + list(getattr(_extras(kind), "__all__", ()))
             names = list(dict.fromkeys(self.__dict__["_hip_names_"] + extra))
+            # HIPIFY's table and the conventions are the default release's: under the
+            # bindings of another release (a ROCm 5 runtime binds 5.x's) some names need what
+            # that release lacks. Only names that resolve are listed, so `import *` and
+            # `dir()` never name what raises (`import *` resolves each name anyway).
+            names = [n for n in names if self._resolves(n)]
             object.__setattr__(self, "__all__", names)
             return names
         cuda_enum = self._flag_enum(name)
@@ -237,6 +242,14 @@ class CudaModule(types.ModuleType):
         else:
             # One switch per CUDA enum, whichever module it is set through.
             _HALLUCINATE[cuda_enum] = bool(value)
+
+    def _resolves(self, name):
+        """Whether `name` resolves here (resolving it, as `import *` would)."""
+        try:
+            getattr(self, name)
+        except AttributeError:
+            return False
+        return True
 
     def _entry(self, name):
         """(HIP module, HIP name, kind) of a CUDA name of this module, or None."""
