@@ -193,6 +193,45 @@ def test_platform_defaults_to_amd_where_its_runtime_loads():
     assert out.stdout.strip() == "amd"
 
 
+STAND_IN_DRIVER = """
+extern "C" int cuInit(unsigned) { return 0; }
+extern "C" int cuDeviceGetCount(int *n) { *n = COUNT; return 0; }
+"""
+
+
+@pytest.mark.parametrize(
+    ("gpus", "platform", "reason"),
+    [
+        (2, "nvidia", "2 NVIDIA GPU(s) reported by the CUDA driver"),
+        # No GPU anywhere: the AMD runtime that loads here (HIP 5.2) decides.
+        (0, "amd", "no GPU found; the AMD runtime (libamdhip64) loads"),
+    ],
+)
+def test_platform_is_chosen_by_the_gpus_a_stand_in_cuda_driver_reports(tmp_path, gpus, platform, reason):
+    """This machine has an AMD runtime (libamdhip64.so.5) and no GPU; a stand-in CUDA driver
+    (`libcuda.so.1` reporting `gpus` devices) on the loader's path plays an NVIDIA machine's.
+    With NVIDIA GPUs the platform is NVIDIA, and the AMD runtime is never loaded to decide
+    (on a real NVIDIA machine, loading it aborted the process)."""
+    src = tmp_path / "driver.cpp"
+    src.write_text(STAND_IN_DRIVER.replace("COUNT", str(gpus)))
+    subprocess.run(["g++", "-shared", "-fPIC", str(src), "-o", str(tmp_path / "libcuda.so.1")], check=True)
+    code = (
+        "import sys\n"
+        "from hip import _native\n"
+        "print(_native.platform()); print(_native.platform_reason())\n"
+        "loaded = open('/proc/self/maps').read()\n"
+        "print('amd runtime loaded' if 'libamdhip64' in loaded else 'amd runtime not loaded')\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "HIP_PLATFORM"}
+    env["LD_LIBRARY_PATH"] = f"{tmp_path}:{env.get('LD_LIBRARY_PATH', '')}"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.splitlines()
+    assert lines[:2] == [platform, reason], out.stdout
+    if platform == "nvidia":
+        assert lines[2] == "amd runtime not loaded", out.stdout
+
+
 def test_offload_arch_options_for_nvrtc():
     from hip import _nvidia_options
 
