@@ -133,6 +133,31 @@ def test_streams_events_async_copies(kernel):
     ok(h.hipFree(dev))
 
 
+def test_graph_dependencies_added_removed_and_launched():
+    """Edges between graph nodes (CUDA 13 takes edge data beside them: the CUDA 13 shim passes
+    NULL, plain dependencies), then the graph runs; a destroyed graph is refused."""
+    graph = ok(h.hipGraphCreate(0))
+    a = ok(h.hipGraphAddEmptyNode(graph, None, 0))
+    b = ok(h.hipGraphAddEmptyNode(graph, None, 0))
+    ok(h.hipGraphAddDependencies(graph, [a], [b], 1))
+    ok(h.hipGraphRemoveDependencies(graph, [a], [b], 1))
+    # The edge is gone: removing it again is the runtime's error, not a crash. Where the
+    # runtime keeps it as its last error (CUDA 13's runtime API does), other users of the same
+    # runtime would see it (PyTorch checks it after its launches): taken back, as a program
+    # mixing libraries does.
+    assert h.hipGraphRemoveDependencies(graph, [a], [b], 1)[0] != h.hipError_t.hipSuccess
+    h.hipGetLastError()
+    assert h.hipGetLastError()[0] == h.hipError_t.hipSuccess
+    ok(h.hipGraphAddDependencies(graph, [a], [b], 1))
+    graph_exec = ok(h.hipGraphInstantiateWithFlags(graph, 0))
+    ok(h.hipGraphLaunch(graph_exec, None))
+    ok(h.hipDeviceSynchronize())
+    ok(h.hipGraphExecDestroy(graph_exec))
+    ok(h.hipGraphDestroy(graph))
+    with pytest.raises(ValueError, match="hipGraphDestroy"):
+        h.hipGraphAddEmptyNode(graph, None, 0)
+
+
 def test_device_array_through_cuda_array_interface():
     consumers = []
     try:
