@@ -152,7 +152,9 @@ fn hiprtcDestroyProgram(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog) });
-    rt::life::destroyed(prog, true, "hiprtcDestroyProgram");
+    if __r as i64 == 0 {
+        rt::life::destroyed(prog, true, "hiprtcDestroyProgram");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hiprtcGetLoweredName, C_hiprtcGetLoweredName, c"hiprtcGetLoweredName", "hiprtcGetLoweredName",
@@ -402,7 +404,9 @@ fn hiprtcLinkDestroy(py: Python<'_>, hip_link_state: &Bound<'_, PyAny>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hip_link_state) });
-    rt::life::destroyed(hip_link_state, false, "hiprtcLinkDestroy");
+    if __r as i64 == 0 {
+        rt::life::destroyed(hip_link_state, false, "hiprtcLinkDestroy");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 

@@ -95,7 +95,9 @@ fn hiprandDestroyGenerator(py: Python<'_>, generator: &Bound<'_, PyAny>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator) });
-    rt::life::destroyed(generator, false, "hiprandDestroyGenerator");
+    if __r as i64 == 0 {
+        rt::life::destroyed(generator, false, "hiprandDestroyGenerator");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGenerate, C_hiprandGenerate, c"hiprandGenerate", "hiprandGenerate",
@@ -551,7 +553,9 @@ fn hiprandDestroyDistribution(py: Python<'_>, discrete_distribution: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_discrete_distribution) });
-    rt::life::destroyed(discrete_distribution, false, "hiprandDestroyDistribution");
+    if __r as i64 == 0 {
+        rt::life::destroyed(discrete_distribution, false, "hiprandDestroyDistribution");
+    }
     rt::tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGetDirectionVectors32, C_hiprandGetDirectionVectors32, c"hiprandGetDirectionVectors32", "hiprandGetDirectionVectors32",

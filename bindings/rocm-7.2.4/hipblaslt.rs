@@ -138,7 +138,9 @@ fn hipblasLtDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
-    rt::life::destroyed(handle, false, "hipblasLtDestroy");
+    if __r as i64 == 0 {
+        rt::life::destroyed(handle, false, "hipblasLtDestroy");
+    }
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatrixLayoutCreate, C_hipblasLtMatrixLayoutCreate, c"hipblasLtMatrixLayoutCreate", "hipblasLtMatrixLayoutCreate",
@@ -179,7 +181,9 @@ fn hipblasLtMatrixLayoutDestroy(py: Python<'_>, matLayout: &Bound<'_, PyAny>) ->
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_matLayout) });
-    rt::life::destroyed(matLayout, false, "hipblasLtMatrixLayoutDestroy");
+    if __r as i64 == 0 {
+        rt::life::destroyed(matLayout, false, "hipblasLtMatrixLayoutDestroy");
+    }
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatrixLayoutSetAttribute, C_hipblasLtMatrixLayoutSetAttribute, c"hipblasLtMatrixLayoutSetAttribute", "hipblasLtMatrixLayoutSetAttribute",
@@ -260,7 +264,9 @@ fn hipblasLtMatmulDescDestroy(py: Python<'_>, matmulDesc: &Bound<'_, PyAny>) -> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_matmulDesc) });
-    rt::life::destroyed(matmulDesc, false, "hipblasLtMatmulDescDestroy");
+    if __r as i64 == 0 {
+        rt::life::destroyed(matmulDesc, false, "hipblasLtMatmulDescDestroy");
+    }
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatmulDescSetAttribute, C_hipblasLtMatmulDescSetAttribute, c"hipblasLtMatmulDescSetAttribute", "hipblasLtMatmulDescSetAttribute",
@@ -339,7 +345,9 @@ fn hipblasLtMatmulPreferenceDestroy(py: Python<'_>, pref: &Bound<'_, PyAny>) -> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pref) });
-    rt::life::destroyed(pref, false, "hipblasLtMatmulPreferenceDestroy");
+    if __r as i64 == 0 {
+        rt::life::destroyed(pref, false, "hipblasLtMatmulPreferenceDestroy");
+    }
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatmulPreferenceSetAttribute, C_hipblasLtMatmulPreferenceSetAttribute, c"hipblasLtMatmulPreferenceSetAttribute", "hipblasLtMatmulPreferenceSetAttribute",
@@ -480,7 +488,9 @@ fn hipblasLtMatrixTransformDescDestroy(py: Python<'_>, transformDesc: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_transformDesc) });
-    rt::life::destroyed(transformDesc, false, "hipblasLtMatrixTransformDescDestroy");
+    if __r as i64 == 0 {
+        rt::life::destroyed(transformDesc, false, "hipblasLtMatrixTransformDescDestroy");
+    }
     rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatrixTransformDescSetAttribute, C_hipblasLtMatrixTransformDescSetAttribute, c"hipblasLtMatrixTransformDescSetAttribute", "hipblasLtMatrixTransformDescSetAttribute",

@@ -40,10 +40,12 @@ fn int(size: u8, signed: bool) -> FfiType {
 }
 
 impl FnCtx<'_> {
-    /// The status value of success: the spec's success member, else 0 (what every status
-    /// enum of ROCm's libraries gives success).
-    fn status_success(&self) -> i64 {
-        self.success_value.unwrap_or(0)
+    /// The value a destroy function returns on success, when it returns a status: the spec's
+    /// success member, else 0 (what every status enum of ROCm's libraries gives success,
+    /// hiprtc's too, whose spec presents its status as a plain result). None for a function
+    /// returning no enum: it always destroys.
+    fn destroy_success(&self, ret: &CType) -> Option<i64> {
+        matches!(ret, CType::Enum { .. }).then_some(self.success_value.unwrap_or(0))
     }
 
     /// The FFI type of a C type; records by value get a mirror.
@@ -262,7 +264,7 @@ impl FnCtx<'_> {
                     m.destroy = Some(Destroy {
                         arg: arg.clone(),
                         by_ref: false,
-                        success: is_status.then_some(self.status_success()),
+                        success: self.destroy_success(&f.ret),
                     });
                     let writable = matches!(
                         p.ty,
@@ -295,7 +297,7 @@ impl FnCtx<'_> {
                         m.destroy = Some(Destroy {
                             arg: arg.clone(),
                             by_ref: points_at_handle(&p.ty),
-                            success: is_status.then_some(self.status_success()),
+                            success: self.destroy_success(&f.ret),
                         });
                     }
                     m.params.push(Param {

@@ -83,6 +83,9 @@ pub fn destroyed(obj: &Bound<'_, PyAny>, by_ref: bool, by: &'static str) {
     };
     let target = match p.try_borrow() {
         Ok(b) if by_ref => ref_owner(obj, &b).unwrap_or_else(|| p.clone()),
+        // NULL given by value names no C object (destroying it is a no-op that C answers
+        // with success): nothing to mark.
+        Ok(b) if b.addr == 0 => return,
         Ok(_) => p.clone(),
         Err(_) => return,
     };
