@@ -119,6 +119,33 @@ def test_negative_and_out_of_range_ints():
         hip.hipGetErrorName(2**40)
 
 
+def test_integer_range_edges():
+    # Plain ints take a fast path; its edges must agree with the general one: the C type's
+    # whole range passes, one past either end is an OverflowError, subclasses still convert.
+    u32_max = 2**32 - 1
+    assert isinstance(hip.hipStreamCreateWithFlags(u32_max)[0], hip.hipError_t)
+    for bad in (2**32, -1, 2**63, 2**64, -(2**63) - 1):
+        with pytest.raises(OverflowError):
+            hip.hipStreamCreateWithFlags(bad)
+    for fine in (2**31 - 1, -(2**31), True, np.int32(3)):
+        assert isinstance(hip.hipSetDevice(fine)[0], hip.hipError_t)
+    for bad in (2**31, -(2**31) - 1):
+        with pytest.raises(OverflowError):
+            hip.hipSetDevice(bad)
+
+
+def test_pointer_int_edges():
+    # An address as a plain int: the whole 64-bit range, nothing negative or wider.
+    for addr in (0, 1, 2**63, 2**64 - 1):
+        assert int(hip.hipStream_t(addr)) == addr
+    with pytest.raises(OverflowError, match="negative"):
+        hip.hipStream_t(-1)
+    with pytest.raises(OverflowError):
+        hip.hipStream_t(2**64)
+    with pytest.raises(OverflowError, match="negative"):
+        hip.hipFree(-(2**70))
+
+
 def test_negative_buffer_length():
     with pytest.raises(ValueError, match="negative"):
         hip.hipDeviceGetName(-1, 0)

@@ -37,9 +37,23 @@ use pyo3::types::{PyDict, PyTuple};
 use pyo3::BoundObject;
 
 /// A result tuple from already converted items.
+///
+/// Filled by hand: `PyTuple::new` walks a general iterator and checks its length, about a
+/// third of the tuple's cost on a two-item result.
 #[inline]
 pub fn tuple<const N: usize>(py: Python<'_>, items: [PyObject; N]) -> PyResult<PyObject> {
-    Ok(PyTuple::new(py, items)?.into_any().unbind())
+    // SAFETY: a new tuple of N slots, each filled once with a reference it takes over.
+    unsafe {
+        let t = pyo3::ffi::PyTuple_New(N as pyo3::ffi::Py_ssize_t);
+        if t.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let items = std::mem::ManuallyDrop::new(items);
+        for (i, item) in items.iter().enumerate() {
+            pyo3::ffi::PyTuple_SetItem(t, i as pyo3::ffi::Py_ssize_t, item.as_ptr());
+        }
+        Ok(PyObject::from_owned_ptr(py, t))
+    }
 }
 
 /// Converts any value with a Python conversion into an object.

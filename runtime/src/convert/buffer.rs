@@ -55,9 +55,13 @@ const PYBUF_ANY_CONTIGUOUS: c_int = 0x0080 | 0x0010 | 0x0008;
 const PYBUF_WRITABLE: c_int = 0x0001;
 
 /// An exported buffer, released on drop (with the GIL held, as the wrappers drop it).
+///
+/// The view is held by value (no allocation per buffer argument): exporters keep nothing
+/// that points at the `Py_buffer` itself (its `obj` and `internal` fields travel with it),
+/// so it may move between the export and the release.
 pub struct BufferGuard {
     /// The export.
-    view: Box<RawBuffer>,
+    view: RawBuffer,
 }
 
 impl BufferGuard {
@@ -69,14 +73,14 @@ impl BufferGuard {
             return Ok(None);
         }
         // SAFETY: `RawBuffer` is plain data; zeroed is its documented initial state.
-        let mut view: Box<RawBuffer> = Box::new(unsafe { std::mem::zeroed() });
+        let mut view: RawBuffer = unsafe { std::mem::zeroed() };
         let flags = if writable {
             PYBUF_ANY_CONTIGUOUS | PYBUF_WRITABLE
         } else {
             PYBUF_ANY_CONTIGUOUS
         };
         // SAFETY: `obj` is a live object and `view` outlives the export.
-        let rc = unsafe { PyObject_GetBuffer(obj.as_ptr(), &mut *view, flags) };
+        let rc = unsafe { PyObject_GetBuffer(obj.as_ptr(), &mut view, flags) };
         if rc == 0 {
             return Ok(Some(BufferGuard { view }));
         }
@@ -116,6 +120,6 @@ impl Drop for BufferGuard {
     fn drop(&mut self) {
         // SAFETY: the view was filled by a successful PyObject_GetBuffer; the generated
         // wrappers drop their arguments with the GIL held.
-        unsafe { PyBuffer_Release(&mut *self.view) }
+        unsafe { PyBuffer_Release(&mut self.view) }
     }
 }

@@ -155,6 +155,23 @@ impl<'py> FromArg<'py> for PtrArgMut {
     }
 }
 
+/// An exact `int` that fits `T` (nearly every integer argument), read with one call into the
+/// interpreter; None for anything else, which takes the general path and its messages.
+#[inline]
+fn exact_int<T: TryFrom<i64>>(obj: &Bound<'_, PyAny>) -> Option<T> {
+    if !obj.is_exact_instance_of::<pyo3::types::PyInt>() {
+        return None;
+    }
+    let mut overflow = 0;
+    // SAFETY: an exact int; this conversion cannot fail otherwise (out of range sets
+    // `overflow` and raises nothing).
+    let v = unsafe { ffi::PyLong_AsLongLongAndOverflow(obj.as_ptr(), &mut overflow) };
+    if overflow != 0 {
+        return None;
+    }
+    T::try_from(v).ok()
+}
+
 /// A pointer argument; nothing pointer-like is a TypeError built here, naming `name`.
 #[inline]
 fn pointer_arg(obj: &Bound<'_, PyAny>, name: &str, writable: bool) -> PyResult<PtrArg> {
@@ -165,9 +182,12 @@ fn pointer_arg(obj: &Bound<'_, PyAny>, name: &str, writable: bool) -> PyResult<P
     }
 }
 
-impl<'py, T: FromPyObject<'py>> FromArg<'py> for CInt<T> {
+impl<'py, T: FromPyObject<'py> + TryFrom<i64>> FromArg<'py> for CInt<T> {
     #[inline]
     fn from_arg(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Self> {
+        if let Some(v) = exact_int::<T>(obj) {
+            return Ok(CInt(v));
+        }
         if !is_int_like(obj) {
             // Asked first, so that no interpreter error is raised and then replaced.
             return Err(PyTypeError::new_err(format!(

@@ -18,8 +18,8 @@ pub struct KernelExtra {
     addr: usize,
     /// The packed argument bytes.
     _args: Vec<u64>,
-    /// Their size, pointed at by the array.
-    _size: Box<usize>,
+    /// Their size, pointed at by the array (None when nothing is packed: no allocation).
+    _size: Option<Box<usize>>,
     /// `[BUFFER_POINTER, args, BUFFER_SIZE, &size, END]`.
     _config: Vec<usize>,
     /// Keeps a pointer-like `extra` argument alive.
@@ -55,7 +55,7 @@ impl KernelExtra {
         Ok(KernelExtra {
             addr: config.as_ptr() as usize,
             _args: args,
-            _size: size,
+            _size: Some(size),
             _config: config,
             _ptr: None,
         })
@@ -98,7 +98,7 @@ fn packed_args(items: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
             )));
         } else {
             let addr = if let Ok(p) = item.downcast::<Pointer>() {
-                p.borrow().addr
+                p.get().addr()
             } else {
                 PtrArg::convert(&item, false)
                     .map_err(|e| PyTypeError::new_err(format!("extra[{i}]: {}", e.value(py))))?
@@ -128,7 +128,7 @@ impl<'py> FromPyObject<'py> for KernelExtra {
         Ok(KernelExtra {
             addr: p.addr,
             _args: Vec::new(),
-            _size: Box::new(0),
+            _size: None,
             _config: Vec::new(),
             _ptr: Some(p),
         })

@@ -184,7 +184,7 @@ fn packed(
         let ty = value.get_type();
         if ty.is(value.py().get_type::<Pointer>()) || ty.is(value.py().get_type::<DeviceArray>()) {
             let p = value.downcast::<Pointer>()?;
-            return Ok(Some(p.borrow().addr as u64));
+            return Ok(Some(p.get().addr() as u64));
         }
         return Ok(None);
     }

@@ -8,21 +8,27 @@ use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyInt, PyTuple, PyType};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// An address, optionally keeping alive the Python object that owns the memory.
 ///
 /// Base class of every handle, struct and array type, as `hip._util.types.Pointer` is in
 /// hip-python.
-#[pyclass(subclass, module = "hip._util.types")]
+#[pyclass(subclass, frozen, module = "hip._util.types")]
 pub struct Pointer {
-    /// The address.
-    pub addr: usize,
+    /// The address. C may write it through `createRef()`/`getPtr()`, and a handle argument
+    /// C rewrites is updated in place, so it is set through shared references: frozen, the
+    /// class needs no borrow flag (two atomic operations on every handle argument and field
+    /// access, ~20 ns here). Relaxed: the GIL orders every access.
+    addr: AtomicUsize,
     /// Object owning the memory, kept alive as long as this pointer.
     pub owner: Option<PyObject>,
     /// For a handle: whether it was destroyed through the bindings, shared with its copies
     /// (`types::life`); None until a copy is made or it is destroyed.
-    pub life: Option<Arc<Life>>,
+    life: Mutex<Option<Arc<Life>>>,
+    /// Whether `life` holds a cell: read without the lock on every argument conversion.
+    has_life: AtomicBool,
 }
 
 impl Pointer {
@@ -33,11 +39,57 @@ impl Pointer {
 
     /// A pointer to `addr` keeping `owner` alive.
     pub fn owned(addr: usize, owner: Option<PyObject>) -> Self {
+        Pointer::with_life(addr, owner, None)
+    }
+
+    /// A pointer to `addr` keeping `owner` alive and sharing the handle cell `life`.
+    pub fn with_life(addr: usize, owner: Option<PyObject>, life: Option<Arc<Life>>) -> Self {
         Pointer {
-            addr,
+            addr: AtomicUsize::new(addr),
             owner,
-            life: None,
+            has_life: AtomicBool::new(life.is_some()),
+            life: Mutex::new(life),
         }
+    }
+
+    /// The address.
+    #[inline]
+    pub fn addr(&self) -> usize {
+        self.addr.load(Ordering::Relaxed)
+    }
+
+    /// Sets the address (a handle C replaced).
+    #[inline]
+    pub fn set_addr(&self, addr: usize) {
+        self.addr.store(addr, Ordering::Relaxed)
+    }
+
+    /// The address of the slot holding the address (a `void **` C may write through).
+    #[inline]
+    pub fn slot(&self) -> usize {
+        self.addr.as_ptr() as usize
+    }
+
+    /// The handle cell, if the pointer has one.
+    #[inline]
+    pub fn life(&self) -> Option<Arc<Life>> {
+        if !self.has_life.load(Ordering::Relaxed) {
+            return None;
+        }
+        self.life.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The handle cell, created (and shared from then on) when there is none.
+    pub fn life_cell(&self) -> Arc<Life> {
+        let mut life = self.life.lock().unwrap_or_else(|e| e.into_inner());
+        self.has_life.store(true, Ordering::Relaxed);
+        life.get_or_insert_with(Life::new).clone()
+    }
+
+    /// Forgets the handle cell: the pointer now stands for another C object.
+    pub fn clear_life(&self) {
+        *self.life.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        self.has_life.store(false, Ordering::Relaxed);
     }
 }
 
@@ -67,13 +119,13 @@ impl Pointer {
         if let Ok(p) = obj.downcast::<Pointer>() {
             // A copy of a handle (`hipStream_t(s)`): it shares the handle's life, so a destroy
             // through either is seen by both.
-            let mut p = p.try_borrow_mut()?;
-            let life = (p.addr != 0).then(|| life::cell(&mut p));
-            return Ok(Pointer {
-                addr: p.addr,
-                owner: Some(obj.clone().unbind()),
+            let p = p.get();
+            let life = (p.addr() != 0).then(|| p.life_cell());
+            return Ok(Pointer::with_life(
+                p.addr(),
+                Some(obj.clone().unbind()),
                 life,
-            });
+            ));
         }
         let arg = PtrArg::convert(obj, false)?;
         Ok(Pointer::owned(arg.addr, Some(obj.clone().unbind())))
@@ -98,7 +150,7 @@ impl Pointer {
     fn create_ref(slf: &Bound<'_, Self>) -> Pointer {
         // The slot lives in the Python object, which the new pointer keeps alive; C writes a
         // plain address there while no Rust borrow of it exists.
-        let slot = &slf.borrow().addr as *const usize as usize;
+        let slot = slf.get().slot();
         Pointer::owned(slot, Some(slf.clone().into_any().unbind()))
     }
 
@@ -106,50 +158,50 @@ impl Pointer {
     /// handle: what a `CUstream *` parameter or a kernel argument wants).
     #[pyo3(name = "getPtr")]
     fn get_ptr(&self) -> usize {
-        &self.addr as *const usize as usize
+        self.slot()
     }
 
     /// Whether the address is 0 (a property, as in hip-python).
     #[getter]
     fn is_ptr_null(&self) -> bool {
-        self.addr == 0
+        self.addr() == 0
     }
 
     /// The address.
     fn __int__(&self) -> usize {
-        self.addr
+        self.addr()
     }
 
     /// Whether the address is not 0.
     fn __bool__(&self) -> bool {
-        self.addr != 0
+        self.addr() != 0
     }
 
     /// Two pointers are equal when their addresses are.
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         if let Ok(o) = other.downcast::<Pointer>() {
             // A destroyed handle still compares by its address.
-            return o.try_borrow().is_ok_and(|o| o.addr == self.addr);
+            return o.get().addr() == self.addr();
         }
-        PtrArg::convert(other, false).is_ok_and(|o| o.addr == self.addr)
+        PtrArg::convert(other, false).is_ok_and(|o| o.addr == self.addr())
     }
 
     /// Hash of the address.
     fn __hash__(&self) -> u64 {
-        self.addr as u64
+        self.addr() as u64
     }
 
     /// `<ClassName object at 0x...>` style representation.
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
         let name = slf.get_type().name()?;
-        Ok(format!("<{name} object, addr=0x{:x}>", slf.borrow().addr))
+        Ok(format!("<{name} object, addr=0x{:x}>", slf.get().addr()))
     }
 
     /// The address as `ctypes.c_void_p`.
     fn as_c_void_p<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         py.import("ctypes")?
             .getattr("c_void_p")?
-            .call1((self.addr,))
+            .call1((self.addr(),))
     }
 
     /// A new `Pointer` at this address plus `offset` bytes (never negative, as in hip-python).
@@ -159,7 +211,7 @@ impl Pointer {
                 .map_err(|_| PyValueError::new_err(format!("offset {o} must be non-negative")))
         })?;
         let addr = self
-            .addr
+            .addr()
             .checked_add(offset)
             .ok_or_else(|| PyOverflowError::new_err("pointer offset overflows"))?;
         Ok(Pointer::owned(
@@ -262,7 +314,7 @@ impl DeviceArray {
     fn __cuda_array_interface__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
         let py = slf.py();
         let me = slf.borrow();
-        let addr = me.as_super().addr;
+        let addr = me.as_super().addr();
         let d = PyDict::new(py);
         d.set_item("shape", PyTuple::new(py, &me.shape)?)?;
         d.set_item("typestr", &me.typestr)?;
@@ -382,17 +434,14 @@ impl DeviceArray {
             offset += start * stride;
             stride *= dim;
         }
-        let addr = slf.as_super().borrow().addr + offset * itemsize;
-        let init = PyClassInitializer::from(Pointer {
-            addr,
-            owner: Some(slf.clone().into_any().unbind()),
-            life: None,
-        })
-        .add_subclass(DeviceArray {
-            shape: result,
-            typestr,
-            read_only,
-        });
+        let addr = slf.as_super().get().addr() + offset * itemsize;
+        let init =
+            PyClassInitializer::from(Pointer::owned(addr, Some(slf.clone().into_any().unbind())))
+                .add_subclass(DeviceArray {
+                    shape: result,
+                    typestr,
+                    read_only,
+                });
         Ok(Bound::new(py, init)?.into_any())
     }
 
@@ -523,15 +572,25 @@ impl PtrArg {
     /// argument builds its message once, naming the argument).
     pub fn try_convert(obj: &Bound<'_, PyAny>, writable: bool) -> PyResult<Option<PtrArg>> {
         let plain = |addr| Ok(Some(PtrArg { addr, _guard: None }));
+        if obj.is_exact_instance_of::<PyInt>() {
+            // An address given as a plain int (`ctypes.addressof(params)`): one call into the
+            // interpreter where it fits; negative or too large takes `int_to_addr`'s messages.
+            // SAFETY: an exact int; a failure is an OverflowError, cleared below.
+            let v = unsafe { pyo3::ffi::PyLong_AsUnsignedLongLong(obj.as_ptr()) };
+            if v != u64::MAX {
+                return plain(v as usize);
+            }
+            // SAFETY: clears the OverflowError (if any) that is about to be raised again.
+            unsafe { pyo3::ffi::PyErr_Clear() };
+            return plain(int_to_addr(obj)?);
+        }
         if let Ok(p) = obj.downcast::<Pointer>() {
-            let p = p.borrow();
-            if p.life.is_some() {
-                life::check(obj, &p)?;
-            }
+            let p = p.get();
+            life::check(obj, p)?;
             if writable && p.owner.is_some() {
-                life::may_be_rewritten(obj, &p);
+                life::may_be_rewritten(obj, p);
             }
-            return plain(p.addr);
+            return plain(p.addr());
         }
         if obj.is_none() {
             return plain(0);

@@ -35,9 +35,9 @@ impl Life {
 /// Refuses a handle object whose C object was destroyed through the bindings.
 #[inline]
 pub fn check(obj: &Bound<'_, PyAny>, p: &Pointer) -> PyResult<()> {
-    match p.life.as_ref().and_then(|l| l.destroyed_by()) {
+    match p.life().and_then(|l| l.destroyed_by()) {
         None => Ok(()),
-        Some(by) => Err(destroyed_error(obj, p.addr, by)),
+        Some(by) => Err(destroyed_error(obj, p.addr(), by)),
     }
 }
 
@@ -53,11 +53,6 @@ fn destroyed_error(obj: &Bound<'_, PyAny>, addr: usize, by: &str) -> PyErr {
     ))
 }
 
-/// The cell of `p`, created (and shared from then on) when it has none.
-pub fn cell(p: &mut Pointer) -> Arc<Life> {
-    p.life.get_or_insert_with(Life::new).clone()
-}
-
 /// Whether `p` was made by `createRef()`: its owner is a `Pointer` whose value slot it points
 /// at. Returns that owner.
 pub fn ref_owner<'py>(obj: &Bound<'py, PyAny>, p: &Pointer) -> Option<Bound<'py, Pointer>> {
@@ -67,11 +62,7 @@ pub fn ref_owner<'py>(obj: &Bound<'py, PyAny>, p: &Pointer) -> Option<Bound<'py,
         .bind(obj.py())
         .downcast::<Pointer>()
         .ok()?;
-    let slot = {
-        let o = owner.try_borrow().ok()?;
-        &o.addr as *const usize as usize
-    };
-    (slot == p.addr).then(|| owner.clone())
+    (owner.get().slot() == p.addr()).then(|| owner.clone())
 }
 
 /// Marks the handle `obj` stands for as destroyed by `by` (after `by` returned success).
@@ -81,17 +72,17 @@ pub fn destroyed(obj: &Bound<'_, PyAny>, by_ref: bool, by: &'static str) {
     let Ok(p) = obj.downcast::<Pointer>() else {
         return; // an int or a buffer: nothing of ours to mark
     };
-    let target = match p.try_borrow() {
-        Ok(b) if by_ref => ref_owner(obj, &b).unwrap_or_else(|| p.clone()),
+    let b = p.get();
+    let target = if by_ref {
+        ref_owner(obj, b).unwrap_or_else(|| p.clone())
+    } else if b.addr() == 0 {
         // NULL given by value names no C object (destroying it is a no-op that C answers
         // with success): nothing to mark.
-        Ok(b) if b.addr == 0 => return,
-        Ok(_) => p.clone(),
-        Err(_) => return,
+        return;
+    } else {
+        p.clone()
     };
-    if let Ok(mut t) = target.try_borrow_mut() {
-        let _ = cell(&mut t).0.set(by);
-    }
+    let _ = target.get().life_cell().0.set(by);
 }
 
 /// Before a call that may write a new handle through a `createRef()` pointer: its owner
@@ -102,8 +93,6 @@ pub fn may_be_rewritten(obj: &Bound<'_, PyAny>, p: &Pointer) {
         return;
     }
     if let Some(owner) = ref_owner(obj, p) {
-        if let Ok(mut o) = owner.try_borrow_mut() {
-            o.life = None;
-        }
+        owner.get().clear_life();
     }
 }

@@ -46,11 +46,11 @@ pub struct Field {
 
 /// The address of a struct instance.
 fn addr_of(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    let p = obj.downcast::<Pointer>()?.borrow();
-    if p.addr == 0 {
+    let addr = obj.downcast::<Pointer>()?.get().addr();
+    if addr == 0 {
         return Err(PyValueError::new_err("the struct points at NULL"));
     }
-    Ok(p.addr)
+    Ok(addr)
 }
 
 #[pymethods]
@@ -389,8 +389,8 @@ fn write_kind(
     Ok(())
 }
 
-/// Base class of every generated struct and union class.
-#[pyclass(extends = Pointer, subclass, module = "hip._util.types")]
+/// Base class of every generated struct and union class (frozen: no borrow flag to take).
+#[pyclass(extends = Pointer, subclass, frozen, module = "hip._util.types")]
 pub struct Struct;
 
 /// The layout stored on a record class.
@@ -516,7 +516,7 @@ impl Struct {
     /// The struct's address (cuda-python's `getPtr()`).
     #[pyo3(name = "getPtr")]
     fn get_ptr(slf: &Bound<'_, Self>) -> usize {
-        slf.as_super().borrow().addr
+        slf.as_super().get().addr()
     }
 
     /// Field names in declaration order.

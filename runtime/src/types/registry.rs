@@ -38,6 +38,9 @@ pub struct MemberTable {
     sparse: Vec<(i64, PyObject)>,
 }
 
+/// Slots a value-indexed member table may have whatever its member count (8 bytes each).
+const DENSE_SLOTS: usize = 4096;
+
 impl MemberTable {
     /// A table of `(value, member)` pairs, the first of each value kept.
     fn new(mut pairs: Vec<(i64, PyObject)>) -> Self {
@@ -51,7 +54,9 @@ impl MemberTable {
             };
         };
         let span = (hi as i128 - lo as i128 + 1) as u128;
-        if span <= (4 * pairs.len() + 16) as u128 {
+        // Dense up to a few thousand slots whatever the member count: error enums run from 0
+        // to ~1000 with gaps (hipError_t), and returning their success member is the hot path.
+        if span <= (4 * pairs.len() + 16).max(DENSE_SLOTS) as u128 {
             let mut dense: Vec<Option<PyObject>> = (0..span).map(|_| None).collect();
             for (v, m) in pairs {
                 dense[(v - lo) as usize] = Some(m);
@@ -211,6 +216,16 @@ impl TypeRegistry {
     /// The enum member with value `v`, or a plain int for values the header does not list.
     #[inline]
     pub fn enum_member(&'static self, py: Python<'_>, idx: usize, v: i64) -> PyResult<PyObject> {
+        // Inlined into each caller: the table lookup of a status every call returns.
+        if let Some(m) = self.slots[idx].members.get(py).and_then(|t| t.get(v)) {
+            return Ok(m.clone_ref(py));
+        }
+        self.enum_member_first(py, idx, v)
+    }
+
+    /// [`Self::enum_member`] before the table is made, or for a value it does not list.
+    #[cold]
+    fn enum_member_first(&'static self, py: Python<'_>, idx: usize, v: i64) -> PyResult<PyObject> {
         let members = self.slots[idx]
             .members
             .get_or_try_init(py, || -> PyResult<_> {
@@ -235,10 +250,25 @@ impl TypeRegistry {
     /// A member of another enum is refused: that is almost always a mistake.
     #[inline]
     pub fn enum_arg(&'static self, idx: usize, obj: &Bound<'_, PyAny>) -> PyResult<i64> {
-        let py = obj.py();
-        if obj.is_exact_instance_of::<PyInt>() {
+        // The two common cases by type identity, without touching reference counts (each a
+        // call into the interpreter under the stable ABI): an int, or a member of this class.
+        let ty = obj.get_type_ptr();
+        let is_member = || {
+            self.slots[idx]
+                .class
+                .get(obj.py())
+                .is_some_and(|c| c.as_ptr() == ty.cast())
+        };
+        if obj.is_exact_instance_of::<PyInt>() || is_member() {
             return obj.extract();
         }
+        self.enum_arg_other(idx, obj)
+    }
+
+    /// [`Self::enum_arg`] for anything but an int or a member of the class itself.
+    #[cold]
+    fn enum_arg_other(&'static self, idx: usize, obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+        let py = obj.py();
         let class = self.class(py, idx)?;
         // Subtype checks in C: enum classes hook no `__instancecheck__`, and `isinstance`
         // would look for one (a Python-level call) on every enum argument.
@@ -307,7 +337,7 @@ impl TypeRegistry {
         let TypeDef::Record(r) = &self.defs[idx] else {
             return Err(PyTypeError::new_err("not a record"));
         };
-        let dst = obj.downcast::<Pointer>()?.borrow().addr;
+        let dst = obj.downcast::<Pointer>()?.get().addr();
         // SAFETY: `addr` holds a value of this record returned by C; `dst` was allocated with
         // the record's size.
         unsafe { std::ptr::copy_nonoverlapping(addr as *const u8, dst as *mut u8, r.size) };

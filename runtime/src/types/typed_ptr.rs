@@ -38,9 +38,9 @@ impl<'py> HandleRef<'py> {
         if obj.is_instance(class)? {
             let handle = obj.downcast::<Pointer>()?.clone();
             let slot = {
-                let h = handle.borrow();
-                life::check(obj, &h)?;
-                h.addr
+                let h = handle.get();
+                life::check(obj, h)?;
+                h.addr()
             };
             return Ok(HandleRef {
                 slot,
@@ -81,8 +81,8 @@ impl<'py> HandleRef<'py> {
         }
         if let Ok(p) = obj.downcast::<Pointer>() {
             // `prog.createRef()`: C reads the handle it points at, which must be alive.
-            if let Some(owner) = life::ref_owner(obj, &p.borrow()) {
-                life::check(owner.as_any(), &owner.borrow())?;
+            if let Some(owner) = life::ref_owner(obj, p.get()) {
+                life::check(owner.as_any(), owner.get())?;
             }
         }
         Ok(HandleRef {
@@ -115,13 +115,12 @@ impl Drop for HandleRef<'_> {
     /// Writes back what C left in the slot (a create or destroy may change the handle).
     fn drop(&mut self) {
         if let Some(h) = &self.handle {
-            if let Ok(mut p) = h.try_borrow_mut() {
-                if p.addr != self.slot && self.slot != 0 {
-                    // C wrote another handle: the object now stands for that one.
-                    p.life = None;
-                }
-                p.addr = self.slot;
+            let p = h.get();
+            if p.addr() != self.slot && self.slot != 0 {
+                // C wrote another handle: the object now stands for that one.
+                p.clear_life();
             }
+            p.set_addr(self.slot);
         }
     }
 }
