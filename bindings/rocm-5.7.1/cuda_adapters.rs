@@ -2630,6 +2630,8 @@ pub fn make(py: Python<'_>, version: &str, module: &str, name: &str) -> PyResult
 
 /// (cuda-bindings version, CUDA name) of every native adapter of the enabled modules.
 pub fn adapters() -> Vec<(&'static str, &'static str)> {
+    // Filled only by the modules whose features are on (a build may enable none).
+    #[allow(unused_mut)]
     let mut out = Vec::new();
     #[cfg(feature = "hip")]
     out.extend_from_slice(hip::ADAPTERS);
