@@ -316,3 +316,45 @@ def test_a_struct_of_another_layout_is_copied_member_by_member(shim, tmp_path):
     assert bytes(prop.uuid.bytes) == bytes(range(1, 17))
     assert prop.l2CacheSize == 52428800
     assert lib.hipGetDevicePropertiesR0600(ctypes.c_void_p(prop.getPtr()), 1) == 101  # hipErrorInvalidDevice
+
+
+STAND_IN_ERROR_STRINGS = r"""
+extern "C" {
+int asked = 0;
+const char *cudaGetErrorString(int e) {
+  ++asked;
+  static const char *text[] = {"no error", "invalid argument", "out of memory"};
+  return e >= 0 && e < 3 ? text[e] : "another error";
+}
+}
+"""
+
+
+def test_error_strings_are_asked_of_cuda_once_per_value(shim, tmp_path):
+    """A function of one enum returning a C string is a lookup (`Function::is_enum_lookup`):
+    the shim keeps each value's string, so CUDA's runtime (~28 ns a call on an H200's host) is
+    asked once per value. A stand-in for cudaGetErrorString counts the calls into CUDA."""
+    stand_in = tmp_path / "libcudart_standin.so"
+    src = tmp_path / "standin.cpp"
+    src.write_text(STAND_IN_ERROR_STRINGS)
+    subprocess.run(["g++", "-shared", "-fPIC", "-w", str(src), "-o", str(stand_in)], check=True)
+    # In a process of its own: the shim keeps what it was told.
+    code = f"""
+import ctypes
+cuda = ctypes.CDLL({str(stand_in)!r}, mode=ctypes.RTLD_GLOBAL)
+shim = ctypes.CDLL({str(shim.with_name("libhip_nvidia_cu13.so"))!r})
+shim.hipGetErrorString.restype = ctypes.c_char_p
+asked = ctypes.c_int.in_dll(cuda, "asked")
+seen = [shim.hipGetErrorString(v) for v in (1, 1, 1, 2, 2, 0, 1)]
+print(seen, asked.value)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == (
+        "[b'invalid argument', b'invalid argument', b'invalid argument', b'out of memory', "
+        "b'out of memory', b'no error', b'invalid argument'] 3"
+    )
+    # The shim over HIP's NVIDIA headers keeps them the same way.
+    nvidia_detail = (REPO / "target" / "nvidia" / "hip_nvidia.cpp").read_text()
+    for name in ("hipGetErrorString", "hipGetErrorName", "hiprtcGetErrorString"):
+        line = next(x for x in nvidia_detail.splitlines() if f"hipgen_{name}(" in x and "{" in x)
+        assert "hipgen_lookup(hipgen_seen, a0" in line, line

@@ -50,6 +50,8 @@ struct Model {
     status: StatusModel,
     wrappers: Vec<Wrapper>,
     left_out: Vec<LeftOut>,
+    /// The lookup wrappers' helper (`shim::LOOKUP`).
+    lookup_helper: &'static str,
 }
 
 #[derive(Serialize)]
@@ -250,6 +252,8 @@ struct Wrapper {
     /// The C++ return type of a function that returns a value, not the status
     /// (`hipGetErrorString`'s `const char *`): CUDA's result converts to it.
     value: Option<String>,
+    /// Whether it is a lookup (`Function::is_enum_lookup`): each value's answer is kept.
+    lookup: bool,
     /// CUDA's arguments in order: the HIP parameter's index, or -1 for a NULL the HIP
     /// function has no parameter for (the spec's `null_args`).
     order: Vec<i64>,
@@ -560,6 +564,7 @@ pub fn generate(
             params,
             cuda: String::new(),
             single: f.params.iter().map(|p| single_struct(f, &p.name)).collect(),
+            lookup: value.is_some() && f.is_enum_lookup(),
             value,
             order: Vec::new(),
             at: Vec::new(),
@@ -620,6 +625,7 @@ pub fn generate(
         status,
         wrappers: Vec::new(),
         left_out: Vec::new(),
+        lookup_helper: crate::shim::LOOKUP,
     };
 
     // Check with libclang; a wrapper that does not compile tries its next CUDA candidate,

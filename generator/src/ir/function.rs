@@ -31,6 +31,16 @@ pub struct Function {
     pub doc: Doc,
 }
 
+impl Function {
+    /// Whether the function maps one enum value to a C string (error names and strings):
+    /// a lookup whose answer for a value never changes, which the NVIDIA shims keep after
+    /// the first call instead of asking CUDA's runtime again.
+    pub fn is_enum_lookup(&self) -> bool {
+        matches!(self.params.as_slice(), [p] if matches!(p.ty, CType::Enum { .. }))
+            && matches!(&self.ret, CType::Pointer { pointee, .. } if pointee.is_char())
+    }
+}
+
 /// One parameter.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Param {
