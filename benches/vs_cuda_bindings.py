@@ -3,13 +3,14 @@
 
     python3 benches/vs_cuda_bindings.py            # on a machine with an NVIDIA GPU and cuda-bindings
 
-Ours is hip-python built with `./build_pkgs.sh --platform nvidia` (importable as `hip`);
-theirs is `cuda.bindings` of the same Python. Each side runs in its own process (our
-`cuda` package would shadow NVIDIA's) and measures per-call overhead of calls that stay in
-the runtime (`hipGetErrorString` / `cudaGetErrorString`, `hipGetDevice` / `cudaGetDevice`)
-and the cost of launching an empty kernel through the driver API (enqueue, and launch +
-synchronize); the parent prints a Markdown table (also written to
-benches/RESULTS-nvidia.md).
+Ours is hip-python built with `./build_pkgs.sh --platform nvidia` (importable as `hip`, from
+OURS_PYTHONPATH; hip-python-as-cuda must not be on that path, its `cuda` would shadow
+NVIDIA's); theirs is `cuda.bindings` of the same Python. Both load into one process, which
+measures per-call overhead of calls that stay in the runtime (`hipGetErrorString` /
+`cudaGetErrorString`, `hipGetDevice` / `cudaGetDevice`) and the cost of launching an empty
+kernel through the driver API (enqueue, and launch + synchronize), the two sides in turn
+(BENCH_ROUNDS rounds, 5 by default, who goes first alternating), keeping each side's best
+round; the parent prints a Markdown table (also written to benches/RESULTS-nvidia.md).
 """
 
 import json
@@ -23,6 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 KERNEL = b'extern "C" __global__ void empty(int *x) { }'
 LAUNCHES = 500
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 
 
 def best(fn, number=200000, repeat=7):
@@ -55,12 +57,15 @@ def launch_latency(launch, sync):
 
 
 def ours():
+    """Our calls: name -> what to time (the launch as (launch, synchronize)), and the GPU."""
     import ctypes
 
     from hip import hip, hiprtc
 
-    out = {"hipGetErrorString": best(lambda: hip.hipGetErrorString(hip.hipError_t.hipErrorInvalidValue))}
-    out["hipGetDevice"] = best(lambda: hip.hipGetDevice())
+    calls = {
+        "hipGetErrorString": lambda: hip.hipGetErrorString(hip.hipError_t.hipErrorInvalidValue),
+        "hipGetDevice": lambda: hip.hipGetDevice(),
+    }
     props = hip.hipDeviceProp_t()
     hip.hipGetDeviceProperties(props, 0)
     err, prog = hiprtc.hiprtcCreateProgram(KERNEL, b"empty.cu", 0, None, None)
@@ -75,25 +80,25 @@ def ours():
     params = (ctypes.c_void_p * 1)(ctypes.addressof(arg))
     # The same argument forms as theirs: the parameter array by address.
     address = ctypes.addressof(params)
-    out["launch (kernelParams)"] = launch_latency(
+    calls["launch (kernelParams)"] = (
         lambda: hip.hipModuleLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, address, None),
         lambda: hip.hipStreamSynchronize(stream),
     )
-    out["device"] = props.name.decode() if isinstance(props.name, bytes) else str(props.name)
-    return out
+    keep = (arg, params)
+    name = props.name.decode() if isinstance(props.name, bytes) else str(props.name)
+    return calls, name, keep
 
 
 def theirs():
+    """NVIDIA's calls, as `ours()` gives ours."""
     import ctypes
 
     from cuda.bindings import driver, nvrtc, runtime
 
-    out = {
-        "hipGetErrorString": best(
-            lambda: runtime.cudaGetErrorString(runtime.cudaError_t.cudaErrorInvalidValue)
-        )
+    calls = {
+        "hipGetErrorString": lambda: runtime.cudaGetErrorString(runtime.cudaError_t.cudaErrorInvalidValue),
+        "hipGetDevice": lambda: runtime.cudaGetDevice(),
     }
-    out["hipGetDevice"] = best(lambda: runtime.cudaGetDevice())
     err, props = runtime.cudaGetDeviceProperties(0)
     # The driver API needs a current context; the runtime makes the primary one current.
     runtime.cudaFree(0)
@@ -109,29 +114,56 @@ def theirs():
     arg = ctypes.c_void_p(0)
     params = (ctypes.c_void_p * 1)(ctypes.addressof(arg))
     address = ctypes.addressof(params)
-    out["launch (kernelParams)"] = launch_latency(
+    calls["launch (kernelParams)"] = (
         lambda: driver.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, address, 0),
         lambda: driver.cuStreamSynchronize(stream),
     )
-    return out
+    return calls, None, (arg, params)
+
+
+def measure(call):
+    """One figure: ns per call, or (enqueue µs, launch + synchronize µs) for a launch pair."""
+    return launch_latency(*call) if isinstance(call, tuple) else best(call)
+
+
+def interleaved(sides):
+    """Each figure of each side, the sides measured in turn (who goes first alternating) for
+    ROUNDS rounds, in one process; the best round of each side is kept."""
+    figures = [{} for _ in sides]
+    for r in range(ROUNDS):
+        for name in sides[0]:
+            order = range(len(sides)) if r % 2 == 0 else reversed(range(len(sides)))
+            for i in order:
+                figures[i].setdefault(name, []).append(measure(sides[i][name]))
+    return [{k: best_of(v) for k, v in f.items()} for f in figures]
+
+
+def best_of(values):
+    """The smallest of several rounds' figures (per item for the launch pair)."""
+    if isinstance(values[0], (list, tuple)):
+        return [min(v) for v in zip(*values, strict=True)]
+    return min(values) if isinstance(values[0], (int, float)) else values[0]
 
 
 def main():
-    if len(sys.argv) > 1 and sys.argv[1] in ("ours", "theirs"):
-        print(json.dumps(ours() if sys.argv[1] == "ours" else theirs()))
+    if len(sys.argv) > 1 and sys.argv[1] == "both":
+        # Each side: (calls, GPU name, the ctypes buffers its launches point into, kept alive).
+        mine, nvidia = ours(), theirs()
+        a, b = interleaved([mine[0], nvidia[0]])
+        a["device"] = mine[1]
+        print(json.dumps([a, b]))
         return
     ours_path = os.environ.get("OURS_PYTHONPATH", "")
-
-    def side(name, path):
-        env = dict(os.environ, PYTHONPATH=path, HIP_PLATFORM="nvidia")
-        res = subprocess.run(
-            [sys.executable, __file__, name], env=env, capture_output=True, text=True, cwd="/tmp"
-        )
-        if res.returncode != 0:
-            sys.exit(f"{name} failed:\n{res.stderr}")
-        return json.loads(res.stdout)
-
-    a, b = side("ours", ours_path), side("theirs", "")
+    # Both packages in one process (ours is `hip`; NVIDIA's `cuda` is not shadowed where
+    # hip-python-as-cuda is not on the path), measured in turn: load on the shared host then
+    # falls on both sides alike.
+    env = dict(os.environ, PYTHONPATH=ours_path, HIP_PLATFORM="nvidia")
+    res = subprocess.run(
+        [sys.executable, __file__, "both"], env=env, capture_output=True, text=True, cwd="/tmp"
+    )
+    if res.returncode != 0:
+        sys.exit(f"the benchmark failed:\n{res.stderr}")
+    a, b = json.loads(res.stdout)
     (ae, ar), (be, br) = a["launch (kernelParams)"], b["launch (kernelParams)"]
     rows = [
         (
@@ -158,7 +190,8 @@ def main():
     text = "\n".join(lines) + "\n"
     print(text)
     (REPO / "benches" / "RESULTS-nvidia.md").write_text(
-        "Written by `python3 benches/vs_cuda_bindings.py` on a device machine; per-call figures are the "
+        "Written by `python3 benches/vs_cuda_bindings.py` on a device machine; both sides in one process, "
+        f"measured in turn, {ROUNDS} rounds each, each figure the best round's: per-call figures the "
         f"fastest of 7 runs of 200,000 calls; enqueue cost the best of 40 batches of {LAUNCHES} "
         "launches; launch + synchronize the median of 2,000.\n\n" + text
     )
