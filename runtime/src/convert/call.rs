@@ -183,7 +183,9 @@ fn pointer_arg(obj: &Bound<'_, PyAny>, name: &str, writable: bool) -> PyResult<P
 }
 
 impl<'py, T: FromPyObject<'py> + TryFrom<i64>> FromArg<'py> for CInt<T> {
-    #[inline]
+    // One copy per integer type, not one per call site (thousands: a wheel's size), at the
+    // cost of a direct call.
+    #[inline(never)]
     fn from_arg(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Self> {
         if let Some(v) = exact_int::<T>(obj) {
             return Ok(CInt(v));

@@ -6,6 +6,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyFloat, PyInt, PyList, PyTuple, PyType};
+use std::cell::RefCell;
 
 /// `HIP_LAUNCH_PARAM_BUFFER_POINTER`.
 const PARAM_BUFFER_POINTER: usize = 0x01;
@@ -16,18 +17,33 @@ const PARAM_BUFFER_SIZE: usize = 0x02;
 pub struct KernelExtra {
     /// Address of the `extra` array passed to C (0 for None).
     addr: usize,
-    /// The packed argument bytes.
-    _args: Vec<u64>,
-    /// Their size, pointed at by the array (None when nothing is packed: no allocation).
-    _size: Option<Box<usize>>,
-    /// `[BUFFER_POINTER, args, BUFFER_SIZE, &size, END]`.
-    _config: Vec<usize>,
+    /// One allocation: the `extra` array (`[BUFFER_POINTER, args, BUFFER_SIZE, &size, END]`),
+    /// the size it points at, then the packed argument bytes. Empty when nothing is packed.
+    _buf: Vec<u64>,
     /// Keeps a pointer-like `extra` argument alive.
     _ptr: Option<PtrArg>,
 }
 
+/// Words of `KernelExtra::_buf` before the argument bytes: the five-entry array and the size.
+const HEADER: usize = 6;
+
 /// `ctypes._CData`'s concrete bases: values whose size and alignment ctypes knows.
 static CTYPES_FUNCS: GILOnceCell<(PyObject, PyObject, Py<PyType>, Py<PyType>)> = GILOnceCell::new();
+
+/// (class, size, alignment) of the ctypes classes packed so far, by identity: asked of ctypes
+/// once per class instead of twice per value (two Python calls each). A class's layout is
+/// final once it has instances; the table holds its classes alive.
+static LAYOUTS: GILOnceCell<Layouts> = GILOnceCell::new();
+
+/// The table behind [`LAYOUTS`] (a few classes: a linear search).
+struct Layouts(RefCell<Vec<(Py<PyType>, usize, usize)>>);
+
+// SAFETY: only touched with the GIL held, and never borrowed across a call that could run
+// Python code and so let another thread take the GIL.
+unsafe impl Sync for Layouts {}
+
+/// Classes remembered at most (a program packs a handful).
+const MAX_LAYOUTS: usize = 64;
 
 impl KernelExtra {
     /// The address passed to C.
@@ -38,33 +54,37 @@ impl KernelExtra {
 
     /// Packs a tuple or list of ctypes values and pointer-like objects.
     fn pack(items: &Bound<'_, PyAny>) -> PyResult<KernelExtra> {
-        let bytes = packed_args(items)?;
-        let size = Box::new(bytes.len());
-        let mut args = vec![0u64; bytes.len().div_ceil(8)];
-        // SAFETY: `args` has at least `bytes.len()` bytes.
-        unsafe {
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), args.as_mut_ptr() as *mut u8, bytes.len())
-        };
-        let config = vec![
-            PARAM_BUFFER_POINTER,
-            args.as_ptr() as usize,
-            PARAM_BUFFER_SIZE,
-            &*size as *const usize as usize,
-            crate::load::nvidia::launch_param_end(),
-        ];
+        let mut buf = Vec::with_capacity(HEADER + items.len()? + 1);
+        buf.resize(HEADER, 0u64);
+        let len = pack_into(items, &mut buf)?;
+        // The header last: the buffer no longer moves.
+        let base = buf.as_ptr() as usize;
+        buf[..HEADER].copy_from_slice(&[
+            PARAM_BUFFER_POINTER as u64,
+            (base + HEADER * 8) as u64,
+            PARAM_BUFFER_SIZE as u64,
+            (base + (HEADER - 1) * 8) as u64,
+            crate::load::nvidia::launch_param_end() as u64,
+            len as u64,
+        ]);
         Ok(KernelExtra {
-            addr: config.as_ptr() as usize,
-            _args: args,
-            _size: Some(size),
-            _config: config,
+            addr: base,
+            _buf: buf,
             _ptr: None,
         })
     }
 }
 
-/// The kernel argument buffer for `items`: each value at its C alignment.
-fn packed_args(items: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
-    let py = items.py();
+/// The size and alignment of ctypes value `item`, or None when it is none.
+fn ctypes_layout(item: &Bound<'_, PyAny>) -> PyResult<Option<(usize, usize)>> {
+    let py = item.py();
+    let class = item.get_type();
+    let layouts = &LAYOUTS
+        .get_or_init(py, || Layouts(RefCell::new(Vec::new())))
+        .0;
+    if let Some(&(_, size, align)) = layouts.borrow().iter().find(|(c, _, _)| c.is(&class)) {
+        return Ok(Some((size, align)));
+    }
     let (sizeof, alignment, simple, structure) = CTYPES_FUNCS.get_or_try_init(py, || {
         let m = py.import("ctypes")?;
         PyResult::Ok((
@@ -76,20 +96,36 @@ fn packed_args(items: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
             m.getattr("Structure")?.downcast_into::<PyType>()?.unbind(),
         ))
     })?;
-    let mut bytes: Vec<u8> = Vec::new();
+    if !(item.is_instance(simple.bind(py))? || item.is_instance(structure.bind(py))?) {
+        return Ok(None);
+    }
+    let size: usize = sizeof.bind(py).call1((&class,))?.extract()?;
+    let align: usize = alignment.bind(py).call1((&class,))?.extract()?;
+    let mut layouts = layouts.borrow_mut();
+    if layouts.len() < MAX_LAYOUTS {
+        layouts.push((class.unbind(), size, align));
+    }
+    Ok(Some((size, align)))
+}
+
+/// Packs `items` after the `HEADER` words of `buf` (each value at its C alignment, the
+/// buffer grown as needed); returns the byte length.
+fn pack_into(items: &Bound<'_, PyAny>, buf: &mut Vec<u64>) -> PyResult<usize> {
+    let py = items.py();
+    let mut len = 0usize;
     for (i, item) in items.try_iter()?.enumerate() {
         let item = item?;
-        let is_ctypes_value =
-            item.is_instance(simple.bind(py))? || item.is_instance(structure.bind(py))?;
-        let (data, align): (Vec<u8>, usize) = if is_ctypes_value {
-            let size: usize = sizeof.bind(py).call1((&item,))?.extract()?;
-            let align: usize = alignment.bind(py).call1((&item,))?.extract()?;
-            let guard = BufferGuard::try_new(&item, false)?
+        let (size, align, guard, addr);
+        if let Some((s, a)) = ctypes_layout(&item)? {
+            let g = BufferGuard::try_new(&item, false)?
                 .ok_or_else(|| PyTypeError::new_err("ctypes value without a buffer"))?;
-            // SAFETY: the ctypes object exports `size` bytes at this address.
-            let data =
-                unsafe { std::slice::from_raw_parts(guard.addr() as *const u8, size) }.to_vec();
-            (data, align)
+            if g.byte_len() < s {
+                return Err(PyTypeError::new_err(format!(
+                    "extra[{i}]: the ctypes value exports fewer bytes than its size"
+                )));
+            }
+            (size, align, addr) = (s, a, 0);
+            guard = Some(g);
         } else if item.is_instance_of::<PyInt>() || item.is_instance_of::<PyFloat>() {
             return Err(PyTypeError::new_err(format!(
                 "extra[{i}]: a Python {} has no C size; wrap it in a ctypes type such as \
@@ -97,26 +133,45 @@ fn packed_args(items: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
                 item.get_type().name()?
             )));
         } else {
-            let addr = if let Ok(p) = item.downcast::<Pointer>() {
+            addr = if let Ok(p) = item.downcast::<Pointer>() {
                 p.get().addr()
             } else {
                 PtrArg::convert(&item, false)
                     .map_err(|e| PyTypeError::new_err(format!("extra[{i}]: {}", e.value(py))))?
                     .addr
             };
-            (addr.to_ne_bytes().to_vec(), std::mem::align_of::<usize>())
+            (size, align, guard) = (8, std::mem::align_of::<usize>(), None);
+        }
+        let start = len.next_multiple_of(align.max(1));
+        let end = start + size;
+        let words = HEADER + end.div_ceil(8);
+        if buf.len() < words {
+            buf.resize(words, 0);
+        }
+        let src = match &guard {
+            Some(g) => g.addr() as *const u8,
+            None => &addr as *const usize as *const u8,
         };
-        let pad = bytes.len().next_multiple_of(align.max(1)) - bytes.len();
-        bytes.extend(std::iter::repeat_n(0u8, pad));
-        bytes.extend_from_slice(&data);
+        // SAFETY: `buf` holds at least `end` bytes after the header; `src` has `size` bytes
+        // (the ctypes value's export, checked above, or the address itself).
+        unsafe {
+            let dst = (buf.as_mut_ptr() as *mut u8).add(HEADER * 8 + start);
+            std::ptr::copy_nonoverlapping(src, dst, size);
+        }
+        len = end;
     }
-    Ok(bytes)
+    Ok(len)
 }
 
 /// The bytes `hipModuleLaunchKernel(..., extra=items)` passes to the kernel.
 #[pyfunction]
 pub fn pack_kernel_args(items: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
-    packed_args(items)
+    let mut buf = vec![0u64; HEADER];
+    let len = pack_into(items, &mut buf)?;
+    // SAFETY: `buf` holds `len` packed bytes after the header.
+    let bytes =
+        unsafe { std::slice::from_raw_parts((buf.as_ptr() as *const u8).add(HEADER * 8), len) };
+    Ok(bytes.to_vec())
 }
 
 impl<'py> FromPyObject<'py> for KernelExtra {
@@ -127,9 +182,7 @@ impl<'py> FromPyObject<'py> for KernelExtra {
         let p = PtrArg::convert(obj, false)?;
         Ok(KernelExtra {
             addr: p.addr,
-            _args: Vec::new(),
-            _size: None,
-            _config: Vec::new(),
+            _buf: Vec::new(),
             _ptr: Some(p),
         })
     }

@@ -70,13 +70,15 @@ impl Pointer {
         self.addr.as_ptr() as usize
     }
 
-    /// The handle cell, if the pointer has one.
+    /// The function that destroyed the handle through the bindings, if one has (`types::life`):
+    /// a flag read, and the lock only for a handle that has a cell (a copy, or destroyed).
     #[inline]
-    pub fn life(&self) -> Option<Arc<Life>> {
+    pub fn destroyed_by(&self) -> Option<&'static str> {
         if !self.has_life.load(Ordering::Relaxed) {
             return None;
         }
-        self.life.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        let life = self.life.lock().unwrap_or_else(|e| e.into_inner());
+        life.as_ref().and_then(|l| l.destroyed_by())
     }
 
     /// The handle cell, created (and shared from then on) when there is none.

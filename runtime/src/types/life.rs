@@ -35,7 +35,7 @@ impl Life {
 /// Refuses a handle object whose C object was destroyed through the bindings.
 #[inline]
 pub fn check(obj: &Bound<'_, PyAny>, p: &Pointer) -> PyResult<()> {
-    match p.life().and_then(|l| l.destroyed_by()) {
+    match p.destroyed_by() {
         None => Ok(()),
         Some(by) => Err(destroyed_error(obj, p.addr(), by)),
     }

@@ -75,7 +75,14 @@ impl MemberTable {
         }
     }
 
+    /// The member of value `v` where the table is dense.
     #[inline]
+    fn dense(&self, v: i64) -> Option<&PyObject> {
+        self.dense
+            .get(v.wrapping_sub(self.base) as u64 as usize)?
+            .as_ref()
+    }
+
     fn get(&self, v: i64) -> Option<&PyObject> {
         if !self.dense.is_empty() {
             let i = v.wrapping_sub(self.base);
@@ -216,15 +223,18 @@ impl TypeRegistry {
     /// The enum member with value `v`, or a plain int for values the header does not list.
     #[inline]
     pub fn enum_member(&'static self, py: Python<'_>, idx: usize, v: i64) -> PyResult<PyObject> {
-        // Inlined into each caller: the table lookup of a status every call returns.
-        if let Some(m) = self.slots[idx].members.get(py).and_then(|t| t.get(v)) {
+        // Inlined into each caller, so kept to a few instructions: an index into the table of
+        // a dense enum (nearly all), the rest out of line.
+        if let Some(m) = self.slots[idx].members.get(py).and_then(|t| t.dense(v)) {
             return Ok(m.clone_ref(py));
         }
         self.enum_member_first(py, idx, v)
     }
 
-    /// [`Self::enum_member`] before the table is made, or for a value it does not list.
+    /// [`Self::enum_member`] before the table is made, for a sparse enum, or for a value the
+    /// header does not list.
     #[cold]
+    #[inline(never)]
     fn enum_member_first(&'static self, py: Python<'_>, idx: usize, v: i64) -> PyResult<PyObject> {
         let members = self.slots[idx]
             .members
@@ -248,7 +258,8 @@ impl TypeRegistry {
     /// Reads an enum argument: a member of the right enum class, or an int.
     ///
     /// A member of another enum is refused: that is almost always a mistake.
-    #[inline]
+    // Out of line: one copy for the thousands of enum parameters (a wheel's size).
+    #[inline(never)]
     pub fn enum_arg(&'static self, idx: usize, obj: &Bound<'_, PyAny>) -> PyResult<i64> {
         // The two common cases by type identity, without touching reference counts (each a
         // call into the interpreter under the stable ABI): an int, or a member of this class.
@@ -260,6 +271,14 @@ impl TypeRegistry {
                 .is_some_and(|c| c.as_ptr() == ty.cast())
         };
         if obj.is_exact_instance_of::<PyInt>() || is_member() {
+            // An int or an int subclass: read in one call (an out-of-range value is an
+            // OverflowError, as `extract` gives).
+            let mut overflow = 0;
+            // SAFETY: `obj` is an int (or a member, an int subclass).
+            let v = unsafe { pyo3::ffi::PyLong_AsLongLongAndOverflow(obj.as_ptr(), &mut overflow) };
+            if overflow == 0 {
+                return Ok(v);
+            }
             return obj.extract();
         }
         self.enum_arg_other(idx, obj)
