@@ -140,9 +140,9 @@ def interleaved(sides):
 
 def best_of(values):
     """The smallest of several rounds' figures (per item for the launch pair)."""
-    if isinstance(values[0], (list, tuple)):
+    if isinstance(values[0], tuple):
         return [min(v) for v in zip(*values, strict=True)]
-    return min(values) if isinstance(values[0], (int, float)) else values[0]
+    return min(values)
 
 
 def main():
