@@ -7,7 +7,7 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::sync::GILOnceCell;
+use pyo3::sync::GILProtected;
 use std::cell::RefCell;
 use std::mem::ManuallyDrop;
 use std::os::raw::{c_char, c_int, c_void};
@@ -67,27 +67,23 @@ pub struct BufferGuard {
 /// of allocating one per call (malloc and free, ~250 instructions, a tenth of a NumPy
 /// argument's cost) or holding the 80-byte view inline in every pointer argument (which each
 /// of the thousands of generated functions would then copy around: ~1 MB per extension).
-static SPARE: GILOnceCell<Spare> = GILOnceCell::new();
+/// Never borrowed across a call that could run Python code.
+static SPARE: GILProtected<RefCell<Vec<Released>>> = GILProtected::new(RefCell::new(Vec::new()));
 
-/// The list behind [`SPARE`]: boxes, handed out and taken back whole (no copy, no allocation).
-#[allow(clippy::vec_box)]
-struct Spare(RefCell<Vec<Box<RawBuffer>>>);
+/// A released view kept for reuse, handed out and taken back whole (no copy, no allocation).
+struct Released(Box<RawBuffer>);
 
-// SAFETY: only touched with the GIL held, and never borrowed across a call that could run
-// Python code and so let another thread take the GIL.
-unsafe impl Sync for Spare {}
-// SAFETY: the views it holds are released (their pointers dangle and are never read).
-unsafe impl Send for Spare {}
+// SAFETY: a released view's pointers dangle and are never read; it is zeroed before reuse.
+unsafe impl Send for Released {}
 
 /// Views kept at most (one per buffer argument of the calls in flight is enough).
 const MAX_SPARE: usize = 16;
 
 /// A zeroed view, reused where one is spare.
 fn take_view(py: Python<'_>) -> Box<RawBuffer> {
-    let spare = &SPARE.get_or_init(py, || Spare(RefCell::new(Vec::new()))).0;
-    let reused = spare.borrow_mut().pop();
+    let reused = SPARE.get(py).borrow_mut().pop();
     match reused {
-        Some(mut v) => {
+        Some(Released(mut v)) => {
             // SAFETY: `RawBuffer` is plain data; zeroed is its documented initial state.
             *v = unsafe { std::mem::zeroed() };
             v
@@ -99,10 +95,9 @@ fn take_view(py: Python<'_>) -> Box<RawBuffer> {
 
 /// Gives a released view back for reuse.
 fn give_back(py: Python<'_>, view: Box<RawBuffer>) {
-    let spare = &SPARE.get_or_init(py, || Spare(RefCell::new(Vec::new()))).0;
-    let mut spare = spare.borrow_mut();
+    let mut spare = SPARE.get(py).borrow_mut();
     if spare.len() < MAX_SPARE {
-        spare.push(view);
+        spare.push(Released(view));
     }
 }
 

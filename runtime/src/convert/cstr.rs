@@ -9,7 +9,7 @@
 //! address (static error names), so most calls allocate nothing.
 
 use pyo3::prelude::*;
-use pyo3::sync::GILOnceCell;
+use pyo3::sync::{GILOnceCell, GILProtected};
 use pyo3::types::{PyBytes, PyType};
 use std::cell::RefCell;
 use std::ffi::c_char;
@@ -22,15 +22,9 @@ static CLASS: GILOnceCell<(Py<PyType>, PyObject)> = GILOnceCell::new();
 /// the text it was made from, compared without calling into Python.
 ///
 /// Guarded by the GIL rather than a lock (two atomic operations, ~5% of an error-string
-/// call): it is borrowed only while no Python code can run, so no other thread can enter.
-static RESULTS: GILOnceCell<Results> = GILOnceCell::new();
-
-/// The table behind [`RESULTS`].
-struct Results(RefCell<Vec<Option<Cached>>>);
-
-// SAFETY: only touched with the GIL held (a `Python` token), and never borrowed across a call
-// that could run Python code and so let another thread take the GIL.
-unsafe impl Sync for Results {}
+/// call); never borrowed across a call that could run Python code. Sized on first use.
+static RESULTS: GILProtected<RefCell<Vec<Option<Cached>>>> =
+    GILProtected::new(RefCell::new(Vec::new()));
 
 /// Slots of the table (a power of two: the slot is the top bits of a hash).
 const CACHED_RESULTS: usize = 512;
@@ -86,11 +80,10 @@ pub fn cstr_result(py: Python<'_>, addr: usize) -> PyResult<PyObject> {
     }
     // SAFETY: the library returned a NUL-terminated string; it is read at once.
     let text = unsafe { c_bytes(addr) };
-    let cache = &RESULTS
-        .get_or_init(py, || {
-            Results(RefCell::new((0..CACHED_RESULTS).map(|_| None).collect()))
-        })
-        .0;
+    let cache = RESULTS.get(py);
+    if cache.borrow().is_empty() {
+        cache.borrow_mut().resize_with(CACHED_RESULTS, || None);
+    }
     let slot = slot(addr);
     if let Some(hit) = &cache.borrow()[slot] {
         // The same address can hold other text later (a buffer reused): compare it.

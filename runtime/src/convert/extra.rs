@@ -4,7 +4,7 @@ use crate::convert::buffer::BufferGuard;
 use crate::convert::pointer::{Pointer, PtrArg};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::sync::GILOnceCell;
+use pyo3::sync::{GILOnceCell, GILProtected};
 use pyo3::types::{PyFloat, PyInt, PyList, PyTuple, PyType};
 use std::cell::RefCell;
 
@@ -33,14 +33,11 @@ static CTYPES_FUNCS: GILOnceCell<(PyObject, PyObject, Py<PyType>, Py<PyType>)> =
 /// (class, size, alignment) of the ctypes classes packed so far, by identity: asked of ctypes
 /// once per class instead of twice per value (two Python calls each). A class's layout is
 /// final once it has instances; the table holds its classes alive.
-static LAYOUTS: GILOnceCell<Layouts> = GILOnceCell::new();
+/// A few classes: a linear search; never borrowed across a call that could run Python code.
+static LAYOUTS: GILProtected<RefCell<Vec<Layout>>> = GILProtected::new(RefCell::new(Vec::new()));
 
-/// The table behind [`LAYOUTS`] (a few classes: a linear search).
-struct Layouts(RefCell<Vec<(Py<PyType>, usize, usize)>>);
-
-// SAFETY: only touched with the GIL held, and never borrowed across a call that could run
-// Python code and so let another thread take the GIL.
-unsafe impl Sync for Layouts {}
+/// A ctypes class, its size and its alignment.
+type Layout = (Py<PyType>, usize, usize);
 
 /// Classes remembered at most (a program packs a handful).
 const MAX_LAYOUTS: usize = 64;
@@ -79,9 +76,7 @@ impl KernelExtra {
 fn ctypes_layout(item: &Bound<'_, PyAny>) -> PyResult<Option<(usize, usize)>> {
     let py = item.py();
     let class = item.get_type();
-    let layouts = &LAYOUTS
-        .get_or_init(py, || Layouts(RefCell::new(Vec::new())))
-        .0;
+    let layouts = LAYOUTS.get(py);
     if let Some(&(_, size, align)) = layouts.borrow().iter().find(|(c, _, _)| c.is(&class)) {
         return Ok(Some((size, align)));
     }
