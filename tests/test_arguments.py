@@ -89,6 +89,56 @@ def test_fortran_ordered_array_passes_as_its_bytes():
     assert int(Pointer(dst)) == dst.ctypes.data
 
 
+class _ArraySub(np.ndarray):
+    """An ndarray subclass: always converted through the buffer protocol (only exact ndarrays
+    are read from NumPy's own fields)."""
+
+
+def _read_only(a):
+    a.flags.writeable = False
+    return a
+
+
+def _outcome(obj, writable):
+    """What a pointer argument makes of `obj`: its address (read) or acceptance (written, as
+    hipMemcpy's dst), else the exception's class and message (a subclass named as ndarray)."""
+    try:
+        if writable:
+            hip.hipMemcpy(obj, b"", 0, hip.hipMemcpyKind.hipMemcpyHostToHost)
+            return "accepted"
+        return int(Pointer(obj))
+    except Exception as e:  # noqa: BLE001 - the outcome compared is the exception itself
+        return type(e), str(e).replace(_ArraySub.__name__, "ndarray")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: np.zeros(4, np.float32),
+        lambda: np.zeros((3, 4), np.float64, order="F"),
+        lambda: np.zeros((4, 4))[1],  # a contiguous row of a larger array
+        lambda: np.zeros((4, 4))[:, 1],  # not one piece
+        lambda: np.zeros((4, 4))[::2],
+        lambda: np.broadcast_to(np.zeros(1), (4,)),  # read-only, stride 0
+        lambda: _read_only(np.zeros(4)),
+        lambda: np.array(7, np.int64),  # 0-d
+        lambda: np.zeros(0, np.uint8),
+        lambda: np.array([object()], dtype=object),
+        lambda: np.zeros(3, "datetime64[s]"),
+        lambda: np.zeros(2, [("a", "i4"), ("b", "f8")]),
+        lambda: np.zeros(8, np.uint8)[1:].view(np.uint8),
+    ],
+)
+@pytest.mark.parametrize("writable", [False, True])
+def test_ndarrays_convert_as_the_buffer_protocol_exports_them(make, writable):
+    # Exact ndarrays are read from NumPy's fields once an export has shown that they agree:
+    # every kind of array must come out as its buffer export does (a subclass view of the
+    # same memory, which always exports).
+    Pointer(np.zeros(1))
+    a = make()
+    assert _outcome(a, writable) == _outcome(a.view(_ArraySub), writable)
+
+
 def test_wrong_types():
     with pytest.raises(TypeError):
         hip.hipGetErrorString("hipErrorNoDevice")
@@ -106,6 +156,19 @@ def test_wrong_types():
 def test_enum_of_another_class_is_refused():
     with pytest.raises(TypeError, match="hipError_t"):
         hip.hipGetErrorName(hip.hipMemcpyKind.hipMemcpyHostToDevice)
+
+
+def test_refused_enum_arguments_name_the_enum_and_the_type():
+    # Messages are kept per enum and type: each refusal must still name its own pair.
+    for _ in range(2):
+        for call, enum in (
+            (hip.hipGetErrorName, "hipError_t"),
+            (lambda v: hip.hipMemcpy(None, None, 0, v), "hipMemcpyKind"),
+        ):
+            for value, type_name in (("x", "str"), (object(), "object"), (b"y", "bytes"), ([], "list")):
+                expected = f"expected a member of {enum} or an int, got {type_name}$"
+                with pytest.raises(TypeError, match=expected):
+                    call(value)
 
 
 def test_negative_and_out_of_range_ints():

@@ -28,6 +28,21 @@ def test_positional_and_keyword_calls_give_the_same_result():
     hiprtc.hiprtcDestroyProgram(other.createRef())
 
 
+def test_a_result_of_one_shared_object_is_a_tuple_made_once():
+    # A lone status (an enum member) or a cached error string: the tuple around it is kept.
+    first = hip.hipDeviceSynchronize()
+    assert type(first) is tuple and len(first) == 1 and first[0] is hip.hipDeviceSynchronize()[0]
+    assert hip.hipDeviceSynchronize() is first
+    # Each item keeps its own tuple, whatever shares a slot of the table: twice over every
+    # hiprtcResult member, each answer the string of that member.
+    texts = {m: hiprtc.hiprtcGetErrorString(m) for m in hiprtc.hiprtcResult}
+    assert len({t[0] for t in texts.values()}) > 1
+    for _ in range(2):
+        for m, t in texts.items():
+            again = hiprtc.hiprtcGetErrorString(m)
+            assert again == t and type(again) is tuple and len(again) == 1
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [

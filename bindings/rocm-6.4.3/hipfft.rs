@@ -164,7 +164,7 @@ fn hipfftExtPlanScaleFactor(py: Python<'_>, plan: rt::PtrArg, scalefactor: f64) 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_scalefactor) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipfftMakePlan1d, C_hipfftMakePlan1d, c"hipfftMakePlan1d", "hipfftMakePlan1d",
     c"hipfftMakePlan1d(plan, nx, type, batch)\n--\n\nInitialize a new one-dimensional FFT plan.\n\nAssumes that the plan has been created already, and\nmodifies the plan associated with the plan handle.\n\nArgs:\n    plan [in]: Handle of the FFT plan.\n    nx [in]: FFT length.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to compute.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
@@ -558,7 +558,7 @@ fn hipfftSetAutoAllocation(py: Python<'_>, plan: rt::PtrArg, autoAllocate: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_autoAllocate) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipfftSetWorkArea, C_hipfftSetWorkArea, c"hipfftSetWorkArea", "hipfftSetWorkArea",
     c"hipfftSetWorkArea(plan, workArea)\n--\n\nSet the plan's work area.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    workArea [in]: Pointer to the work area (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -576,7 +576,7 @@ fn hipfftSetWorkArea(py: Python<'_>, plan: rt::PtrArg, workArea: rt::PtrArgMut) 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_workArea) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipfftExecC2C, C_hipfftExecC2C, c"hipfftExecC2C", "hipfftExecC2C",
     c"hipfftExecC2C(plan, idata, odata, direction)\n--\n\nExecute a (float) complex-to-complex FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n    direction [in]: Either `HIPFFT_FORWARD` or `HIPFFT_BACKWARD`.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -598,7 +598,7 @@ fn hipfftExecC2C(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata, a_direction) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipfftExecR2C, C_hipfftExecR2C, c"hipfftExecR2C", "hipfftExecR2C",
     c"hipfftExecR2C(plan, idata, odata)\n--\n\nExecute a (float) real-to-complex FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -619,7 +619,7 @@ fn hipfftExecR2C(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipfftExecC2R, C_hipfftExecC2R, c"hipfftExecC2R", "hipfftExecC2R",
     c"hipfftExecC2R(plan, idata, odata)\n--\n\nExecute a (float) complex-to-real FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -640,7 +640,7 @@ fn hipfftExecC2R(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipfftExecZ2Z, C_hipfftExecZ2Z, c"hipfftExecZ2Z", "hipfftExecZ2Z",
     c"hipfftExecZ2Z(plan, idata, odata, direction)\n--\n\nExecute a (double) complex-to-complex FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n    direction [in]: Either `HIPFFT_FORWARD` or `HIPFFT_BACKWARD`.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -662,7 +662,7 @@ fn hipfftExecZ2Z(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata, a_direction) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipfftExecD2Z, C_hipfftExecD2Z, c"hipfftExecD2Z", "hipfftExecD2Z",
     c"hipfftExecD2Z(plan, idata, odata)\n--\n\nExecute a (double) real-to-complex FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -683,7 +683,7 @@ fn hipfftExecD2Z(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipfftExecZ2D, C_hipfftExecZ2D, c"hipfftExecZ2D", "hipfftExecZ2D",
     c"hipfftExecZ2D(plan, idata, odata)\n--\n\nExecute a (double) complex-to-real FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -704,7 +704,7 @@ fn hipfftExecZ2D(py: Python<'_>, plan: rt::PtrArg, idata: &Bound<'_, PyAny>, oda
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipfftSetStream, C_hipfftSetStream, c"hipfftSetStream", "hipfftSetStream",
     c"hipfftSetStream(plan, stream)\n--\n\nSet HIP stream to execute plan on.\n\nAssociates a HIP stream with a hipFFT plan.  All kernels\nlaunched by this plan are associated with the provided stream.\n\nArgs:\n    plan [in]: The FFT plan.\n    stream [in]: The HIP stream.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -722,7 +722,7 @@ fn hipfftSetStream(py: Python<'_>, plan: rt::PtrArg, stream: rt::PtrArg) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_stream) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipfftDestroy, C_hipfftDestroy, c"hipfftDestroy", "hipfftDestroy",
     c"hipfftDestroy(plan)\n--\n\nDestroy and deallocate an existing plan.\n\nArgs:\n    plan [in]: Handle of the FFT plan to be destroyed.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -743,7 +743,7 @@ fn hipfftDestroy(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyResult<PyObject> 
     if __r as i64 == 0 {
         rt::life::destroyed(plan, false, "hipfftDestroy");
     }
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipfftGetVersion, C_hipfftGetVersion, c"hipfftGetVersion", "hipfftGetVersion",
     c"hipfftGetVersion(version)\n--\n\nGet rocFFT/cuFFT version.\n\nArgs:\n    version [out]: cuFFT/rocFFT version (returned value).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -761,7 +761,7 @@ fn hipfftGetVersion(py: Python<'_>, version: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipfftGetProperty, C_hipfftGetProperty, c"hipfftGetProperty", "hipfftGetProperty",
     c"hipfftGetProperty(type, value)\n--\n\nGet library property.\n\nArgs:\n    type [in]: Property type.\n    value [out]: Returned value.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -780,7 +780,7 @@ fn hipfftGetProperty(py: Python<'_>, r#type: &Bound<'_, PyAny>, value: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_type, a_value) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -85,7 +85,7 @@ fn hipblasLtGetGitRevision(py: Python<'_>, handle: rt::PtrArgMut, rev: rt::PtrAr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rev) });
-    rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, super::hipblas::TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipblasLtGetArchName, C_hipblasLtGetArchName, c"hipblasLtGetArchName", "hipblasLtGetArchName",
     c"hipblasLtGetArchName(archName)\n--\n\nArgs:\n    archName\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t",
@@ -102,7 +102,7 @@ fn hipblasLtGetArchName(py: Python<'_>, archName: rt::CStrArrayArg) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_archName) });
-    rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, super::hipblas::TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipblasLtCreate, C_hipblasLtCreate, c"hipblasLtCreate", "hipblasLtCreate",
     c"hipblasLtCreate()\n--\n\nCreate a hipblaslt handle\n\nThis function initializes the hipBLASLt library and creates a handle to an\nopaque structure holding the hipBLASLt library context. It allocates light\nhardware resources on the host and device, and must be called prior to making\nany other hipBLASLt library calls. The hipBLASLt library context is tied to\nthe current ROCm device. To use the library on multiple devices, one\nhipBLASLt handle should be created for each device.\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    handle: Pointer\n    HIPBLAS_STATUS_SUCCESS The allocation completed successfully.\n    HIPBLAS_STATUS_INVALID_VALUE handle == NULL.",
@@ -141,7 +141,7 @@ fn hipblasLtDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObj
     if __r as i64 == 0 {
         rt::life::destroyed(handle, false, "hipblasLtDestroy");
     }
-    rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, super::hipblas::TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipblasLtMatrixLayoutCreate, C_hipblasLtMatrixLayoutCreate, c"hipblasLtMatrixLayoutCreate", "hipblasLtMatrixLayoutCreate",
     c"hipblasLtMatrixLayoutCreate(type, rows, cols, ld)\n--\n\nCreate a matrix layout descriptor\n\nThis function creates a matrix layout descriptor by allocating the memory\nneeded to hold its opaque structure.\n\nArgs:\n    type\n    rows\n    cols\n    ld\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    matLayout: hipblasLtMatrixLayout_t\n    HIPBLAS_STATUS_SUCCESS If the descriptor was created successfully.\n    HIPBLAS_STATUS_ALLOC_FAILED If the memory could not be allocated.",
@@ -184,7 +184,7 @@ fn hipblasLtMatrixLayoutDestroy(py: Python<'_>, matLayout: &Bound<'_, PyAny>) ->
     if __r as i64 == 0 {
         rt::life::destroyed(matLayout, false, "hipblasLtMatrixLayoutDestroy");
     }
-    rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, super::hipblas::TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipblasLtMatrixLayoutSetAttribute, C_hipblasLtMatrixLayoutSetAttribute, c"hipblasLtMatrixLayoutSetAttribute", "hipblasLtMatrixLayoutSetAttribute",
     c"hipblasLtMatrixLayoutSetAttribute(matLayout, attr, buf, sizeInBytes)\n--\n\nSet attribute to a matrix descriptor\n\nThis function sets the value of the specified attribute belonging to a\npreviously created matrix descriptor.\n\nArgs:\n    matLayout\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If the attribute was set successfully..\n    HIPBLAS_STATUS_INVALID_VALUE If buf is NULL or sizeInBytes\n    doesn't match the size of the internal storage for the selected attribute.",
@@ -204,7 +204,7 @@ fn hipblasLtMatrixLayoutSetAttribute(py: Python<'_>, matLayout: rt::PtrArg, attr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_matLayout, a_attr, a_buf, a_sizeInBytes) });
-    rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, super::hipblas::TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipblasLtMatrixLayoutGetAttribute, C_hipblasLtMatrixLayoutGetAttribute, c"hipblasLtMatrixLayoutGetAttribute", "hipblasLtMatrixLayoutGetAttribute",
     c"hipblasLtMatrixLayoutGetAttribute(matLayout, attr, buf, sizeInBytes)\n--\n\nQuery attribute from a matrix descriptor\n\nThis function returns the value of the queried attribute belonging to a\npreviously created matrix descriptor.\n\nArgs:\n    matLayout\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    sizeWritten: int\n    HIPBLAS_STATUS_SUCCESS       If attribute's value was successfully\n    written to user memory. \\retval HIPBLAS_STATUS_INVALID_VALUE If \\p\n    sizeInBytes is 0 and sizeWritten is NULL, or if sizeInBytes is non-zero\n    and buf is NULL, or sizeInBytes doesn't match size of internal storage\n    for the selected attribute.",
@@ -267,7 +267,7 @@ fn hipblasLtMatmulDescDestroy(py: Python<'_>, matmulDesc: &Bound<'_, PyAny>) -> 
     if __r as i64 == 0 {
         rt::life::destroyed(matmulDesc, false, "hipblasLtMatmulDescDestroy");
     }
-    rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, super::hipblas::TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipblasLtMatmulDescSetAttribute, C_hipblasLtMatmulDescSetAttribute, c"hipblasLtMatmulDescSetAttribute", "hipblasLtMatmulDescSetAttribute",
     c"hipblasLtMatmulDescSetAttribute(matmulDesc, attr, buf, sizeInBytes)\n--\n\nSet attribute to a matrix multiply descriptor\n\nThis function sets the value of the specified attribute belonging to a\npreviously created matrix multiply descriptor.\n\nArgs:\n    matmulDesc\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If the attribute was set successfully..\n    HIPBLAS_STATUS_INVALID_VALUE If buf is NULL or sizeInBytes\n    doesn't match the size of the internal storage for the selected attribute.",
@@ -287,7 +287,7 @@ fn hipblasLtMatmulDescSetAttribute(py: Python<'_>, matmulDesc: rt::PtrArg, attr:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_matmulDesc, a_attr, a_buf, a_sizeInBytes) });
-    rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, super::hipblas::TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipblasLtMatmulDescGetAttribute, C_hipblasLtMatmulDescGetAttribute, c"hipblasLtMatmulDescGetAttribute", "hipblasLtMatmulDescGetAttribute",
     c"hipblasLtMatmulDescGetAttribute(matmulDesc, attr, buf, sizeInBytes)\n--\n\nQuery attribute from a matrix multiply descriptor\n\nThis function returns the value of the queried attribute belonging to a\npreviously created matrix multiply descriptor.\n\nArgs:\n    matmulDesc\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    sizeWritten: int\n    HIPBLAS_STATUS_SUCCESS       If attribute's value was successfully\n    written to user memory. \\retval HIPBLAS_STATUS_INVALID_VALUE If \\p\n    sizeInBytes is 0 and sizeWritten is NULL, or if sizeInBytes is non-zero\n    and buf is NULL, or sizeInBytes doesn't match size of internal storage\n    for the selected attribute.",
@@ -348,7 +348,7 @@ fn hipblasLtMatmulPreferenceDestroy(py: Python<'_>, pref: &Bound<'_, PyAny>) -> 
     if __r as i64 == 0 {
         rt::life::destroyed(pref, false, "hipblasLtMatmulPreferenceDestroy");
     }
-    rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, super::hipblas::TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipblasLtMatmulPreferenceSetAttribute, C_hipblasLtMatmulPreferenceSetAttribute, c"hipblasLtMatmulPreferenceSetAttribute", "hipblasLtMatmulPreferenceSetAttribute",
     c"hipblasLtMatmulPreferenceSetAttribute(pref, attr, buf, sizeInBytes)\n--\n\nSet attribute to a preference descriptor\n\nThis function sets the value of the specified attribute belonging to a\npreviously created matrix multiply preferences descriptor.\n\nArgs:\n    pref\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If the attribute was set successfully..\n    HIPBLAS_STATUS_INVALID_VALUE If buf is NULL or sizeInBytes\n    doesn't match the size of the internal storage for the selected attribute.",
@@ -368,7 +368,7 @@ fn hipblasLtMatmulPreferenceSetAttribute(py: Python<'_>, pref: rt::PtrArg, attr:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pref, a_attr, a_buf, a_sizeInBytes) });
-    rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, super::hipblas::TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipblasLtMatmulPreferenceGetAttribute, C_hipblasLtMatmulPreferenceGetAttribute, c"hipblasLtMatmulPreferenceGetAttribute", "hipblasLtMatmulPreferenceGetAttribute",
     c"hipblasLtMatmulPreferenceGetAttribute(pref, attr, buf, sizeInBytes)\n--\n\nQuery attribute from a preference descriptor\n\nThis function returns the value of the queried attribute belonging to a\npreviously created matrix multiply heuristic search preferences descriptor.\n\nArgs:\n    pref\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    sizeWritten: int\n    HIPBLAS_STATUS_SUCCESS       If attribute's value was successfully\n    written to user memory. \\retval HIPBLAS_STATUS_INVALID_VALUE If \\p\n    sizeInBytes is 0 and sizeWritten is NULL, or if sizeInBytes is non-zero\n    and buf is NULL, or sizeInBytes doesn't match size of internal storage\n    for the selected attribute.",
@@ -451,7 +451,7 @@ fn hipblasLtMatmul(py: Python<'_>, handle: rt::PtrArgMut, matmulDesc: rt::PtrArg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDesc, a_alpha, a_A, a_Adesc, a_B, a_Bdesc, a_beta, a_C, a_Cdesc, a_D, a_Ddesc, a_algo, a_workspace, a_workspaceSizeInBytes, a_stream) });
-    rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, super::hipblas::TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipblasLtMatrixTransformDescCreate, C_hipblasLtMatrixTransformDescCreate, c"hipblasLtMatrixTransformDescCreate", "hipblasLtMatrixTransformDescCreate",
     c"hipblasLtMatrixTransformDescCreate(scaleType)\n--\n\nCreate new matrix transform operation descriptor.\n\nArgs:\n    scaleType\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    transformDesc: hipblasLtMatrixTransformDesc_t\n    HIPBLAS_STATUS_ALLOC_FAILED  if memory could not be allocated\n    HIPBLAS_STATUS_SUCCESS       if desciptor was created successfully",
@@ -491,7 +491,7 @@ fn hipblasLtMatrixTransformDescDestroy(py: Python<'_>, transformDesc: &Bound<'_,
     if __r as i64 == 0 {
         rt::life::destroyed(transformDesc, false, "hipblasLtMatrixTransformDescDestroy");
     }
-    rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, super::hipblas::TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipblasLtMatrixTransformDescSetAttribute, C_hipblasLtMatrixTransformDescSetAttribute, c"hipblasLtMatrixTransformDescSetAttribute", "hipblasLtMatrixTransformDescSetAttribute",
     c"hipblasLtMatrixTransformDescSetAttribute(transformDesc, attr, buf, sizeInBytes)\n--\n\nSet matrix transform operation descriptor attribute.\n\nArgs:\n    transformDesc [in]: The descriptor\n    attr [in]: The attribute\n    buf [in]: memory address containing the new value\n    sizeInBytes [in]: size of buf buffer for verification (in bytes)\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_INVALID_VALUE  if buf is NULL or sizeInBytes doesn't match size of internal storage for\n    selected attribute\n    HIPBLAS_STATUS_SUCCESS        if attribute was set successfully",
@@ -511,7 +511,7 @@ fn hipblasLtMatrixTransformDescSetAttribute(py: Python<'_>, transformDesc: rt::P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_transformDesc, a_attr, a_buf, a_sizeInBytes) });
-    rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, super::hipblas::TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_hipblasLtMatrixTransformDescGetAttribute, C_hipblasLtMatrixTransformDescGetAttribute, c"hipblasLtMatrixTransformDescGetAttribute", "hipblasLtMatrixTransformDescGetAttribute",
     c"hipblasLtMatrixTransformDescGetAttribute(transformDesc, attr, buf, sizeInBytes)\n--\n\nMatrix transform operation getter\nGet matrix transform operation descriptor attribute.\n\nArgs:\n    transformDesc [in]: The descriptor\n    attr [in]: The attribute\n    buf [out]: memory address containing the new value\n    sizeInBytes [in]: size of buf buffer for verification (in bytes)\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    sizeWritten: int\n    HIPBLAS_STATUS_INVALID_VALUE  if sizeInBytes is 0 and sizeWritten is NULL, or if  sizeInBytes is non-zero\n    and buf is NULL or sizeInBytes doesn't match size of internal storage for\n    selected attribute\n    HIPBLAS_STATUS_SUCCESS        if attribute's value was successfully written to user memory",
@@ -560,7 +560,7 @@ fn hipblasLtMatrixTransform(py: Python<'_>, lightHandle: rt::PtrArgMut, transfor
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_lightHandle, a_transformDesc, a_alpha, a_A, a_Adesc, a_beta, a_B, a_Bdesc, a_C, a_Cdesc, a_stream) });
-    rt::tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple1(py, super::hipblas::TYPES.enum_member(py, 0, __r as i64)?)
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -147,6 +147,7 @@ impl FnCtx<'_> {
             serialize: f.serialize,
             results: Vec::new(),
             plain: false,
+            shared_single: false,
             stub_params: Vec::new(),
             stub_ret: String::new(),
             stub_doc: String::new(),
@@ -323,6 +324,7 @@ impl FnCtx<'_> {
             m.call_args.push(c);
         }
         m.plain = self.plain_results && outs.len() <= 1;
+        m.shared_single = !m.plain && outs.len() == 1 && outs[0].is_shared();
         m.results = outs;
         m.raw_outs = raw_outs;
         m.stub_ret = stubs::returns(m.plain, &stub_results);

@@ -247,6 +247,20 @@ impl Output {
                 }
         )
     }
+
+    /// Whether the Python object is one the runtime shares between calls (an enum member, a
+    /// cached C string, a bool), so a tuple around it alone can be reused too.
+    pub(crate) fn is_shared(&self) -> bool {
+        matches!(
+            self,
+            Output::Status { .. }
+                | Output::Success { .. }
+                | Output::Value {
+                    conversion: Conversion::Enum { .. } | Conversion::CStr | Conversion::Bool,
+                    ..
+                }
+        )
+    }
 }
 
 /// A function as the templates see it.
@@ -276,6 +290,9 @@ pub(crate) struct FunctionModel {
     pub(crate) results: Vec<Output>,
     /// Whether the results are returned without a tuple (one value, or None for none).
     pub(crate) plain: bool,
+    /// Whether the result is a tuple of one shared object ([`Output::is_shared`]), made once
+    /// and reused.
+    pub(crate) shared_single: bool,
     /// `name: type` of each Python parameter, for the stub.
     pub(crate) stub_params: Vec<String>,
     /// The return type, for the stub.

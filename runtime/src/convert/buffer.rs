@@ -144,6 +144,16 @@ impl BufferGuard {
     pub fn byte_len(&self) -> usize {
         self.view.len.max(0) as usize
     }
+
+    /// Number of dimensions of the export.
+    pub fn ndim(&self) -> c_int {
+        self.view.ndim
+    }
+
+    /// Whether the exported memory may be written.
+    pub fn writable(&self) -> bool {
+        self.view.readonly == 0
+    }
 }
 
 /// Whether `obj` exports a buffer that is read-only.

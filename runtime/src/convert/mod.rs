@@ -6,6 +6,8 @@ pub mod call;
 pub mod cstr;
 pub mod extra;
 pub mod kernel_params;
+pub mod ndarray;
 pub mod number;
 pub mod pointer;
+pub mod shared_tuple;
 pub mod strings;

@@ -2,13 +2,15 @@
 
 use crate::convert::attr::optional_attr;
 use crate::convert::buffer::BufferGuard;
+use crate::convert::ndarray;
 use crate::convert::number::index_check;
 use crate::types::life::{self, Life};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyInt, PyTuple, PyType};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use pyo3::PyTypeInfo;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// An address, optionally keeping alive the Python object that owns the memory.
@@ -546,6 +548,30 @@ fn ctypes_classes(py: Python<'_>) -> PyResult<&CtypesClasses> {
     })
 }
 
+/// `Pointer`'s type object, kept after first use: PyO3's `downcast` finds it through its lazy
+/// type object on each check (~40 instructions), and every handle argument, struct field
+/// access and `Pointer` argument checks it.
+static POINTER_TYPE: AtomicPtr<pyo3::ffi::PyTypeObject> = AtomicPtr::new(std::ptr::null_mut());
+
+/// `obj` as a `Pointer` (the base of every handle, struct and array class), or None.
+#[inline]
+pub fn as_pointer<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, Pointer>> {
+    let mut ty = POINTER_TYPE.load(Ordering::Relaxed);
+    if ty.is_null() {
+        // Made once and kept for the life of the process, as PyO3 keeps it.
+        ty = Pointer::type_object_raw(obj.py());
+        POINTER_TYPE.store(ty, Ordering::Relaxed);
+    }
+    let t = obj.get_type_ptr();
+    // SAFETY: two live type objects.
+    if t == ty || unsafe { pyo3::ffi::PyType_IsSubtype(t, ty) } != 0 {
+        // SAFETY: `obj` is an instance of `Pointer` or of a subclass.
+        Some(unsafe { obj.downcast_unchecked::<Pointer>() })
+    } else {
+        None
+    }
+}
+
 /// Reads an address from a non-negative Python int.
 fn int_to_addr(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     obj.extract::<usize>().map_err(|e| {
@@ -586,7 +612,10 @@ impl PtrArg {
             unsafe { pyo3::ffi::PyErr_Clear() };
             return plain(int_to_addr(obj)?);
         }
-        if let Ok(p) = obj.downcast::<Pointer>() {
+        if let Some(addr) = ndarray::address(obj, writable) {
+            return plain(addr);
+        }
+        if let Some(p) = as_pointer(obj) {
             let p = p.get();
             life::check(obj, p)?;
             if writable && p.owner.is_some() {
@@ -611,6 +640,7 @@ impl PtrArg {
             if guard.byte_len() <= 8 && is_integral(obj)? {
                 return plain(int_to_addr(obj)?);
             }
+            ndarray::learn(obj, &guard);
             return Ok(Some(PtrArg {
                 addr: guard.addr(),
                 _guard: Some(guard),

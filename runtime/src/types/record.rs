@@ -1,6 +1,6 @@
 //! Struct and union instances: memory with fields read and written through descriptors.
 
-use crate::convert::pointer::{Pointer, PtrArg};
+use crate::convert::pointer::{as_pointer, Pointer, PtrArg};
 use crate::tables::{FieldDef, FieldKind, RecordDef, TypeDef};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -46,7 +46,10 @@ pub struct Field {
 
 /// The address of a struct instance.
 fn addr_of(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    let addr = obj.downcast::<Pointer>()?.get().addr();
+    let addr = match as_pointer(obj) {
+        Some(p) => p.get().addr(),
+        None => obj.downcast::<Pointer>()?.get().addr(), // the TypeError
+    };
     if addr == 0 {
         return Err(PyValueError::new_err("the struct points at NULL"));
     }

@@ -9,7 +9,7 @@
 //! - a struct object must be of the pointee's struct class; a buffer must hold at least one
 //!   pointee, so C never writes past the end of a too-small `bytearray` or array.
 
-use crate::convert::pointer::{Pointer, PtrArg};
+use crate::convert::pointer::{as_pointer, Pointer, PtrArg};
 use crate::types::life;
 use crate::types::record::Struct;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -36,7 +36,11 @@ impl<'py> HandleRef<'py> {
         writable: bool,
     ) -> PyResult<Self> {
         if obj.is_instance(class)? {
-            let handle = obj.downcast::<Pointer>()?.clone();
+            // `as_pointer` rather than trusting `is_instance`, which a `__class__` can fool.
+            let handle = match as_pointer(obj) {
+                Some(p) => p.clone(),
+                None => obj.downcast::<Pointer>()?.clone(), // the TypeError
+            };
             let slot = {
                 let h = handle.get();
                 life::check(obj, h)?;
@@ -79,7 +83,7 @@ impl<'py> HandleRef<'py> {
                 array,
             });
         }
-        if let Ok(p) = obj.downcast::<Pointer>() {
+        if let Some(p) = as_pointer(obj) {
             // `prog.createRef()`: C reads the handle it points at, which must be alive.
             if let Some(owner) = life::ref_owner(obj, p.get()) {
                 life::check(owner.as_any(), owner.get())?;
