@@ -28,11 +28,20 @@ def test_positional_and_keyword_calls_give_the_same_result():
     hiprtc.hiprtcDestroyProgram(other.createRef())
 
 
-def test_a_result_of_one_shared_object_is_a_tuple_made_once():
-    # A lone status (an enum member) or a cached error string: the tuple around it is kept.
+def test_a_result_of_shared_objects_is_a_tuple_made_once():
+    # A lone status (an enum member), a status and small ints, a cached error string: the
+    # tuple of them is kept.
     first = hip.hipDeviceSynchronize()
     assert type(first) is tuple and len(first) == 1 and first[0] is hip.hipDeviceSynchronize()[0]
     assert hip.hipDeviceSynchronize() is first
+    version = hiprtc.hiprtcVersion()
+    assert version[0] == hiprtc.hiprtcResult.HIPRTC_SUCCESS and version[1] >= 5
+    assert hiprtc.hiprtcVersion() is version
+    # A tuple holding a fresh object (an int past CPython's small ones) is never kept: keeping
+    # it would keep the object alive.
+    runtime = hip.hipRuntimeGetVersion()
+    assert runtime[1] > 256 and hip.hipRuntimeGetVersion() == runtime
+    assert hip.hipRuntimeGetVersion() is not runtime
     # Each item keeps its own tuple, whatever shares a slot of the table: twice over every
     # hiprtcResult member, each answer the string of that member.
     texts = {m: hiprtc.hiprtcGetErrorString(m) for m in hiprtc.hiprtcResult}

@@ -444,7 +444,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 12).
@@ -466,7 +466,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 12).
@@ -489,7 +489,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 12).
@@ -512,7 +512,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuLaunchKernel on HIP's hipModuleLaunchKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -541,7 +541,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuLaunchCooperativeKernel on HIP's hipModuleLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -569,7 +569,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 12).
@@ -784,7 +784,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 12).
@@ -806,7 +806,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchKernel on HIP's hipLaunchKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -830,7 +830,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchCooperativeKernel on HIP's hipLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -854,7 +854,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 12).
@@ -1587,7 +1587,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 13).
@@ -1609,7 +1609,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 13).
@@ -1632,7 +1632,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 13).
@@ -1655,7 +1655,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuLaunchKernel on HIP's hipModuleLaunchKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -1684,7 +1684,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuLaunchCooperativeKernel on HIP's hipModuleLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -1712,7 +1712,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuGraphAddDependencies on HIP's hipGraphAddDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -1737,7 +1737,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuGraphRemoveDependencies on HIP's hipGraphRemoveDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -1762,7 +1762,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 13).
@@ -1952,7 +1952,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 13).
@@ -1974,7 +1974,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchKernel on HIP's hipLaunchKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -1998,7 +1998,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchCooperativeKernel on HIP's hipLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -2022,7 +2022,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 13).
@@ -2269,7 +2269,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaGraphRemoveDependencies on HIP's hipGraphRemoveDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -2294,7 +2294,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 1, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 13).

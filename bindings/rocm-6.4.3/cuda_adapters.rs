@@ -471,7 +471,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -496,7 +496,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -521,7 +521,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 12).
@@ -543,7 +543,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 12).
@@ -566,7 +566,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 12).
@@ -589,7 +589,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuLaunchKernel on HIP's hipModuleLaunchKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -618,7 +618,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuLaunchCooperativeKernel on HIP's hipModuleLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -646,7 +646,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 12).
@@ -882,7 +882,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -907,7 +907,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -932,7 +932,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 12).
@@ -954,7 +954,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchKernel on HIP's hipLaunchKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -978,7 +978,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchCooperativeKernel on HIP's hipLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -1002,7 +1002,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 12).
@@ -1784,7 +1784,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -1809,7 +1809,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -1834,7 +1834,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 13).
@@ -1856,7 +1856,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 13).
@@ -1879,7 +1879,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 13).
@@ -1902,7 +1902,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuLaunchKernel on HIP's hipModuleLaunchKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -1931,7 +1931,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuLaunchCooperativeKernel on HIP's hipModuleLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -1959,7 +1959,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphAddDependencies on HIP's hipGraphAddDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -1984,7 +1984,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphRemoveDependencies on HIP's hipGraphRemoveDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -2009,7 +2009,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 13).
@@ -2269,7 +2269,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -2294,7 +2294,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -2319,7 +2319,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 13).
@@ -2341,7 +2341,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchKernel on HIP's hipLaunchKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -2365,7 +2365,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchCooperativeKernel on HIP's hipLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -2389,7 +2389,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 13).
@@ -2636,7 +2636,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaGraphRemoveDependencies on HIP's hipGraphRemoveDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -2661,7 +2661,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 5, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 13).

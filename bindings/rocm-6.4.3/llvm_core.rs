@@ -89,7 +89,7 @@ fn LLVMGetVersion(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Major, a_Minor, a_Patch) });
-    rt::tuple(py, [rt::obj(py, o_Major)?, rt::obj(py, o_Minor)?, rt::obj(py, o_Patch)?])
+    rt::shared_tuple(py, [rt::obj(py, o_Major)?, rt::obj(py, o_Minor)?, rt::obj(py, o_Patch)?])
 }
 rt::function!(F_LLVMCreateMessage, C_LLVMCreateMessage, c"LLVMCreateMessage", "LLVMCreateMessage",
     c"LLVMCreateMessage(Message)\n--\n\nArgs:\n    Message\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -538,7 +538,7 @@ fn LLVMGetStringAttributeKind(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_A, a_Length) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
 rt::function!(F_LLVMGetStringAttributeValue, C_LLVMGetStringAttributeValue, c"LLVMGetStringAttributeValue", "LLVMGetStringAttributeValue",
     c"LLVMGetStringAttributeValue(A)\n--\n\nGet the string attribute's value.\n\nArgs:\n    A\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Length: int",
@@ -557,7 +557,7 @@ fn LLVMGetStringAttributeValue(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_A, a_Length) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
 rt::function!(F_LLVMIsEnumAttribute, C_LLVMIsEnumAttribute, c"LLVMIsEnumAttribute", "LLVMIsEnumAttribute",
     c"LLVMIsEnumAttribute(A)\n--\n\nCheck for the different types of attributes.\n\nArgs:\n    A\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -751,7 +751,7 @@ fn LLVMGetModuleIdentifier(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 rt::function!(F_LLVMSetModuleIdentifier, C_LLVMSetModuleIdentifier, c"LLVMSetModuleIdentifier", "LLVMSetModuleIdentifier",
     c"LLVMSetModuleIdentifier(M, Ident, Len)\n--\n\nSet the identifier of a module to a string Ident with length Len.\n\nSee: Module::setModuleIdentifier()\n\nArgs:\n    M: The module to set identifier\n    Ident: The string to set M's identifier to\n    Len: Length of Ident",
@@ -789,7 +789,7 @@ fn LLVMGetSourceFileName(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 rt::function!(F_LLVMSetSourceFileName, C_LLVMSetSourceFileName, c"LLVMSetSourceFileName", "LLVMSetSourceFileName",
     c"LLVMSetSourceFileName(M, Name, Len)\n--\n\nSet the original source file name of a module to a string Name with length\nLen.\n\nSee: Module::setSourceFileName()\n\nArgs:\n    M: The module to set the source file name of\n    Name: The string to set M's source file name to\n    Len: Length of Name",
@@ -971,7 +971,7 @@ fn LLVMModuleFlagEntriesGetKey(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Entries, a_Index, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 rt::function!(F_LLVMModuleFlagEntriesGetMetadata, C_LLVMModuleFlagEntriesGetMetadata, c"LLVMModuleFlagEntriesGetMetadata", "LLVMModuleFlagEntriesGetMetadata",
     c"LLVMModuleFlagEntriesGetMetadata(Entries, Index)\n--\n\nReturns the metadata for a module flag entry at a specific index.\n\nSee: Module::ModuleFlagEntry::Val\n\nArgs:\n    Entries\n    Index\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1102,7 +1102,7 @@ fn LLVMGetModuleInlineAsm(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 rt::function!(F_LLVMSetModuleInlineAsm2, C_LLVMSetModuleInlineAsm2, c"LLVMSetModuleInlineAsm2", "LLVMSetModuleInlineAsm2",
     c"LLVMSetModuleInlineAsm2(M, Asm, Len)\n--\n\nSet inline assembly for a module.\n\nSee: Module::setModuleInlineAsm()\n\nArgs:\n    M\n    Asm\n    Len",
@@ -1184,7 +1184,7 @@ fn LLVMGetInlineAsmAsmString(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InlineAsmVal, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 rt::function!(F_LLVMGetInlineAsmConstraintString, C_LLVMGetInlineAsmConstraintString, c"LLVMGetInlineAsmConstraintString", "LLVMGetInlineAsmConstraintString",
     c"LLVMGetInlineAsmConstraintString(InlineAsmVal)\n--\n\nGet the raw constraint string for an inline assembly snippet\n\nArgs:\n    InlineAsmVal\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int",
@@ -1203,7 +1203,7 @@ fn LLVMGetInlineAsmConstraintString(py: Python<'_>, InlineAsmVal: rt::PtrArg) ->
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InlineAsmVal, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 rt::function!(F_LLVMGetInlineAsmDialect, C_LLVMGetInlineAsmDialect, c"LLVMGetInlineAsmDialect", "LLVMGetInlineAsmDialect",
     c"LLVMGetInlineAsmDialect(InlineAsmVal)\n--\n\nGet the dialect used by the inline asm snippet\n\nArgs:\n    InlineAsmVal\n\nReturns: a tuple of 1 item(s):\n    LLVMInlineAsmDialect",
@@ -1448,7 +1448,7 @@ fn LLVMGetNamedMetadataName(py: Python<'_>, NamedMD: rt::PtrArg) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_NamedMD, a_NameLen) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLen)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLen)?])
 }
 rt::function!(F_LLVMGetNamedMetadataNumOperands, C_LLVMGetNamedMetadataNumOperands, c"LLVMGetNamedMetadataNumOperands", "LLVMGetNamedMetadataNumOperands",
     c"LLVMGetNamedMetadataNumOperands(M, Name)\n--\n\nObtain the number of operands for named metadata in a module.\n\nSee: llvm::Module::getNamedMetadata()\n\nArgs:\n    M\n    Name\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -1524,7 +1524,7 @@ fn LLVMGetDebugLocDirectory(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Length) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
 rt::function!(F_LLVMGetDebugLocFilename, C_LLVMGetDebugLocFilename, c"LLVMGetDebugLocFilename", "LLVMGetDebugLocFilename",
     c"LLVMGetDebugLocFilename(Val)\n--\n\nReturn the filename of the debug location for this value, which must be\nan llvm::Instruction, llvm::GlobalVariable, or llvm::Function.\n\nSee: llvm::Instruction::getDebugLoc()\nSee: llvm::GlobalVariable::getDebugInfo()\nSee: llvm::Function::getSubprogram()\n\nArgs:\n    Val\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Length: int",
@@ -1543,7 +1543,7 @@ fn LLVMGetDebugLocFilename(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Length) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
 rt::function!(F_LLVMGetDebugLocLine, C_LLVMGetDebugLocLine, c"LLVMGetDebugLocLine", "LLVMGetDebugLocLine",
     c"LLVMGetDebugLocLine(Val)\n--\n\nReturn the line number of the debug location for this value, which must be\nan llvm::Instruction, llvm::GlobalVariable, or llvm::Function.\n\nSee: llvm::Instruction::getDebugLoc()\nSee: llvm::GlobalVariable::getDebugInfo()\nSee: llvm::Function::getSubprogram()\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -3203,7 +3203,7 @@ fn LLVMGetValueName2(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Length) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
 rt::function!(F_LLVMSetValueName2, C_LLVMSetValueName2, c"LLVMSetValueName2", "LLVMSetValueName2",
     c"LLVMSetValueName2(Val, Name, NameLen)\n--\n\nSet the string name of a value.\n\nSee: llvm::Value::setName()\n\nArgs:\n    Val\n    Name\n    NameLen",
@@ -5464,7 +5464,7 @@ fn LLVMGetAsString(py: Python<'_>, c: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_c, a_Length) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
 rt::function!(F_LLVMConstStructInContext, C_LLVMConstStructInContext, c"LLVMConstStructInContext", "LLVMConstStructInContext",
     c"LLVMConstStructInContext(C, ConstantVals, Count, Packed)\n--\n\nCreate an anonymous ConstantStruct with the specified values.\n\nSee: llvm::ConstantStruct::getAnon()\n\nArgs:\n    C\n    ConstantVals\n    Count\n    Packed\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -7307,7 +7307,7 @@ fn LLVMIntrinsicGetName(py: Python<'_>, ID: rt::CInt<u32>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ID, a_NameLength) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLength)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLength)?])
 }
 rt::function!(F_LLVMIntrinsicCopyOverloadedName, C_LLVMIntrinsicCopyOverloadedName, c"LLVMIntrinsicCopyOverloadedName", "LLVMIntrinsicCopyOverloadedName",
     c"LLVMIntrinsicCopyOverloadedName(ID, ParamTypes, ParamCount)\n--\n\nDeprecated: Use LLVMIntrinsicCopyOverloadedName2 instead.\n\nArgs:\n    ID\n    ParamTypes\n    ParamCount\n\nReturns: a tuple of 2 item(s):\n    bytes\n    NameLength: int",
@@ -7329,7 +7329,7 @@ fn LLVMIntrinsicCopyOverloadedName(py: Python<'_>, ID: rt::CInt<u32>, ParamTypes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ID, a_ParamTypes, a_ParamCount, a_NameLength) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLength)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLength)?])
 }
 rt::function!(F_LLVMIntrinsicCopyOverloadedName2, C_LLVMIntrinsicCopyOverloadedName2, c"LLVMIntrinsicCopyOverloadedName2", "LLVMIntrinsicCopyOverloadedName2",
     c"LLVMIntrinsicCopyOverloadedName2(Mod, ID, ParamTypes, ParamCount)\n--\n\nCopies the name of an overloaded intrinsic identified by a given list of\nparameter types.\n\nUnlike LLVMIntrinsicGetName, the caller is responsible for freeing the\nreturned string.\n\nThis version also supports unnamed types.\n\nSee: llvm::Intrinsic::getName()\n\nArgs:\n    Mod\n    ID\n    ParamTypes\n    ParamCount\n\nReturns: a tuple of 2 item(s):\n    bytes\n    NameLength: int",
@@ -7352,7 +7352,7 @@ fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: rt::PtrArg, ID: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Mod, a_ID, a_ParamTypes, a_ParamCount, a_NameLength) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLength)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLength)?])
 }
 rt::function!(F_LLVMIntrinsicIsOverloaded, C_LLVMIntrinsicIsOverloaded, c"LLVMIntrinsicIsOverloaded", "LLVMIntrinsicIsOverloaded",
     c"LLVMIntrinsicIsOverloaded(ID)\n--\n\nObtain if the intrinsic identified by the given ID is overloaded.\n\nSee: llvm::Intrinsic::isOverloaded()\n\nArgs:\n    ID\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -8125,7 +8125,7 @@ fn LLVMGetMDString(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_V, a_Length) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
 rt::function!(F_LLVMGetMDNodeNumOperands, C_LLVMGetMDNodeNumOperands, c"LLVMGetMDNodeNumOperands", "LLVMGetMDNodeNumOperands",
     c"LLVMGetMDNodeNumOperands(V)\n--\n\nObtain the number of operands from an MDNode value.\n\nArgs:\n    V: MDNode to get number of operands from.\n\nReturns: a tuple of 1 item(s):\n    int\n    Number of operands of the MDNode.",
@@ -8315,7 +8315,7 @@ fn LLVMGetOperandBundleTag(py: Python<'_>, Bundle: rt::PtrArg) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Bundle, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 rt::function!(F_LLVMGetNumOperandBundleArgs, C_LLVMGetNumOperandBundleArgs, c"LLVMGetNumOperandBundleArgs", "LLVMGetNumOperandBundleArgs",
     c"LLVMGetNumOperandBundleArgs(Bundle)\n--\n\nObtain the number of operands for an operand bundle.\n\nSee: OperandBundleDef::input_size()\n\nArgs:\n    Bundle: Operand bundle to obtain operand count of.\n\nReturns: a tuple of 1 item(s):\n    int\n    The number of operands.",

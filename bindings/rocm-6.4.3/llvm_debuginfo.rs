@@ -565,7 +565,7 @@ fn LLVMDIFileGetDirectory(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 rt::function!(F_LLVMDIFileGetFilename, C_LLVMDIFileGetFilename, c"LLVMDIFileGetFilename", "LLVMDIFileGetFilename",
     c"LLVMDIFileGetFilename(File)\n--\n\nGet the name of a given file.\n\nSee: DIFile::getFilename()\n\nArgs:\n    File: The file object.\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int",
@@ -584,7 +584,7 @@ fn LLVMDIFileGetFilename(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 rt::function!(F_LLVMDIFileGetSource, C_LLVMDIFileGetSource, c"LLVMDIFileGetSource", "LLVMDIFileGetSource",
     c"LLVMDIFileGetSource(File)\n--\n\nGet the source of a given file.\n\nSee: DIFile::getSource()\n\nArgs:\n    File: The file object.\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int",
@@ -603,7 +603,7 @@ fn LLVMDIFileGetSource(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
 }
 rt::function!(F_LLVMDIBuilderGetOrCreateTypeArray, C_LLVMDIBuilderGetOrCreateTypeArray, c"LLVMDIBuilderGetOrCreateTypeArray", "LLVMDIBuilderGetOrCreateTypeArray",
     c"LLVMDIBuilderGetOrCreateTypeArray(Builder, Data, NumElements)\n--\n\nCreate a type array.\n\nArgs:\n    Builder: The DIBuilder.\n    Data: The type elements.\n    NumElements: Number of type elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1315,7 +1315,7 @@ fn LLVMDITypeGetName(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DType, a_Length) });
-    rt::tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
+    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
 }
 rt::function!(F_LLVMDITypeGetSizeInBits, C_LLVMDITypeGetSizeInBits, c"LLVMDITypeGetSizeInBits", "LLVMDITypeGetSizeInBits",
     c"LLVMDITypeGetSizeInBits(DType)\n--\n\nGet the size of this DIType in bits.\n\nSee: DIType::getSizeInBits()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 1 item(s):\n    int",

@@ -535,7 +535,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -560,7 +560,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -585,7 +585,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 12).
@@ -607,7 +607,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 12).
@@ -630,7 +630,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 12).
@@ -653,7 +653,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuLaunchKernel on HIP's hipModuleLaunchKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -682,7 +682,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuLaunchKernelEx on HIP's hipDrvLaunchKernelEx, with cuda-python's calling convention (cuda-bindings 12).
@@ -735,7 +735,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 12).
@@ -996,7 +996,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1021,7 +1021,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1046,7 +1046,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 12).
@@ -1068,7 +1068,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchKernel on HIP's hipLaunchKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -1092,7 +1092,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchKernelExC on HIP's hipLaunchKernelExC, with cuda-python's calling convention (cuda-bindings 12).
@@ -1139,7 +1139,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 12).
@@ -2045,7 +2045,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -2070,7 +2070,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -2095,7 +2095,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 13).
@@ -2117,7 +2117,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 13).
@@ -2140,7 +2140,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 13).
@@ -2163,7 +2163,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuLaunchKernel on HIP's hipModuleLaunchKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -2192,7 +2192,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuLaunchKernelEx on HIP's hipDrvLaunchKernelEx, with cuda-python's calling convention (cuda-bindings 13).
@@ -2245,7 +2245,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphAddDependencies on HIP's hipGraphAddDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -2270,7 +2270,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphRemoveDependencies on HIP's hipGraphRemoveDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -2295,7 +2295,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 13).
@@ -2580,7 +2580,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -2605,7 +2605,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -2630,7 +2630,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 13).
@@ -2652,7 +2652,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchKernel on HIP's hipLaunchKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -2676,7 +2676,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchKernelExC on HIP's hipLaunchKernelExC, with cuda-python's calling convention (cuda-bindings 13).
@@ -2723,7 +2723,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaMallocManaged on HIP's hipMallocManaged, with cuda-python's calling convention (cuda-bindings 13).
@@ -2970,7 +2970,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaGraphRemoveDependencies on HIP's hipGraphRemoveDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -2995,7 +2995,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple1(py, TYPES.enum_member(py, 6, __r as i64)?)
+        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 13).

@@ -153,7 +153,7 @@ fn LLVMDisasmInstruction(py: Python<'_>, DC: rt::PtrArgMut, BytesSize: rt::CInt<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DC, a_Bytes, a_BytesSize, a_PC, a_OutString, a_OutStringSize) });
-    rt::tuple(py, [rt::obj(py, __r)?, rt::obj(py, o_Bytes)?])
+    rt::shared_tuple(py, [rt::obj(py, __r)?, rt::obj(py, o_Bytes)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -20,7 +20,7 @@ pub use convert::kernel_params;
 pub use convert::kernel_params::KernelParams;
 pub use convert::number::CInt;
 pub use convert::pointer::{DeviceArray, Pointer, PtrArg, PtrArgMut};
-pub use convert::shared_tuple::shared_tuple1;
+pub use convert::shared_tuple::shared_tuple;
 pub use convert::strings::{CStrArg, CStrArrayArg};
 pub use load::{platform, platform_reason, HipLoadError, Library, Platform, Symbol};
 pub use tables::{

@@ -14,6 +14,10 @@ use crate::stubs;
 use anyhow::{bail, Context, Result};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+/// Items of the largest result tuple the runtime keeps for reuse (`rt::shared_tuple`; the
+/// runtime's `MAX_ITEMS`).
+const SHARED_TUPLE_MAX_ITEMS: usize = 4;
+
 /// What one function's rendering needs to know about its library.
 pub(crate) struct FnCtx<'a> {
     /// Registry indices.
@@ -147,7 +151,7 @@ impl FnCtx<'_> {
             serialize: f.serialize,
             results: Vec::new(),
             plain: false,
-            shared_single: false,
+            shared: false,
             stub_params: Vec::new(),
             stub_ret: String::new(),
             stub_doc: String::new(),
@@ -324,7 +328,9 @@ impl FnCtx<'_> {
             m.call_args.push(c);
         }
         m.plain = self.plain_results && outs.len() <= 1;
-        m.shared_single = !m.plain && outs.len() == 1 && outs[0].is_shared();
+        m.shared = !m.plain
+            && (1..=SHARED_TUPLE_MAX_ITEMS).contains(&outs.len())
+            && outs.iter().all(Output::may_be_shared);
         m.results = outs;
         m.raw_outs = raw_outs;
         m.stub_ret = stubs::returns(m.plain, &stub_results);
@@ -482,7 +488,8 @@ impl FnCtx<'_> {
     fn conversion(&self, function: &str, ty: &CType, size: Option<String>) -> Result<Conversion> {
         Ok(match ty {
             CType::Bool => Conversion::Bool,
-            CType::Int { .. } | CType::Float { .. } => Conversion::Number,
+            CType::Int { .. } => Conversion::Integer,
+            CType::Float { .. } => Conversion::Number,
             CType::Enum { name, .. } => Conversion::Enum {
                 ty: self.types.get(name)?,
             },

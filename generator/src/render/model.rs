@@ -192,7 +192,9 @@ pub(crate) enum Var {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub(crate) enum Conversion {
     Bool,
-    /// Numbers.
+    /// Integers.
+    Integer,
+    /// Floating-point numbers.
     Number,
     Enum {
         ty: TypeRef,
@@ -248,15 +250,19 @@ impl Output {
         )
     }
 
-    /// Whether the Python object is one the runtime shares between calls (an enum member, a
-    /// cached C string, a bool), so a tuple around it alone can be reused too.
-    pub(crate) fn is_shared(&self) -> bool {
+    /// Whether the Python object may be one the runtime or CPython shares between calls (an
+    /// enum member, a cached C string, a bool, a small int), so that a result tuple of such
+    /// objects can be reused (`rt::shared_tuple`, which keeps none around a fresh object).
+    pub(crate) fn may_be_shared(&self) -> bool {
         matches!(
             self,
             Output::Status { .. }
                 | Output::Success { .. }
                 | Output::Value {
-                    conversion: Conversion::Enum { .. } | Conversion::CStr | Conversion::Bool,
+                    conversion: Conversion::Enum { .. }
+                        | Conversion::CStr
+                        | Conversion::Bool
+                        | Conversion::Integer,
                     ..
                 }
         )
@@ -290,9 +296,9 @@ pub(crate) struct FunctionModel {
     pub(crate) results: Vec<Output>,
     /// Whether the results are returned without a tuple (one value, or None for none).
     pub(crate) plain: bool,
-    /// Whether the result is a tuple of one shared object ([`Output::is_shared`]), made once
-    /// and reused.
-    pub(crate) shared_single: bool,
+    /// Whether the result is a tuple of objects that may be shared ([`Output::may_be_shared`]),
+    /// kept and reused while they are the same.
+    pub(crate) shared: bool,
     /// `name: type` of each Python parameter, for the stub.
     pub(crate) stub_params: Vec<String>,
     /// The return type, for the stub.

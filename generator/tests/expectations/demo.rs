@@ -99,7 +99,7 @@ fn demoGetProps(py: Python<'_>, props: &Bound<'_, PyAny>, device: rt::CInt<i32>)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_props, a_device) });
-    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_demoCount, C_demoCount, c"demoCount", "demoCount",
     c"demoCount()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    count: int",
@@ -117,7 +117,7 @@ fn demoCount(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_count) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
 }
 rt::function!(F_demoStreamCreate, C_demoStreamCreate, c"demoStreamCreate", "demoStreamCreate",
     c"demoStreamCreate()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    stream: ihipStream_t",
@@ -173,7 +173,7 @@ fn demoCompile(py: Python<'_>, src: rt::CStrArg, n: rt::CInt<i32>, options: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_src, a_n, a_options) });
-    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_demoErrorName, C_demoErrorName, c"demoErrorName", "demoErrorName",
     c"demoErrorName(status)\n--\n\nArgs:\n    status\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: always success\n    bytes",
@@ -190,7 +190,7 @@ fn demoErrorName(py: Python<'_>, status: &Bound<'_, PyAny>) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_status) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, 0)?, rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, 0)?, rt::cstr_result(py, __r)?])
 }
 rt::function!(F_demoLaunch, C_demoLaunch, c"demoLaunch", "demoLaunch",
     c"demoLaunch(grid, scale, factor, flag, mode, stream, tiny)\n--\n\nArgs:\n    grid\n    scale\n    factor\n    flag\n    mode\n    stream\n    tiny\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -213,7 +213,7 @@ fn demoLaunch(py: Python<'_>, grid: &Bound<'_, PyAny>, scale: f32, factor: f64, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_grid, a_scale, a_factor, a_flag, a_mode, a_stream, a_tiny) });
-    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_demoDefaultDim, C_demoDefaultDim, c"demoDefaultDim", "demoDefaultDim",
     c"demoDefaultDim()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: always success\n    demoDim3",
@@ -269,7 +269,7 @@ fn demoProgramDestroy(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObj
     if __r as i64 == 0 {
         rt::life::destroyed(prog, true, "demoProgramDestroy");
     }
-    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_demoFill, C_demoFill, c"demoFill", "demoFill",
     c"demoFill(values, n)\n--\n\nArgs:\n    values\n    n\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -288,7 +288,7 @@ fn demoFill(py: Python<'_>, values: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_values, a_n) });
-    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_demoSetTable, C_demoSetTable, c"demoSetTable", "demoSetTable",
     c"demoSetTable(table)\n--\n\nArgs:\n    table\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -306,7 +306,7 @@ fn demoSetTable(py: Python<'_>, table: &Bound<'_, PyAny>) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_table) });
-    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_demoGetTable, C_demoGetTable, c"demoGetTable", "demoGetTable",
     c"demoGetTable()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    table: demoTable",
@@ -363,7 +363,7 @@ fn demoUseVariant(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_v) });
-    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_demoSend, C_demoSend, c"demoSend", "demoSend",
     c"demoSend(packet)\n--\n\nArgs:\n    packet\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -381,7 +381,7 @@ fn demoSend(py: Python<'_>, packet: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_packet) });
-    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_demoDescribe, C_demoDescribe, c"demoDescribe", "demoDescribe",
     c"demoDescribe(code)\n--\n\nArgs:\n    code\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: always success\n    bytes",
@@ -453,7 +453,7 @@ fn demoLaunchExtra(py: Python<'_>, extra: rt::KernelExtra, args: rt::PtrArg, out
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extra, a_args, a_out) });
-    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_demoSync, C_demoSync, c"demoSync", "demoSync",
     c"demoSync()\n--\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -472,7 +472,7 @@ fn demoSync(py: Python<'_>) -> PyResult<PyObject> {
         let _serial = LIB.serial_guard();
         unsafe { __f() }
     });
-    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_demoApply, C_demoApply, c"demoApply", "demoApply",
     c"demoApply(table)\n--\n\nArgs:\n    table\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -489,7 +489,7 @@ fn demoApply(py: Python<'_>, table: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_table) });
-    rt::shared_tuple1(py, TYPES.enum_member(py, 0, __r as i64)?)
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_demoVersion, C_demoVersion, c"demoVersion", "demoVersion",
     c"demoVersion()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: always success\n    int",
@@ -505,7 +505,7 @@ fn demoVersion(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f() };
-    rt::tuple(py, [TYPES.enum_member(py, 0, 0)?, rt::obj(py, __r)?])
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, 0)?, rt::obj(py, __r)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

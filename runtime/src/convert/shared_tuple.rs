@@ -1,74 +1,109 @@
-//! One-item results made once: `(hipError_t.hipSuccess,)`, `(CStr(b"..."),)`.
+//! Results made of shared objects, made once: `(hipError_t.hipSuccess,)`, `(hipSuccess, 0)`,
+//! `(CStr(b"..."),)`.
 //!
-//! hip-python returns a tuple even for a lone status, so nearly every call that returns only
-//! its status builds a new 1-tuple around the same enum member: `PyTuple_New`, the item's
-//! store and, when the caller drops it, the tuple's deallocation, ~290 instructions of a
-//! call's ~900 (callgrind, Python 3.11). Tuples are immutable, so one made around an object
-//! that is shared anyway (an enum member from the member table, a cached C string) can be
-//! handed out again.
+//! hip-python returns a tuple even for a lone status, so nearly every call builds a new tuple
+//! around the same few objects: `PyTuple_New`, the items' stores and, when the caller drops
+//! it, the tuple's deallocation, ~290 instructions of a call's ~900 (callgrind, Python 3.11).
+//! Tuples are immutable, so one made of objects that are shared anyway (enum members from the
+//! member table, cached C strings, `True`/`False`, CPython's small ints) can be handed out
+//! again: `hipGetDevice()` answers `(hipSuccess, 0)` call after call.
 
 use pyo3::prelude::*;
 use pyo3::sync::GILProtected;
+use pyo3::types::{PyFloat, PyInt};
 use std::cell::RefCell;
 
-/// Tuples made, by their item's address: a direct-mapped table (the shared items a program
-/// meets are few: a status's success and a handful of errors, some error strings). A kept
-/// tuple holds its item, so no other object can take that address while it is kept.
+/// Tuples made, by their items' addresses: a direct-mapped table (the shared results a
+/// program meets are few: a status's success and a handful of errors, device numbers, some
+/// error strings). A kept tuple holds its items, so no other object can take their addresses
+/// while it is kept: the same addresses are the same objects.
 ///
 /// Guarded by the GIL; never borrowed across a call that could run Python code.
 static KEPT: GILProtected<RefCell<Vec<Option<Kept>>>> = GILProtected::new(RefCell::new(Vec::new()));
 
 /// Slots of the table (a power of two: the slot is the top bits of a hash).
-const SLOTS: usize = 64;
+const SLOTS: usize = 128;
 
-/// A kept tuple and the address of its item.
+/// Items a kept tuple may have (the generator uses [`shared_tuple`] up to this many).
+pub const MAX_ITEMS: usize = 4;
+
+/// A kept tuple and its items' addresses (the first `len`).
 struct Kept {
-    item: usize,
+    items: [usize; MAX_ITEMS],
+    len: usize,
     tuple: PyObject,
 }
 
-/// The slot of an item's address (Fibonacci hashing: neighbouring objects land apart).
-fn slot(item: usize) -> usize {
-    ((item as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOTS.trailing_zeros())) as usize
+/// The slot of a tuple of these item addresses.
+#[inline]
+fn slot(items: &[usize]) -> usize {
+    let h = items.iter().fold(0u64, |h, &a| {
+        (h ^ a as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29)
+    });
+    (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOTS.trailing_zeros())) as usize
 }
 
-/// `(item,)`, reused while `item` is the same object.
+/// `tuple(items)`, reused while the items are the same objects.
 ///
-/// Only for items that stay shared whatever the caller does with them (enum members, cached
-/// C strings, `True`/`False`): a kept tuple keeps its item alive, which would delay the
-/// release of a fresh object (a handle, a buffer) until another item took its slot.
-pub fn shared_tuple1(py: Python<'_>, item: PyObject) -> PyResult<PyObject> {
-    // Bound: dropping it on a hit is a plain decrement (a `Py` asks first whether the GIL is
+/// Only for results whose items are all of kinds the runtime shares (enum members, cached C
+/// strings, bools, integers): a tuple is kept only when each item is such an object, never
+/// around a fresh one (an integer outside CPython's small ints, a float), which keeping would
+/// leave alive after the caller is done with it.
+pub fn shared_tuple<const N: usize>(py: Python<'_>, items: [PyObject; N]) -> PyResult<PyObject> {
+    const { assert!(N >= 1 && N <= MAX_ITEMS) };
+    // Bound: dropping one on a hit is a plain decrement (a `Py` asks first whether the GIL is
     // held, through thread-local storage).
-    let item = item.into_bound(py);
-    let addr = item.as_ptr() as usize;
-    let at = slot(addr);
+    let items = items.map(|i| i.into_bound(py));
+    let key: [usize; N] = std::array::from_fn(|i| items[i].as_ptr() as usize);
+    let at = slot(&key);
     if let Some(Some(kept)) = KEPT.get(py).borrow().get(at) {
-        if kept.item == addr {
+        if kept.len == N && kept.items[..N] == key {
             return Ok(kept.tuple.clone_ref(py));
         }
     }
-    keep(py, item, at)
+    keep(py, &items, &key, at)
 }
 
-/// A new tuple around `item`, kept in slot `at`.
+/// A new tuple of `items`, kept in slot `at` if every item is shared.
 #[cold]
 #[inline(never)]
-fn keep(py: Python<'_>, item: Bound<'_, PyAny>, at: usize) -> PyResult<PyObject> {
-    let addr = item.as_ptr() as usize;
-    let tuple = crate::tuple(py, [item.unbind()])?;
+fn keep(
+    py: Python<'_>,
+    items: &[Bound<'_, PyAny>],
+    key: &[usize],
+    at: usize,
+) -> PyResult<PyObject> {
+    let tuple = pyo3::types::PyTuple::new(py, items)?.into_any().unbind();
+    if !items.iter().all(is_shared) {
+        return Ok(tuple);
+    }
     let kept = KEPT.get(py);
     let replaced = {
         let mut table = kept.borrow_mut();
         if table.is_empty() {
             table.resize_with(SLOTS, || None);
         }
-        table[at].replace(Kept {
-            item: addr,
+        let mut kept = Kept {
+            items: [0; MAX_ITEMS],
+            len: key.len(),
             tuple: tuple.clone_ref(py),
-        })
+        };
+        kept.items[..key.len()].copy_from_slice(key);
+        table[at].replace(kept)
     };
     // Dropped after the borrow ends: freeing the old tuple may run Python code.
     drop(replaced);
     Ok(tuple)
+}
+
+/// Whether keeping `item` keeps nothing alive that would otherwise go: not a fresh number
+/// (ints outside CPython's small-int cache, -5..=256, are made per call; floats always are).
+/// The generator passes only enum members, cached C strings, bools and numbers.
+fn is_shared(item: &Bound<'_, PyAny>) -> bool {
+    if item.is_exact_instance_of::<PyInt>() {
+        return item.extract::<i64>().is_ok_and(|v| (-5..=256).contains(&v));
+    }
+    !item.is_exact_instance_of::<PyFloat>()
 }
