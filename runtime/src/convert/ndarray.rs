@@ -50,6 +50,11 @@ const REFUSED: usize = 1;
 /// `numpy.ndarray`, held so the learned address stays its own.
 static NDARRAY_TYPE: GILOnceCell<PyObject> = GILOnceCell::new();
 
+/// The last type found not to be `ndarray` (its address): a program passing `bytearray`s and
+/// no NumPy asks its name once, not on every call. At worst (the address reused by NumPy's
+/// type after that type went) `ndarray` is never learned, and arrays take the buffer path.
+static NOT_NDARRAY: AtomicUsize = AtomicUsize::new(0);
+
 /// The start of the memory of an exact `ndarray` that the buffer protocol would export as
 /// one piece (`writable`: and writable); None for anything else.
 #[inline]
@@ -79,8 +84,12 @@ pub fn learn(obj: &Bound<'_, PyAny>, view: &BufferGuard) {
     }
     let py = obj.py();
     let ty = obj.get_type();
+    if ty.as_ptr() as usize == NOT_NDARRAY.load(Ordering::Relaxed) {
+        return;
+    }
     let named = ty.name().is_ok_and(|n| n == "ndarray") && ty.module().is_ok_and(|m| m == "numpy");
     if !named {
+        NOT_NDARRAY.store(ty.as_ptr() as usize, Ordering::Relaxed);
         return;
     }
     // The type NumPy itself exports under that name, not a look-alike.

@@ -85,13 +85,13 @@ fn keep(
         if table.is_empty() {
             table.resize_with(SLOTS, || None);
         }
-        let mut kept = Kept {
+        let mut entry = Kept {
             items: [0; MAX_ITEMS],
             len: key.len(),
             tuple: tuple.clone_ref(py),
         };
-        kept.items[..key.len()].copy_from_slice(key);
-        table[at].replace(kept)
+        entry.items[..key.len()].copy_from_slice(key);
+        table[at].replace(entry)
     };
     // Dropped after the borrow ends: freeing the old tuple may run Python code.
     drop(replaced);
