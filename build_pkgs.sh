@@ -151,6 +151,7 @@ if [ "$BUILD_HIP" = 1 ]; then
   # The generated modules' stubs come from the bindings the extensions are built from.
   mapfile -t hip_modules < <(manifest modules --package hip-python "$SELECTED")
   bash tools/stubs.sh "$BINDINGS" hip-python "${hip_modules[@]}"
+  "$PY" tools/layout.py "$BINDINGS" hip-python "${hip_modules[@]}"
   rm -f "$OUT"/hip_python-*
   # The other releases' extensions (hip/_rocm<major>/_bindings.abi3.so; on AMD, one per ROCm
   # major version) go into the package beside the one maturin builds, and `_releases.json` tells
@@ -229,6 +230,7 @@ if [ "$BUILD_LLVM" = 1 ] && [ -n "$LLVM_SELECTED" ]; then
   echo "building rocm-llvm-python with: $LLVM_SELECTED"
   mapfile -t llvm_modules < <(manifest modules --package rocm-llvm-python "$LLVM_SELECTED")
   bash tools/stubs.sh "$BINDINGS" rocm-llvm-python "${llvm_modules[@]}"
+  "$PY" tools/layout.py "$BINDINGS" rocm-llvm-python "${llvm_modules[@]}"
   rm -f "$OUT"/rocm_llvm_python-*
   (cd rocm-llvm-python && HIPGEN_LIBS=$LLVM_SELECTED CARGO_TARGET_DIR=../target/wheel-llvm "../$PY" -m maturin build \
      --release -q --out "$OUT" "${MANYLINUX[@]}" --features pyo3/extension-module)

@@ -40,8 +40,9 @@ done
 echo "== rocm-llvm-python for the comgr that runs here (bookworm's 2.4: interface 2, whose"
 echo "   enums differ from the checked-in interface-3 bindings) installed into .venv for pytest"
 rm -f target/test-wheels/rocm_llvm_python-*.whl  # one wheel for pip, whatever an earlier run left
-bash tools/stubs.sh target/bindings/rocm-5.2.3 rocm-llvm-python \
-  $(.venv/bin/python tools/manifest.py --bindings target/bindings/rocm-5.2.3 modules --package rocm-llvm-python amd_comgr,llvm)
+mods=$(.venv/bin/python tools/manifest.py --bindings target/bindings/rocm-5.2.3 modules --package rocm-llvm-python amd_comgr,llvm)
+bash tools/stubs.sh target/bindings/rocm-5.2.3 rocm-llvm-python $mods
+.venv/bin/python tools/layout.py target/bindings/rocm-5.2.3 rocm-llvm-python $mods
 (cd rocm-llvm-python && CARGO_TARGET_DIR=../target/wheel-llvm HIPGEN_BINDINGS=$PWD/../target/bindings/rocm-5.2.3 \
   ../.venv/bin/python -m maturin build --release -q --out ../target/test-wheels 2>/dev/null)
 .venv/bin/python -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \

@@ -147,16 +147,16 @@ fn llvm_blake3_hasher_update(py: Python<'_>, self_: &Bound<'_, PyAny>, input: rt
     Ok(py.None())
 }
 rt::function!(F_llvm_blake3_hasher_finalize, C_llvm_blake3_hasher_finalize, c"llvm_blake3_hasher_finalize", "llvm_blake3_hasher_finalize",
-    c"llvm_blake3_hasher_finalize(self_, out_len)\n--\n\nArgs:\n    self\n    out_len\n\nReturns: a tuple of 1 item(s):\n    out: int",
-    ["self_", "out_len"],
-    |py, [x0, x1]| llvm_blake3_hasher_finalize(py, &x0, rt::call::extract(x1, "out_len")?));
+    c"llvm_blake3_hasher_finalize(self_, out, out_len)\n--\n\nArgs:\n    self\n    out\n    out_len",
+    ["self_", "out", "out_len"],
+    |py, [x0, x1, x2]| llvm_blake3_hasher_finalize(py, &x0, &x1, rt::call::extract(x2, "out_len")?));
 
-fn llvm_blake3_hasher_finalize(py: Python<'_>, self_: &Bound<'_, PyAny>, out_len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn llvm_blake3_hasher_finalize(py: Python<'_>, self_: &Bound<'_, PyAny>, out: &Bound<'_, PyAny>, out_len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_finalize");
     let p_self = TYPES.record_ptr_arg(1, self_, false)?;
     let a_self = p_self.addr();
-    let mut o_out: u8 = Default::default();
-    let a_out = &mut o_out as *mut u8 as usize;
+    let p_out = rt::typed_ptr_arg(out, None, 1, true)?;
+    let a_out = p_out.addr();
     let a_out_len = out_len.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -165,20 +165,20 @@ fn llvm_blake3_hasher_finalize(py: Python<'_>, self_: &Bound<'_, PyAny>, out_len
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_out, a_out_len) });
-    Ok(rt::obj(py, o_out)?)
+    Ok(py.None())
 }
 rt::function!(F_llvm_blake3_hasher_finalize_seek, C_llvm_blake3_hasher_finalize_seek, c"llvm_blake3_hasher_finalize_seek", "llvm_blake3_hasher_finalize_seek",
-    c"llvm_blake3_hasher_finalize_seek(self_, seek, out_len)\n--\n\nArgs:\n    self\n    seek\n    out_len\n\nReturns: a tuple of 1 item(s):\n    out: int",
-    ["self_", "seek", "out_len"],
-    |py, [x0, x1, x2]| llvm_blake3_hasher_finalize_seek(py, &x0, rt::call::extract(x1, "seek")?, rt::call::extract(x2, "out_len")?));
+    c"llvm_blake3_hasher_finalize_seek(self_, seek, out, out_len)\n--\n\nArgs:\n    self\n    seek\n    out\n    out_len",
+    ["self_", "seek", "out", "out_len"],
+    |py, [x0, x1, x2, x3]| llvm_blake3_hasher_finalize_seek(py, &x0, rt::call::extract(x1, "seek")?, &x2, rt::call::extract(x3, "out_len")?));
 
-fn llvm_blake3_hasher_finalize_seek(py: Python<'_>, self_: &Bound<'_, PyAny>, seek: rt::CInt<u64>, out_len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn llvm_blake3_hasher_finalize_seek(py: Python<'_>, self_: &Bound<'_, PyAny>, seek: rt::CInt<u64>, out: &Bound<'_, PyAny>, out_len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_finalize_seek");
     let p_self = TYPES.record_ptr_arg(1, self_, false)?;
     let a_self = p_self.addr();
     let a_seek = seek.0;
-    let mut o_out: u8 = Default::default();
-    let a_out = &mut o_out as *mut u8 as usize;
+    let p_out = rt::typed_ptr_arg(out, None, 1, true)?;
+    let a_out = p_out.addr();
     let a_out_len = out_len.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -187,7 +187,7 @@ fn llvm_blake3_hasher_finalize_seek(py: Python<'_>, self_: &Bound<'_, PyAny>, se
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_self, a_seek, a_out, a_out_len) });
-    Ok(rt::obj(py, o_out)?)
+    Ok(py.None())
 }
 rt::function!(F_llvm_blake3_hasher_reset, C_llvm_blake3_hasher_reset, c"llvm_blake3_hasher_reset", "llvm_blake3_hasher_reset",
     c"llvm_blake3_hasher_reset(self_)\n--\n\nArgs:\n    self",

@@ -88,11 +88,13 @@ fn LLVMGetErrorMessage(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
 rt::function!(F_LLVMDisposeErrorMessage, C_LLVMDisposeErrorMessage, c"LLVMDisposeErrorMessage", "LLVMDisposeErrorMessage",
     c"LLVMDisposeErrorMessage(ErrMsg)\n--\n\nDispose of the given error message.\n\nArgs:\n    ErrMsg",
     ["ErrMsg"],
-    |py, [x0]| LLVMDisposeErrorMessage(py, rt::call::extract(x0, "ErrMsg")?));
+    |py, [x0]| LLVMDisposeErrorMessage(py, &x0));
 
-fn LLVMDisposeErrorMessage(py: Python<'_>, ErrMsg: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMDisposeErrorMessage(py: Python<'_>, ErrMsg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeErrorMessage");
-    let a_ErrMsg = ErrMsg.addr();
+    if rt::is_cstr_copy(ErrMsg)? { return Ok(py.None()); }
+    let p_ErrMsg = rt::PtrArg::convert(ErrMsg, false)?;
+    let a_ErrMsg = p_ErrMsg.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

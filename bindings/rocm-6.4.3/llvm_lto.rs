@@ -429,17 +429,17 @@ fn lto_module_get_linkeropts(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyOb
     Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_lto_module_get_macho_cputype, C_lto_module_get_macho_cputype, c"lto_module_get_macho_cputype", "lto_module_get_macho_cputype",
-    c"lto_module_get_macho_cputype(mod)\n--\n\nIf targeting mach-o on darwin, this function gets the CPU type and subtype\nthat will end up being encoded in the mach-o header. These are the values\nthat can be found in mach/machine.h.\n\nout_cputype and out_cpusubtype must be non-NULL.\n\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    mod\n\nReturns: a tuple of 3 item(s):\n    bool\n    out_cputype: int\n    out_cpusubtype: int",
-    ["mod"],
-    |py, [x0]| lto_module_get_macho_cputype(py, rt::call::extract(x0, "mod")?));
+    c"lto_module_get_macho_cputype(mod, out_cputype, out_cpusubtype)\n--\n\nIf targeting mach-o on darwin, this function gets the CPU type and subtype\nthat will end up being encoded in the mach-o header. These are the values\nthat can be found in mach/machine.h.\n\nout_cputype and out_cpusubtype must be non-NULL.\n\nReturns true on error (check lto_get_error_message() for details).\n\nArgs:\n    mod\n    out_cputype\n    out_cpusubtype\n\nReturns: a tuple of 1 item(s):\n    bool",
+    ["mod", "out_cputype", "out_cpusubtype"],
+    |py, [x0, x1, x2]| lto_module_get_macho_cputype(py, rt::call::extract(x0, "mod")?, &x1, &x2));
 
-fn lto_module_get_macho_cputype(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_module_get_macho_cputype(py: Python<'_>, r#mod: rt::PtrArg, out_cputype: &Bound<'_, PyAny>, out_cpusubtype: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_macho_cputype");
     let a_mod = r#mod.addr();
-    let mut o_out_cputype: u32 = Default::default();
-    let a_out_cputype = &mut o_out_cputype as *mut u32 as usize;
-    let mut o_out_cpusubtype: u32 = Default::default();
-    let a_out_cpusubtype = &mut o_out_cpusubtype as *mut u32 as usize;
+    let p_out_cputype = rt::typed_ptr_arg(out_cputype, None, 4, true)?;
+    let a_out_cputype = p_out_cputype.addr();
+    let p_out_cpusubtype = rt::typed_ptr_arg(out_cpusubtype, None, 4, true)?;
+    let a_out_cpusubtype = p_out_cpusubtype.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -447,7 +447,7 @@ fn lto_module_get_macho_cputype(py: Python<'_>, r#mod: rt::PtrArg) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mod, a_out_cputype, a_out_cpusubtype) });
-    rt::shared_tuple(py, [rt::obj(py, (__r as u8) != 0)?, rt::obj(py, o_out_cputype)?, rt::obj(py, o_out_cpusubtype)?])
+    Ok(rt::obj(py, (__r as u8) != 0)?)
 }
 rt::function!(F_lto_module_has_ctor_dtor, C_lto_module_has_ctor_dtor, c"lto_module_has_ctor_dtor", "lto_module_has_ctor_dtor",
     c"lto_module_has_ctor_dtor(mod)\n--\n\nThis function can be used by the linker to check if a given module has\nany constructor or destructor functions.\n\nReturns true if the module has either the @llvm.global_ctors or the\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    bool",
@@ -471,7 +471,7 @@ rt::function!(F_lto_codegen_set_diagnostic_handler, C_lto_codegen_set_diagnostic
     ["arg0", "arg1", "arg2"],
     |py, [x0, x1, x2]| lto_codegen_set_diagnostic_handler(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "arg1")?, rt::call::extract(x2, "arg2")?));
 
-fn lto_codegen_set_diagnostic_handler(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, arg2: rt::PtrArgMut) -> PyResult<PyObject> {
+fn lto_codegen_set_diagnostic_handler(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, arg2: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_diagnostic_handler");
     let a_arg0 = arg0.addr();
     let a_arg1 = arg1.addr();
@@ -700,15 +700,15 @@ fn lto_codegen_write_merged_modules(py: Python<'_>, cg: rt::PtrArg, path: rt::CS
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
 rt::function!(F_lto_codegen_compile, C_lto_codegen_compile, c"lto_codegen_compile", "lto_codegen_compile",
-    c"lto_codegen_compile(cg)\n--\n\nGenerates code for all added modules into one native object file.\nThis calls lto_codegen_optimize then lto_codegen_compile_optimized.\n\nOn success returns a pointer to a generated mach-o/ELF buffer and\nlength set to the buffer size.  The buffer is owned by the\nlto_code_gen_t and will be freed when lto_codegen_dispose()\nis called, or lto_codegen_compile() is called again.\nOn failure, returns NULL (check lto_get_error_message() for details).\n\nArgs:\n    cg\n\nReturns: a tuple of 2 item(s):\n    Pointer\n    length: int",
-    ["cg"],
-    |py, [x0]| lto_codegen_compile(py, rt::call::extract(x0, "cg")?));
+    c"lto_codegen_compile(cg, length)\n--\n\nGenerates code for all added modules into one native object file.\nThis calls lto_codegen_optimize then lto_codegen_compile_optimized.\n\nOn success returns a pointer to a generated mach-o/ELF buffer and\nlength set to the buffer size.  The buffer is owned by the\nlto_code_gen_t and will be freed when lto_codegen_dispose()\nis called, or lto_codegen_compile() is called again.\nOn failure, returns NULL (check lto_get_error_message() for details).\n\nArgs:\n    cg\n    length\n\nReturns: a tuple of 1 item(s):\n    Pointer",
+    ["cg", "length"],
+    |py, [x0, x1]| lto_codegen_compile(py, rt::call::extract(x0, "cg")?, &x1));
 
-fn lto_codegen_compile(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_codegen_compile(py: Python<'_>, cg: rt::PtrArg, length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_compile");
     let a_cg = cg.addr();
-    let mut o_length: u64 = Default::default();
-    let a_length = &mut o_length as *mut u64 as usize;
+    let p_length = rt::typed_ptr_arg(length, None, 8, true)?;
+    let a_length = p_length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -716,7 +716,7 @@ fn lto_codegen_compile(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_length) });
-    rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_length)?])
+    Ok(rt::pointer_result(py, __r)?)
 }
 rt::function!(F_lto_codegen_compile_to_file, C_lto_codegen_compile_to_file, c"lto_codegen_compile_to_file", "lto_codegen_compile_to_file",
     c"lto_codegen_compile_to_file(cg, name)\n--\n\nGenerates code for all added modules into one native object file.\nThis calls lto_codegen_optimize then lto_codegen_compile_optimized (instead\nof returning a generated mach-o/ELF buffer, it writes to a file).\n\nThe name of the file is written to name. Returns true on error.\n\nArgs:\n    cg\n    name\n\nReturns: a tuple of 1 item(s):\n    bool",
@@ -754,15 +754,15 @@ fn lto_codegen_optimize(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
     Ok(rt::obj(py, (__r as u8) != 0)?)
 }
 rt::function!(F_lto_codegen_compile_optimized, C_lto_codegen_compile_optimized, c"lto_codegen_compile_optimized", "lto_codegen_compile_optimized",
-    c"lto_codegen_compile_optimized(cg)\n--\n\nGenerates code for the optimized merged module into one native object file.\nIt will not run any IR optimizations on the merged module.\n\nOn success returns a pointer to a generated mach-o/ELF buffer and length set\nto the buffer size.  The buffer is owned by the lto_code_gen_t and will be\nfreed when lto_codegen_dispose() is called, or\nlto_codegen_compile_optimized() is called again. On failure, returns NULL\n(check lto_get_error_message() for details).\n\nArgs:\n    cg\n\nReturns: a tuple of 2 item(s):\n    Pointer\n    length: int",
-    ["cg"],
-    |py, [x0]| lto_codegen_compile_optimized(py, rt::call::extract(x0, "cg")?));
+    c"lto_codegen_compile_optimized(cg, length)\n--\n\nGenerates code for the optimized merged module into one native object file.\nIt will not run any IR optimizations on the merged module.\n\nOn success returns a pointer to a generated mach-o/ELF buffer and length set\nto the buffer size.  The buffer is owned by the lto_code_gen_t and will be\nfreed when lto_codegen_dispose() is called, or\nlto_codegen_compile_optimized() is called again. On failure, returns NULL\n(check lto_get_error_message() for details).\n\nArgs:\n    cg\n    length\n\nReturns: a tuple of 1 item(s):\n    Pointer",
+    ["cg", "length"],
+    |py, [x0, x1]| lto_codegen_compile_optimized(py, rt::call::extract(x0, "cg")?, &x1));
 
-fn lto_codegen_compile_optimized(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_codegen_compile_optimized(py: Python<'_>, cg: rt::PtrArg, length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_compile_optimized");
     let a_cg = cg.addr();
-    let mut o_length: u64 = Default::default();
-    let a_length = &mut o_length as *mut u64 as usize;
+    let p_length = rt::typed_ptr_arg(length, None, 8, true)?;
+    let a_length = p_length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -770,7 +770,7 @@ fn lto_codegen_compile_optimized(py: Python<'_>, cg: rt::PtrArg) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cg, a_length) });
-    rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_length)?])
+    Ok(rt::pointer_result(py, __r)?)
 }
 rt::function!(F_lto_api_version, C_lto_api_version, c"lto_api_version", "lto_api_version",
     c"lto_api_version()\n--\n\nReturns the runtime API version.\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -949,16 +949,16 @@ fn lto_input_get_num_dependent_libraries(py: Python<'_>, input: rt::PtrArg) -> P
     Ok(rt::obj(py, __r)?)
 }
 rt::function!(F_lto_input_get_dependent_library, C_lto_input_get_dependent_library, c"lto_input_get_dependent_library", "lto_input_get_dependent_library",
-    c"lto_input_get_dependent_library(input, index)\n--\n\nReturns the ith dependent library specifier\nfor the given LTO input file. The returned\nstring is not null-terminated.\n\nArgs:\n    input\n    index\n\nReturns: a tuple of 2 item(s):\n    bytes\n    size: int",
-    ["input", "index"],
-    |py, [x0, x1]| lto_input_get_dependent_library(py, rt::call::extract(x0, "input")?, rt::call::extract(x1, "index")?));
+    c"lto_input_get_dependent_library(input, index, size)\n--\n\nReturns the ith dependent library specifier\nfor the given LTO input file. The returned\nstring is not null-terminated.\n\nArgs:\n    input\n    index\n    size\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["input", "index", "size"],
+    |py, [x0, x1, x2]| lto_input_get_dependent_library(py, rt::call::extract(x0, "input")?, rt::call::extract(x1, "index")?, &x2));
 
-fn lto_input_get_dependent_library(py: Python<'_>, input: rt::PtrArg, index: rt::CInt<u64>) -> PyResult<PyObject> {
+fn lto_input_get_dependent_library(py: Python<'_>, input: rt::PtrArg, index: rt::CInt<u64>, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_get_dependent_library");
     let a_input = input.addr();
     let a_index = index.0;
-    let mut o_size: u64 = Default::default();
-    let a_size = &mut o_size as *mut u64 as usize;
+    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
+    let a_size = p_size.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -966,17 +966,17 @@ fn lto_input_get_dependent_library(py: Python<'_>, input: rt::PtrArg, index: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_input, a_index, a_size) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_size)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_lto_runtime_lib_symbols_list, C_lto_runtime_lib_symbols_list, c"lto_runtime_lib_symbols_list", "lto_runtime_lib_symbols_list",
-    c"lto_runtime_lib_symbols_list()\n--\n\nReturns the list of libcall symbols that can be generated by LTO\nthat might not be visible from the symbol table of bitcode files.\n\nReturns: a tuple of 2 item(s):\n    Pointer\n    size: int",
-    [],
-    |py, []| lto_runtime_lib_symbols_list(py));
+    c"lto_runtime_lib_symbols_list(size)\n--\n\nReturns the list of libcall symbols that can be generated by LTO\nthat might not be visible from the symbol table of bitcode files.\n\nArgs:\n    size\n\nReturns: a tuple of 1 item(s):\n    Pointer",
+    ["size"],
+    |py, [x0]| lto_runtime_lib_symbols_list(py, &x0));
 
-fn lto_runtime_lib_symbols_list(py: Python<'_>) -> PyResult<PyObject> {
+fn lto_runtime_lib_symbols_list(py: Python<'_>, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_runtime_lib_symbols_list");
-    let mut o_size: u64 = Default::default();
-    let a_size = &mut o_size as *mut u64 as usize;
+    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
+    let a_size = p_size.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -984,7 +984,7 @@ fn lto_runtime_lib_symbols_list(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_size) });
-    rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_size)?])
+    Ok(rt::pointer_result(py, __r)?)
 }
 rt::function!(F_thinlto_create_codegen, C_thinlto_create_codegen, c"thinlto_create_codegen", "thinlto_create_codegen",
     c"thinlto_create_codegen()\n--\n\nInstantiates a ThinLTO code generator.\nReturns NULL on error (check lto_get_error_message() for details).\n\nThe ThinLTOCodeGenerator is not intended to be reuse for multiple\ncompilation: the model is that the client adds modules to the generator and\nask to perform the ThinLTO optimizations / codegen, and finally destroys the\ncodegenerator.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueThinLTOCodeGenerator",

@@ -92,15 +92,15 @@ fn LLVMGetTargetFromName(py: Python<'_>, Name: rt::CStrArg) -> PyResult<PyObject
     Ok(TYPES.instance_at(py, 7, __r, None)?)
 }
 rt::function!(F_LLVMGetTargetFromTriple, C_LLVMGetTargetFromTriple, c"LLVMGetTargetFromTriple", "LLVMGetTargetFromTriple",
-    c"LLVMGetTargetFromTriple(Triple, T)\n--\n\nFinds the target corresponding to the given triple and stores it in T.\nReturns 0 on success. Optionally returns any error in ErrorMessage.\nUse LLVMDisposeMessage to dispose the message.\n\nArgs:\n    Triple\n    T\n\nReturns: a tuple of 2 item(s):\n    int\n    ErrorMessage: bytes",
-    ["Triple", "T"],
-    |py, [x0, x1]| LLVMGetTargetFromTriple(py, rt::call::extract(x0, "Triple")?, &x1));
+    c"LLVMGetTargetFromTriple(Triple)\n--\n\nFinds the target corresponding to the given triple and stores it in T.\nReturns 0 on success. Optionally returns any error in ErrorMessage.\nUse LLVMDisposeMessage to dispose the message.\n\nArgs:\n    Triple\n\nReturns: a tuple of 3 item(s):\n    int\n    T: LLVMTarget\n    ErrorMessage: bytes",
+    ["Triple"],
+    |py, [x0]| LLVMGetTargetFromTriple(py, rt::call::extract(x0, "Triple")?));
 
-fn LLVMGetTargetFromTriple(py: Python<'_>, Triple: rt::CStrArg, T: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetTargetFromTriple(py: Python<'_>, Triple: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetFromTriple");
     let a_Triple = Triple.addr();
-    let mut h_T = TYPES.handle_ref(7, T, true)?;
-    let a_T = h_T.addr();
+    let mut o_T: usize = Default::default();
+    let a_T = &mut o_T as *mut usize as usize;
     let mut o_ErrorMessage: usize = Default::default();
     let a_ErrorMessage = &mut o_ErrorMessage as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -110,7 +110,7 @@ fn LLVMGetTargetFromTriple(py: Python<'_>, Triple: rt::CStrArg, T: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Triple, a_T, a_ErrorMessage) });
-    rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, TYPES.instance_at(py, 7, o_T, None)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMGetTargetName, C_LLVMGetTargetName, c"LLVMGetTargetName", "LLVMGetTargetName",
     c"LLVMGetTargetName(T)\n--\n\nReturns the name of a target. See llvm::Target::getName\n\nArgs:\n    T\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -577,18 +577,17 @@ fn LLVMSetTargetMachineMachineOutliner(py: Python<'_>, T: rt::PtrArg, Enable: rt
     Ok(py.None())
 }
 rt::function!(F_LLVMTargetMachineEmitToFile, C_LLVMTargetMachineEmitToFile, c"LLVMTargetMachineEmitToFile", "LLVMTargetMachineEmitToFile",
-    c"LLVMTargetMachineEmitToFile(T, M, Filename, codegen)\n--\n\nEmits an asm or object file for the given module to the filename. This\nwraps several c++ only classes (among them a file stream). Returns any\nerror in ErrorMessage. Use LLVMDisposeMessage to dispose the message.\n\nArgs:\n    T\n    M\n    Filename\n    codegen\n\nReturns: a tuple of 2 item(s):\n    int\n    ErrorMessage: bytes",
-    ["T", "M", "Filename", "codegen"],
-    |py, [x0, x1, x2, x3]| LLVMTargetMachineEmitToFile(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "M")?, rt::call::extract(x2, "Filename")?, &x3));
+    c"LLVMTargetMachineEmitToFile(T, M, Filename, codegen, ErrorMessage)\n--\n\nEmits an asm or object file for the given module to the filename. This\nwraps several c++ only classes (among them a file stream). Returns any\nerror in ErrorMessage. Use LLVMDisposeMessage to dispose the message.\n\nArgs:\n    T\n    M\n    Filename\n    codegen\n    ErrorMessage\n\nReturns: a tuple of 1 item(s):\n    int",
+    ["T", "M", "Filename", "codegen", "ErrorMessage"],
+    |py, [x0, x1, x2, x3, x4]| LLVMTargetMachineEmitToFile(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "M")?, rt::call::extract(x2, "Filename")?, &x3, rt::call::extract(x4, "ErrorMessage")?));
 
-fn LLVMTargetMachineEmitToFile(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, Filename: rt::CStrArg, codegen: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMTargetMachineEmitToFile(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, Filename: rt::CStrArg, codegen: &Bound<'_, PyAny>, ErrorMessage: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineEmitToFile");
     let a_T = T.addr();
     let a_M = M.addr();
     let a_Filename = Filename.addr();
     let a_codegen = rt::narrow::<u32>(TYPES.enum_arg(3, codegen)?)?;
-    let mut o_ErrorMessage: usize = Default::default();
-    let a_ErrorMessage = &mut o_ErrorMessage as *mut usize as usize;
+    let a_ErrorMessage = ErrorMessage.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -596,20 +595,19 @@ fn LLVMTargetMachineEmitToFile(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, Fil
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_M, a_Filename, a_codegen, a_ErrorMessage) });
-    rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
+    Ok(rt::obj(py, __r)?)
 }
 rt::function!(F_LLVMTargetMachineEmitToMemoryBuffer, C_LLVMTargetMachineEmitToMemoryBuffer, c"LLVMTargetMachineEmitToMemoryBuffer", "LLVMTargetMachineEmitToMemoryBuffer",
-    c"LLVMTargetMachineEmitToMemoryBuffer(T, M, codegen, OutMemBuf)\n--\n\nCompile the LLVM IR stored in M and store the result in OutMemBuf.\n\nArgs:\n    T\n    M\n    codegen\n    OutMemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    ErrorMessage: bytes",
-    ["T", "M", "codegen", "OutMemBuf"],
-    |py, [x0, x1, x2, x3]| LLVMTargetMachineEmitToMemoryBuffer(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "M")?, &x2, &x3));
+    c"LLVMTargetMachineEmitToMemoryBuffer(T, M, codegen, ErrorMessage, OutMemBuf)\n--\n\nCompile the LLVM IR stored in M and store the result in OutMemBuf.\n\nArgs:\n    T\n    M\n    codegen\n    ErrorMessage\n    OutMemBuf\n\nReturns: a tuple of 1 item(s):\n    int",
+    ["T", "M", "codegen", "ErrorMessage", "OutMemBuf"],
+    |py, [x0, x1, x2, x3, x4]| LLVMTargetMachineEmitToMemoryBuffer(py, rt::call::extract(x0, "T")?, rt::call::extract(x1, "M")?, &x2, rt::call::extract(x3, "ErrorMessage")?, &x4));
 
-fn LLVMTargetMachineEmitToMemoryBuffer(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, codegen: &Bound<'_, PyAny>, OutMemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMTargetMachineEmitToMemoryBuffer(py: Python<'_>, T: rt::PtrArg, M: rt::PtrArg, codegen: &Bound<'_, PyAny>, ErrorMessage: rt::CStrArrayArg, OutMemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetMachineEmitToMemoryBuffer");
     let a_T = T.addr();
     let a_M = M.addr();
     let a_codegen = rt::narrow::<u32>(TYPES.enum_arg(3, codegen)?)?;
-    let mut o_ErrorMessage: usize = Default::default();
-    let a_ErrorMessage = &mut o_ErrorMessage as *mut usize as usize;
+    let a_ErrorMessage = ErrorMessage.addr();
     let mut h_OutMemBuf = super::llvm_types::TYPES.handle_ref(0, OutMemBuf, true)?;
     let a_OutMemBuf = h_OutMemBuf.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -619,7 +617,7 @@ fn LLVMTargetMachineEmitToMemoryBuffer(py: Python<'_>, T: rt::PtrArg, M: rt::Ptr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_T, a_M, a_codegen, a_ErrorMessage, a_OutMemBuf) });
-    rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
+    Ok(rt::obj(py, __r)?)
 }
 rt::function!(F_LLVMGetDefaultTargetTriple, C_LLVMGetDefaultTargetTriple, c"LLVMGetDefaultTargetTriple", "LLVMGetDefaultTargetTriple",
     c"LLVMGetDefaultTargetTriple()\n--\n\nGet a triple for the host machine as a string. The result needs to be\ndisposed with LLVMDisposeMessage.\n\nReturns: a tuple of 1 item(s):\n    bytes",

@@ -96,14 +96,15 @@ const _: () = assert!(std::mem::size_of::<R_amd_comgr_symbolizer_info_s>() == 8)
 // definition whose docstring starts with the signature line `inspect.signature` reads), then the
 // function itself converts its arguments, calls C and builds the result.
 rt::function!(F_amd_comgr_status_string, C_amd_comgr_status_string, c"amd_comgr_status_string", "amd_comgr_status_string",
-    c"amd_comgr_status_string(status, status_string)\n--\n\nQuery additional information about a status code.\n\nArgs:\n    status [in]: Status code.\n    status_string [out]: A NUL-terminated string that describes\n        the error status.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    status is an invalid status code, or status_string is NULL.",
-    ["status", "status_string"],
-    |py, [x0, x1]| amd_comgr_status_string(py, &x0, rt::call::extract(x1, "status_string")?));
+    c"amd_comgr_status_string(status)\n--\n\nQuery additional information about a status code.\n\nArgs:\n    status [in]: Status code.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    status_string: bytes\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    status is an invalid status code, or status_string is NULL.",
+    ["status"],
+    |py, [x0]| amd_comgr_status_string(py, &x0));
 
-fn amd_comgr_status_string(py: Python<'_>, status: &Bound<'_, PyAny>, status_string: rt::CStrArrayArg) -> PyResult<PyObject> {
+fn amd_comgr_status_string(py: Python<'_>, status: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_status_string");
     let a_status = rt::narrow::<u32>(TYPES.enum_arg(0, status)?)?;
-    let a_status_string = status_string.addr();
+    let mut o_status_string: usize = Default::default();
+    let a_status_string = &mut o_status_string as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -111,19 +112,19 @@ fn amd_comgr_status_string(py: Python<'_>, status: &Bound<'_, PyAny>, status_str
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_status, a_status_string) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::cstr_result(py, o_status_string)?])
 }
 rt::function!(F_amd_comgr_get_version, C_amd_comgr_get_version, c"amd_comgr_get_version", "amd_comgr_get_version",
-    c"amd_comgr_get_version(major, minor)\n--\n\nGet the version of the code object manager interface\nsupported.\n\nAn interface is backwards compatible with an implementation with an\nequal major version, and a greater than or equal minor version.\n\nArgs:\n    major [out]: Major version number.\n    minor [out]: Minor version number.",
-    ["major", "minor"],
-    |py, [x0, x1]| amd_comgr_get_version(py, &x0, &x1));
+    c"amd_comgr_get_version()\n--\n\nGet the version of the code object manager interface\nsupported.\n\nAn interface is backwards compatible with an implementation with an\nequal major version, and a greater than or equal minor version.\n\nReturns: a tuple of 2 item(s):\n    major: int\n    minor: int",
+    [],
+    |py, []| amd_comgr_get_version(py));
 
-fn amd_comgr_get_version(py: Python<'_>, major: &Bound<'_, PyAny>, minor: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn amd_comgr_get_version(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_version");
-    let p_major = rt::typed_ptr_arg(major, None, 8, true)?;
-    let a_major = p_major.addr();
-    let p_minor = rt::typed_ptr_arg(minor, None, 8, true)?;
-    let a_minor = p_minor.addr();
+    let mut o_major: u64 = Default::default();
+    let a_major = &mut o_major as *mut u64 as usize;
+    let mut o_minor: u64 = Default::default();
+    let a_minor = &mut o_minor as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -131,17 +132,17 @@ fn amd_comgr_get_version(py: Python<'_>, major: &Bound<'_, PyAny>, minor: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_major, a_minor) });
-    rt::tuple(py, [])
+    rt::shared_tuple(py, [rt::obj(py, o_major)?, rt::obj(py, o_minor)?])
 }
 rt::function!(F_amd_comgr_get_isa_count, C_amd_comgr_get_isa_count, c"amd_comgr_get_isa_count", "amd_comgr_get_isa_count",
-    c"amd_comgr_get_isa_count(count)\n--\n\nReturn the number of isa names supported by this version of\nthe code object manager library.\n\nThe isa name specifies the instruction set architecture that should\nbe used in the actions that involve machine code generation or\ninspection.\n\nArgs:\n    count [out]: The number of isa names supported.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    count is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
-    ["count"],
-    |py, [x0]| amd_comgr_get_isa_count(py, &x0));
+    c"amd_comgr_get_isa_count()\n--\n\nReturn the number of isa names supported by this version of\nthe code object manager library.\n\nThe isa name specifies the instruction set architecture that should\nbe used in the actions that involve machine code generation or\ninspection.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    count: int\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    count is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
+    [],
+    |py, []| amd_comgr_get_isa_count(py));
 
-fn amd_comgr_get_isa_count(py: Python<'_>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn amd_comgr_get_isa_count(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_isa_count");
-    let p_count = rt::typed_ptr_arg(count, None, 8, true)?;
-    let a_count = p_count.addr();
+    let mut o_count: u64 = Default::default();
+    let a_count = &mut o_count as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -149,17 +150,18 @@ fn amd_comgr_get_isa_count(py: Python<'_>, count: &Bound<'_, PyAny>) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
 }
 rt::function!(F_amd_comgr_get_isa_name, C_amd_comgr_get_isa_name, c"amd_comgr_get_isa_name", "amd_comgr_get_isa_name",
-    c"amd_comgr_get_isa_name(index, isa_name)\n--\n\nReturn the Nth isa name supported by this version of the\ncode object manager library.\n\nArgs:\n    index [in]: The index of the isa name to be returned. The\n        first isa name is index 0.\n    isa_name [out]: A null terminated string that is the isa name\n        being requested.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    index is greater than the number of isa name supported by this\n    version of the code object manager library. isa_name is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
-    ["index", "isa_name"],
-    |py, [x0, x1]| amd_comgr_get_isa_name(py, rt::call::extract(x0, "index")?, rt::call::extract(x1, "isa_name")?));
+    c"amd_comgr_get_isa_name(index)\n--\n\nReturn the Nth isa name supported by this version of the\ncode object manager library.\n\nArgs:\n    index [in]: The index of the isa name to be returned. The\n        first isa name is index 0.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    isa_name: bytes\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    index is greater than the number of isa name supported by this\n    version of the code object manager library. isa_name is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
+    ["index"],
+    |py, [x0]| amd_comgr_get_isa_name(py, rt::call::extract(x0, "index")?));
 
-fn amd_comgr_get_isa_name(py: Python<'_>, index: rt::CInt<u64>, isa_name: rt::CStrArrayArg) -> PyResult<PyObject> {
+fn amd_comgr_get_isa_name(py: Python<'_>, index: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_isa_name");
     let a_index = index.0;
-    let a_isa_name = isa_name.addr();
+    let mut o_isa_name: usize = Default::default();
+    let a_isa_name = &mut o_isa_name as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -167,7 +169,7 @@ fn amd_comgr_get_isa_name(py: Python<'_>, index: rt::CInt<u64>, isa_name: rt::CS
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_index, a_isa_name) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::cstr_result(py, o_isa_name)?])
 }
 rt::function!(F_amd_comgr_get_isa_metadata, C_amd_comgr_get_isa_metadata, c"amd_comgr_get_isa_metadata", "amd_comgr_get_isa_metadata",
     c"amd_comgr_get_isa_metadata(isa_name)\n--\n\nGet a handle to the metadata of an isa name.\n\nThe structure of the returned metadata is isa name specific and versioned\nwith details specified in\nhttps://llvm.org/docs/AMDGPUUsage.html#code-object-metadata.\nIt can include information about the\nlimits for resources such as registers and memory addressing.\n\nArgs:\n    isa_name [in]: The isa name to query.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    metadata: amd_comgr_metadata_node_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    name is NULL or is not an isa name supported by this version of the\n    code object manager library. metadata is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
@@ -225,15 +227,15 @@ fn amd_comgr_release_data(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<P
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_get_data_kind, C_amd_comgr_get_data_kind, c"amd_comgr_get_data_kind", "amd_comgr_get_data_kind",
-    c"amd_comgr_get_data_kind(data, kind)\n--\n\nGet the kind of the data object.\n\nArgs:\n    data [in]: The data object to query.\n    kind [out]: The kind of data the object.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object. kind is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to create the data object as out of resources.",
-    ["data", "kind"],
-    |py, [x0, x1]| amd_comgr_get_data_kind(py, &x0, &x1));
+    c"amd_comgr_get_data_kind(data)\n--\n\nGet the kind of the data object.\n\nArgs:\n    data [in]: The data object to query.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    kind: amd_comgr_data_kind_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object. kind is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to create the data object as out of resources.",
+    ["data"],
+    |py, [x0]| amd_comgr_get_data_kind(py, &x0));
 
-fn amd_comgr_get_data_kind(py: Python<'_>, data: &Bound<'_, PyAny>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn amd_comgr_get_data_kind(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data_kind");
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
-    let p_kind = rt::typed_ptr_arg(kind, None, 4, true)?;
-    let a_kind = p_kind.addr();
+    let mut o_kind: u32 = Default::default();
+    let a_kind = &mut o_kind as *mut u32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -241,7 +243,7 @@ fn amd_comgr_get_data_kind(py: Python<'_>, data: &Bound<'_, PyAny>, kind: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 2, o_kind as i64)?])
 }
 rt::function!(F_amd_comgr_set_data, C_amd_comgr_set_data, c"amd_comgr_set_data", "amd_comgr_set_data",
     c"amd_comgr_set_data(data, size, bytes)\n--\n\nSet the data content of a data object to the specified\nbytes.\n\nAny previous value of the data object is overwritten. Any metadata\nassociated with the data object is also replaced which invalidates\nall metadata handles to the old metadata.\n\nWarning: This function mutates the data object; see codeobjectmanager\nfor restrictions.\n\nArgs:\n    data [in]: The data object to update.\n    size [in]: The number of bytes in the data specified by bytes.\n    bytes [in]: The bytes to set the data object to. The bytes are\n        copied into the data object and can be freed after the call.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object, or has kind @p\n    AMD_COMGR_DATA_KIND_UNDEF.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
@@ -305,7 +307,7 @@ rt::function!(F_amd_comgr_get_data, C_amd_comgr_get_data, c"amd_comgr_get_data",
     ["data", "size", "bytes"],
     |py, [x0, x1, x2]| amd_comgr_get_data(py, &x0, &x1, rt::call::extract(x2, "bytes")?));
 
-fn amd_comgr_get_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, bytes: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_get_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, bytes: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data");
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
@@ -325,7 +327,7 @@ rt::function!(F_amd_comgr_get_data_name, C_amd_comgr_get_data_name, c"amd_comgr_
     ["data", "size", "name"],
     |py, [x0, x1, x2]| amd_comgr_get_data_name(py, &x0, &x1, rt::call::extract(x2, "name")?));
 
-fn amd_comgr_get_data_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, name: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_get_data_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, name: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data_name");
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
@@ -345,7 +347,7 @@ rt::function!(F_amd_comgr_get_data_isa_name, C_amd_comgr_get_data_isa_name, c"am
     ["data", "size", "isa_name"],
     |py, [x0, x1, x2]| amd_comgr_get_data_isa_name(py, &x0, &x1, rt::call::extract(x2, "isa_name")?));
 
-fn amd_comgr_get_data_isa_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, isa_name: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_get_data_isa_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, isa_name: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_data_isa_name");
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
@@ -365,7 +367,7 @@ rt::function!(F_amd_comgr_create_symbolizer_info, C_amd_comgr_create_symbolizer_
     ["code_object", "print_symbol_callback"],
     |py, [x0, x1]| amd_comgr_create_symbolizer_info(py, &x0, rt::call::extract(x1, "print_symbol_callback")?));
 
-fn amd_comgr_create_symbolizer_info(py: Python<'_>, code_object: &Bound<'_, PyAny>, print_symbol_callback: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_create_symbolizer_info(py: Python<'_>, code_object: &Bound<'_, PyAny>, print_symbol_callback: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_create_symbolizer_info");
     let a_code_object = TYPES.record_arg::<R_amd_comgr_data_s>(7, code_object)?;
     let a_print_symbol_callback = print_symbol_callback.addr();
@@ -402,7 +404,7 @@ rt::function!(F_amd_comgr_symbolize, C_amd_comgr_symbolize, c"amd_comgr_symboliz
     ["symbolizer_info", "address", "is_code", "user_data"],
     |py, [x0, x1, x2, x3]| amd_comgr_symbolize(py, &x0, rt::call::extract(x1, "address")?, rt::call::extract(x2, "is_code")?, rt::call::extract(x3, "user_data")?));
 
-fn amd_comgr_symbolize(py: Python<'_>, symbolizer_info: &Bound<'_, PyAny>, address: rt::CInt<u64>, is_code: bool, user_data: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_symbolize(py: Python<'_>, symbolizer_info: &Bound<'_, PyAny>, address: rt::CInt<u64>, is_code: bool, user_data: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_symbolize");
     let a_symbolizer_info = TYPES.record_arg::<R_amd_comgr_symbolizer_info_s>(13, symbolizer_info)?;
     let a_address = address.0;
@@ -525,16 +527,16 @@ fn amd_comgr_data_set_remove(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_k
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_data_count, C_amd_comgr_action_data_count, c"amd_comgr_action_data_count", "amd_comgr_action_data_count",
-    c"amd_comgr_action_data_count(data_set, data_kind, count)\n--\n\nReturn the number of data objects of a specified data kind that are\nadded to a data set object.\n\nArgs:\n    data_set [in]: A handle to the data set object to be queried.\n    data_kind [in]: The data kind of the data objects to be counted.\n    count [out]: The number of data objects of data kind data_kind.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is an invalid\n    data set object. data_kind is an invalid data kind or @p\n    AMD_COMGR_DATA_KIND_UNDEF. count is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to query data set\n    object as out of resources.",
-    ["data_set", "data_kind", "count"],
-    |py, [x0, x1, x2]| amd_comgr_action_data_count(py, &x0, &x1, &x2));
+    c"amd_comgr_action_data_count(data_set, data_kind)\n--\n\nReturn the number of data objects of a specified data kind that are\nadded to a data set object.\n\nArgs:\n    data_set [in]: A handle to the data set object to be queried.\n    data_kind [in]: The data kind of the data objects to be counted.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    count: int\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is an invalid\n    data set object. data_kind is an invalid data kind or @p\n    AMD_COMGR_DATA_KIND_UNDEF. count is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to query data set\n    object as out of resources.",
+    ["data_set", "data_kind"],
+    |py, [x0, x1]| amd_comgr_action_data_count(py, &x0, &x1));
 
-fn amd_comgr_action_data_count(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_kind: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn amd_comgr_action_data_count(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_data_count");
     let a_data_set = TYPES.record_arg::<R_amd_comgr_data_set_s>(8, data_set)?;
     let a_data_kind = rt::narrow::<u32>(TYPES.enum_arg(2, data_kind)?)?;
-    let p_count = rt::typed_ptr_arg(count, None, 8, true)?;
-    let a_count = p_count.addr();
+    let mut o_count: u64 = Default::default();
+    let a_count = &mut o_count as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -542,7 +544,7 @@ fn amd_comgr_action_data_count(py: Python<'_>, data_set: &Bound<'_, PyAny>, data
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data_set, a_data_kind, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
 }
 rt::function!(F_amd_comgr_action_data_get_data, C_amd_comgr_action_data_get_data, c"amd_comgr_action_data_get_data", "amd_comgr_action_data_get_data",
     c"amd_comgr_action_data_get_data(data_set, data_kind, index)\n--\n\nReturn the Nth data object of a specified data kind that is added to a\ndata set object.\n\nThe reference count of the returned data object is incremented.\n\nArgs:\n    data_set [in]: A handle to the data set object to be queried.\n    data_kind [in]: The data kind of the data object to be returned.\n    index [in]: The index of the data object of data kind @data_kind to be\n        returned. The first data object is index 0. The order of data objects matches\n        the order that they were added to the data set object.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    data: amd_comgr_data_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is an invalid\n    data set object. data_kind is an invalid data kind or @p\n    AMD_COMGR_DATA_KIND_UNDEF. index is greater than the number of data\n    objects of kind data_kind. data is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to query data set\n    object as out of resources.",
@@ -623,7 +625,7 @@ rt::function!(F_amd_comgr_action_info_get_isa_name, C_amd_comgr_action_info_get_
     ["action_info", "size", "isa_name"],
     |py, [x0, x1, x2]| amd_comgr_action_info_get_isa_name(py, &x0, &x1, rt::call::extract(x2, "isa_name")?));
 
-fn amd_comgr_action_info_get_isa_name(py: Python<'_>, action_info: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, isa_name: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_action_info_get_isa_name(py: Python<'_>, action_info: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, isa_name: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_isa_name");
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
@@ -695,15 +697,15 @@ fn amd_comgr_action_info_set_option_list(py: Python<'_>, action_info: &Bound<'_,
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_info_get_option_list_count, C_amd_comgr_action_info_get_option_list_count, c"amd_comgr_action_info_get_option_list_count", "amd_comgr_action_info_get_option_list_count",
-    c"amd_comgr_action_info_get_option_list_count(action_info, count)\n--\n\nReturn the number of options in the options array.\n\nThe action_info object must have had its options set with @p\namd_comgr_action_info_set_option_list.\n\nArgs:\n    action_info [in]: The action info object to query.\n    count [out]: The number of options in the options array.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR The options of action_info were never\n    set, or not set with amd_comgr_action_info_set_option_list.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT action_info is an\n    invalid action info object, or count is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to query the data\n    object as out of resources.",
-    ["action_info", "count"],
-    |py, [x0, x1]| amd_comgr_action_info_get_option_list_count(py, &x0, &x1));
+    c"amd_comgr_action_info_get_option_list_count(action_info)\n--\n\nReturn the number of options in the options array.\n\nThe action_info object must have had its options set with @p\namd_comgr_action_info_set_option_list.\n\nArgs:\n    action_info [in]: The action info object to query.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    count: int\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR The options of action_info were never\n    set, or not set with amd_comgr_action_info_set_option_list.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT action_info is an\n    invalid action info object, or count is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to query the data\n    object as out of resources.",
+    ["action_info"],
+    |py, [x0]| amd_comgr_action_info_get_option_list_count(py, &x0));
 
-fn amd_comgr_action_info_get_option_list_count(py: Python<'_>, action_info: &Bound<'_, PyAny>, count: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn amd_comgr_action_info_get_option_list_count(py: Python<'_>, action_info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_option_list_count");
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
-    let p_count = rt::typed_ptr_arg(count, None, 8, true)?;
-    let a_count = p_count.addr();
+    let mut o_count: u64 = Default::default();
+    let a_count = &mut o_count as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -711,14 +713,14 @@ fn amd_comgr_action_info_get_option_list_count(py: Python<'_>, action_info: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
 }
 rt::function!(F_amd_comgr_action_info_get_option_list_item, C_amd_comgr_action_info_get_option_list_item, c"amd_comgr_action_info_get_option_list_item", "amd_comgr_action_info_get_option_list_item",
     c"amd_comgr_action_info_get_option_list_item(action_info, index, size, option)\n--\n\nReturn the Nth option string in the options array and/or that\noption's length.\n\nThe action_info object must have had its options set with @p\namd_comgr_action_info_set_option_list.\n\nArgs:\n    action_info [in]: The action info object to query.\n    index [in]: The index of the option to be returned. The first option\n        index is 0. The order is the same as the options when they were added in @p\n        amd_comgr_action_info_set_option_list.\n    size [in,out]: On entry, the size of option. On return, if @option\n        is NULL, set to the size of the Nth option string including the terminating\n        null character.\n    option [out]: If not NULL, then the first size characters of the Nth\n        option string are copied into option. If NULL, no option string is\n        copied, and only size is updated (useful in order to find the size of\n        buffer required to copy the option string).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR The options of action_info were never\n    set, or not set with amd_comgr_action_info_set_option_list.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT action_info is an\n    invalid action info object, index is invalid, or size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to query the data\n    object as out of resources.",
     ["action_info", "index", "size", "option"],
     |py, [x0, x1, x2, x3]| amd_comgr_action_info_get_option_list_item(py, &x0, rt::call::extract(x1, "index")?, &x2, rt::call::extract(x3, "option")?));
 
-fn amd_comgr_action_info_get_option_list_item(py: Python<'_>, action_info: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, option: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_action_info_get_option_list_item(py: Python<'_>, action_info: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, option: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_option_list_item");
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let a_index = index.0;
@@ -777,7 +779,7 @@ rt::function!(F_amd_comgr_action_info_get_bundle_entry_id, C_amd_comgr_action_in
     ["action_info", "index", "size", "bundle_entry_id"],
     |py, [x0, x1, x2, x3]| amd_comgr_action_info_get_bundle_entry_id(py, &x0, rt::call::extract(x1, "index")?, &x2, rt::call::extract(x3, "bundle_entry_id")?));
 
-fn amd_comgr_action_info_get_bundle_entry_id(py: Python<'_>, action_info: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, bundle_entry_id: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_action_info_get_bundle_entry_id(py: Python<'_>, action_info: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, bundle_entry_id: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_bundle_entry_id");
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let a_index = index.0;
@@ -852,7 +854,7 @@ rt::function!(F_amd_comgr_action_info_get_working_directory_path, C_amd_comgr_ac
     ["action_info", "size", "path"],
     |py, [x0, x1, x2]| amd_comgr_action_info_get_working_directory_path(py, &x0, &x1, rt::call::extract(x2, "path")?));
 
-fn amd_comgr_action_info_get_working_directory_path(py: Python<'_>, action_info: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, path: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_action_info_get_working_directory_path(py: Python<'_>, action_info: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, path: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_working_directory_path");
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
@@ -925,15 +927,15 @@ fn amd_comgr_do_action(py: Python<'_>, kind: &Bound<'_, PyAny>, info: &Bound<'_,
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_get_metadata_kind, C_amd_comgr_get_metadata_kind, c"amd_comgr_get_metadata_kind", "amd_comgr_get_metadata_kind",
-    c"amd_comgr_get_metadata_kind(metadata, kind)\n--\n\nGet the kind of the metadata node.\n\nArgs:\n    metadata [in]: The metadata node to query.\n    kind [out]: The kind of the metadata node.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node. kind is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to create the data object as out of resources.",
-    ["metadata", "kind"],
-    |py, [x0, x1]| amd_comgr_get_metadata_kind(py, &x0, &x1));
+    c"amd_comgr_get_metadata_kind(metadata)\n--\n\nGet the kind of the metadata node.\n\nArgs:\n    metadata [in]: The metadata node to query.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    kind: amd_comgr_metadata_kind_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node. kind is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to create the data object as out of resources.",
+    ["metadata"],
+    |py, [x0]| amd_comgr_get_metadata_kind(py, &x0));
 
-fn amd_comgr_get_metadata_kind(py: Python<'_>, metadata: &Bound<'_, PyAny>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn amd_comgr_get_metadata_kind(py: Python<'_>, metadata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_metadata_kind");
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
-    let p_kind = rt::typed_ptr_arg(kind, None, 4, true)?;
-    let a_kind = p_kind.addr();
+    let mut o_kind: u32 = Default::default();
+    let a_kind = &mut o_kind as *mut u32 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -941,14 +943,14 @@ fn amd_comgr_get_metadata_kind(py: Python<'_>, metadata: &Bound<'_, PyAny>, kind
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 4, o_kind as i64)?])
 }
 rt::function!(F_amd_comgr_get_metadata_string, C_amd_comgr_get_metadata_string, c"amd_comgr_get_metadata_string", "amd_comgr_get_metadata_string",
     c"amd_comgr_get_metadata_string(metadata, size, string)\n--\n\nGet the string and/or string length from a metadata string\nnode.\n\nArgs:\n    metadata [in]: The metadata node to query.\n    size [in,out]: On entry, the size of string. On return, if @p\n        string is NULL, set to the size of the string including the terminating null\n        character.\n    string [out]: If not NULL, then the first size characters\n        of the string are copied. If NULL, no string is copied, and only @p\n        size is updated (useful in order to find the size of buffer required\n        to copy the string).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node, or does not have kind @p\n    AMD_COMGR_METADATA_KIND_STRING. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
     ["metadata", "size", "string"],
     |py, [x0, x1, x2]| amd_comgr_get_metadata_string(py, &x0, &x1, rt::call::extract(x2, "string")?));
 
-fn amd_comgr_get_metadata_string(py: Python<'_>, metadata: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, string: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_get_metadata_string(py: Python<'_>, metadata: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, string: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_metadata_string");
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
@@ -964,15 +966,15 @@ fn amd_comgr_get_metadata_string(py: Python<'_>, metadata: &Bound<'_, PyAny>, si
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_get_metadata_map_size, C_amd_comgr_get_metadata_map_size, c"amd_comgr_get_metadata_map_size", "amd_comgr_get_metadata_map_size",
-    c"amd_comgr_get_metadata_map_size(metadata, size)\n--\n\nGet the map size from a metadata map node.\n\nArgs:\n    metadata [in]: The metadata node to query.\n    size [out]: The number of entries in the map.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node, or not of kind @p\n    AMD_COMGR_METADATA_KIND_MAP. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-    ["metadata", "size"],
-    |py, [x0, x1]| amd_comgr_get_metadata_map_size(py, &x0, &x1));
+    c"amd_comgr_get_metadata_map_size(metadata)\n--\n\nGet the map size from a metadata map node.\n\nArgs:\n    metadata [in]: The metadata node to query.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    size: int\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node, or not of kind @p\n    AMD_COMGR_METADATA_KIND_MAP. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
+    ["metadata"],
+    |py, [x0]| amd_comgr_get_metadata_map_size(py, &x0));
 
-fn amd_comgr_get_metadata_map_size(py: Python<'_>, metadata: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn amd_comgr_get_metadata_map_size(py: Python<'_>, metadata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_metadata_map_size");
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
-    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
-    let a_size = p_size.addr();
+    let mut o_size: u64 = Default::default();
+    let a_size = &mut o_size as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -980,14 +982,14 @@ fn amd_comgr_get_metadata_map_size(py: Python<'_>, metadata: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_size)?])
 }
 rt::function!(F_amd_comgr_iterate_map_metadata, C_amd_comgr_iterate_map_metadata, c"amd_comgr_iterate_map_metadata", "amd_comgr_iterate_map_metadata",
     c"amd_comgr_iterate_map_metadata(metadata, callback, user_data)\n--\n\nIterate over the elements a metadata map node.\n\nWarning: The metadata nodes which are passed to the callback are not owned\nby the callback, and are freed just after the callback returns. The callback\nmust not save any references to its parameters between iterations.\n\nArgs:\n    metadata [in]: The metadata node to query.\n    callback [in]: The function to call for each entry in the map. The\n        entry's key is passed in key, the entry's value is passed in value, and\n        user_data is passed as user_data. If the function returns with a status\n        other than AMD_COMGR_STATUS_SUCCESS then iteration is stopped.\n    user_data [in]: The value to pass to each invocation of @p\n        callback. Allows context to be passed into the call back function.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR An error was\n    reported by callback.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node, or not of kind @p\n    AMD_COMGR_METADATA_KIND_MAP. callback is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to iterate the metadata as out of resources.",
     ["metadata", "callback", "user_data"],
     |py, [x0, x1, x2]| amd_comgr_iterate_map_metadata(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "user_data")?));
 
-fn amd_comgr_iterate_map_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, callback: rt::PtrArgMut, user_data: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_iterate_map_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, callback: rt::PtrArg, user_data: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_iterate_map_metadata");
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
     let a_callback = callback.addr();
@@ -1022,15 +1024,15 @@ fn amd_comgr_metadata_lookup(py: Python<'_>, metadata: &Bound<'_, PyAny>, key: r
     rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_value.unbind()])
 }
 rt::function!(F_amd_comgr_get_metadata_list_size, C_amd_comgr_get_metadata_list_size, c"amd_comgr_get_metadata_list_size", "amd_comgr_get_metadata_list_size",
-    c"amd_comgr_get_metadata_list_size(metadata, size)\n--\n\nGet the list size from a metadata list node.\n\nArgs:\n    metadata [in]: The metadata node to query.\n    size [out]: The number of entries in the list.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node, or does nopt have kind @p\n    AMD_COMGR_METADATA_KIND_LIST. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
-    ["metadata", "size"],
-    |py, [x0, x1]| amd_comgr_get_metadata_list_size(py, &x0, &x1));
+    c"amd_comgr_get_metadata_list_size(metadata)\n--\n\nGet the list size from a metadata list node.\n\nArgs:\n    metadata [in]: The metadata node to query.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    size: int\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node, or does nopt have kind @p\n    AMD_COMGR_METADATA_KIND_LIST. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
+    ["metadata"],
+    |py, [x0]| amd_comgr_get_metadata_list_size(py, &x0));
 
-fn amd_comgr_get_metadata_list_size(py: Python<'_>, metadata: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn amd_comgr_get_metadata_list_size(py: Python<'_>, metadata: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_metadata_list_size");
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
-    let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
-    let a_size = p_size.addr();
+    let mut o_size: u64 = Default::default();
+    let a_size = &mut o_size as *mut u64 as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1038,7 +1040,7 @@ fn amd_comgr_get_metadata_list_size(py: Python<'_>, metadata: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_size)?])
 }
 rt::function!(F_amd_comgr_index_list_metadata, C_amd_comgr_index_list_metadata, c"amd_comgr_index_list_metadata", "amd_comgr_index_list_metadata",
     c"amd_comgr_index_list_metadata(metadata, index)\n--\n\nReturn the Nth metadata node of a list metadata node.\n\nArgs:\n    metadata [in]: The metadata node to query.\n    index [in]: The index being requested. The first list element\n        is index 0.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    value: amd_comgr_metadata_node_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node or not of kind @p\n    AMD_COMGR_METADATA_INFO_LIST. index is greater\n    than the number of list elements. value is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action data object as out of resources.",
@@ -1065,7 +1067,7 @@ rt::function!(F_amd_comgr_iterate_symbols, C_amd_comgr_iterate_symbols, c"amd_co
     ["data", "callback", "user_data"],
     |py, [x0, x1, x2]| amd_comgr_iterate_symbols(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "user_data")?));
 
-fn amd_comgr_iterate_symbols(py: Python<'_>, data: &Bound<'_, PyAny>, callback: rt::PtrArgMut, user_data: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_iterate_symbols(py: Python<'_>, data: &Bound<'_, PyAny>, callback: rt::PtrArg, user_data: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_iterate_symbols");
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let a_callback = callback.addr();
@@ -1080,16 +1082,16 @@ fn amd_comgr_iterate_symbols(py: Python<'_>, data: &Bound<'_, PyAny>, callback: 
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_symbol_lookup, C_amd_comgr_symbol_lookup, c"amd_comgr_symbol_lookup", "amd_comgr_symbol_lookup",
-    c"amd_comgr_symbol_lookup(data, name)\n--\n\nLookup a symbol in a machine code object by name.\n\nFor a AMD_COMGR_DATA_KIND_RELOCATABLE the symbols in the ELF symtab section\nare inspected. For a AMD_COMGR_DATA_KIND_EXECUTABLE the symbols in the ELF\ndynsymtab are inspected.\n\nArgs:\n    data [in]: The data object to query.\n    name [in]: A null terminated string that is the symbol name to lookup.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    symbol: amd_comgr_symbol_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR The machine code object has no symbol\n    with name.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is an invalid data\n    object, or not of kind AMD_COMGR_DATA_KIND_RELOCATABLE or\n    AMD_COMGR_DATA_KIND_EXECUTABLE.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to lookup symbol as out of resources.",
-    ["data", "name"],
-    |py, [x0, x1]| amd_comgr_symbol_lookup(py, &x0, rt::call::extract(x1, "name")?));
+    c"amd_comgr_symbol_lookup(data, name, symbol)\n--\n\nLookup a symbol in a machine code object by name.\n\nFor a AMD_COMGR_DATA_KIND_RELOCATABLE the symbols in the ELF symtab section\nare inspected. For a AMD_COMGR_DATA_KIND_EXECUTABLE the symbols in the ELF\ndynsymtab are inspected.\n\nArgs:\n    data [in]: The data object to query.\n    name [in]: A null terminated string that is the symbol name to lookup.\n    symbol [out]: The symbol with the name.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR The machine code object has no symbol\n    with name.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is an invalid data\n    object, or not of kind AMD_COMGR_DATA_KIND_RELOCATABLE or\n    AMD_COMGR_DATA_KIND_EXECUTABLE.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to lookup symbol as out of resources.",
+    ["data", "name", "symbol"],
+    |py, [x0, x1, x2]| amd_comgr_symbol_lookup(py, &x0, rt::call::extract(x1, "name")?, &x2));
 
-fn amd_comgr_symbol_lookup(py: Python<'_>, data: &Bound<'_, PyAny>, name: rt::CStrArg) -> PyResult<PyObject> {
+fn amd_comgr_symbol_lookup(py: Python<'_>, data: &Bound<'_, PyAny>, name: rt::CStrArg, symbol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_symbol_lookup");
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let a_name = name.addr();
-    let o_symbol = TYPES.class(py, 11)?.call0()?;
-    let a_symbol = rt::PtrArg::convert(&o_symbol, false)?.addr();
+    let p_symbol = TYPES.record_ptr_arg(11, symbol, true)?;
+    let a_symbol = p_symbol.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1097,14 +1099,14 @@ fn amd_comgr_symbol_lookup(py: Python<'_>, data: &Bound<'_, PyAny>, name: rt::CS
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_name, a_symbol) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_symbol.unbind()])
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_symbol_get_info, C_amd_comgr_symbol_get_info, c"amd_comgr_symbol_get_info", "amd_comgr_symbol_get_info",
     c"amd_comgr_symbol_get_info(symbol, attribute, value)\n--\n\nQuery information about a machine code object symbol.\n\nArgs:\n    symbol [in]: The symbol to query.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined. The\n        type of value returned is specified by amd_comgr_symbol_info_t.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR The symbol does not have the requested @p\n    attribute.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT symbol is an invalid\n    symbol. attribute is an invalid value. value is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to query symbol as out of resources.",
     ["symbol", "attribute", "value"],
     |py, [x0, x1, x2]| amd_comgr_symbol_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?));
 
-fn amd_comgr_symbol_get_info(py: Python<'_>, symbol: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_symbol_get_info(py: Python<'_>, symbol: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_symbol_get_info");
     let a_symbol = TYPES.record_arg::<R_amd_comgr_symbol_s>(11, symbol)?;
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(6, attribute)?)?;
@@ -1123,7 +1125,7 @@ rt::function!(F_amd_comgr_create_disassembly_info, C_amd_comgr_create_disassembl
     ["isa_name", "read_memory_callback", "print_instruction_callback", "print_address_annotation_callback"],
     |py, [x0, x1, x2, x3]| amd_comgr_create_disassembly_info(py, rt::call::extract(x0, "isa_name")?, rt::call::extract(x1, "read_memory_callback")?, rt::call::extract(x2, "print_instruction_callback")?, rt::call::extract(x3, "print_address_annotation_callback")?));
 
-fn amd_comgr_create_disassembly_info(py: Python<'_>, isa_name: rt::CStrArg, read_memory_callback: rt::PtrArgMut, print_instruction_callback: rt::PtrArgMut, print_address_annotation_callback: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_create_disassembly_info(py: Python<'_>, isa_name: rt::CStrArg, read_memory_callback: rt::PtrArg, print_instruction_callback: rt::PtrArg, print_address_annotation_callback: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_create_disassembly_info");
     let a_isa_name = isa_name.addr();
     let a_read_memory_callback = read_memory_callback.addr();
@@ -1162,7 +1164,7 @@ rt::function!(F_amd_comgr_disassemble_instruction, C_amd_comgr_disassemble_instr
     ["disassembly_info", "address", "user_data", "size"],
     |py, [x0, x1, x2, x3]| amd_comgr_disassemble_instruction(py, &x0, rt::call::extract(x1, "address")?, rt::call::extract(x2, "user_data")?, &x3));
 
-fn amd_comgr_disassemble_instruction(py: Python<'_>, disassembly_info: &Bound<'_, PyAny>, address: rt::CInt<u64>, user_data: rt::PtrArgMut, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn amd_comgr_disassemble_instruction(py: Python<'_>, disassembly_info: &Bound<'_, PyAny>, address: rt::CInt<u64>, user_data: rt::PtrArg, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_disassemble_instruction");
     let a_disassembly_info = TYPES.record_arg::<R_amd_comgr_disassembly_info_s>(12, disassembly_info)?;
     let a_address = address.0;
@@ -1179,15 +1181,15 @@ fn amd_comgr_disassemble_instruction(py: Python<'_>, disassembly_info: &Bound<'_
     rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_demangle_symbol_name, C_amd_comgr_demangle_symbol_name, c"amd_comgr_demangle_symbol_name", "amd_comgr_demangle_symbol_name",
-    c"amd_comgr_demangle_symbol_name(mangled_symbol_name)\n--\n\nDemangle a symbol name.\n\nNote: If the mangled_symbol_name cannot be demangled, it will be copied\nwithout changes to the demangled_symbol_name and AMD_COMGR_STATUS_SUCCESS\nis returned.\n\nArgs:\n    mangled_symbol_name [in]: A data object of kind @p\n        AMD_COMGR_DATA_KIND_BYTES containing the mangled symbol name.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s\n    demangled_symbol_name: amd_comgr_data_s\n    ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT mangled_symbol_name is\n    an invalid data object or not of kind AMD_COMGR_DATA_KIND_BYTES or\n    demangled_symbol_name is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Out of resources.",
-    ["mangled_symbol_name"],
-    |py, [x0]| amd_comgr_demangle_symbol_name(py, &x0));
+    c"amd_comgr_demangle_symbol_name(mangled_symbol_name, demangled_symbol_name)\n--\n\nDemangle a symbol name.\n\nNote: If the mangled_symbol_name cannot be demangled, it will be copied\nwithout changes to the demangled_symbol_name and AMD_COMGR_STATUS_SUCCESS\nis returned.\n\nArgs:\n    mangled_symbol_name [in]: A data object of kind @p\n        AMD_COMGR_DATA_KIND_BYTES containing the mangled symbol name.\n    demangled_symbol_name [out]: A handle to the data object of kind @p\n        AMD_COMGR_DATA_KIND_BYTES created and set to contain the demangled symbol\n        name in case of successful completion. The handle must be released using\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT mangled_symbol_name is\n    an invalid data object or not of kind AMD_COMGR_DATA_KIND_BYTES or\n    demangled_symbol_name is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Out of resources.",
+    ["mangled_symbol_name", "demangled_symbol_name"],
+    |py, [x0, x1]| amd_comgr_demangle_symbol_name(py, &x0, &x1));
 
-fn amd_comgr_demangle_symbol_name(py: Python<'_>, mangled_symbol_name: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn amd_comgr_demangle_symbol_name(py: Python<'_>, mangled_symbol_name: &Bound<'_, PyAny>, demangled_symbol_name: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_demangle_symbol_name");
     let a_mangled_symbol_name = TYPES.record_arg::<R_amd_comgr_data_s>(7, mangled_symbol_name)?;
-    let o_demangled_symbol_name = TYPES.class(py, 7)?.call0()?;
-    let a_demangled_symbol_name = rt::PtrArg::convert(&o_demangled_symbol_name, false)?.addr();
+    let p_demangled_symbol_name = TYPES.record_ptr_arg(7, demangled_symbol_name, true)?;
+    let a_demangled_symbol_name = p_demangled_symbol_name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1195,7 +1197,7 @@ fn amd_comgr_demangle_symbol_name(py: Python<'_>, mangled_symbol_name: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mangled_symbol_name, a_demangled_symbol_name) });
-    rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, o_demangled_symbol_name.unbind()])
+    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_populate_mangled_names, C_amd_comgr_populate_mangled_names, c"amd_comgr_populate_mangled_names", "amd_comgr_populate_mangled_names",
     c"amd_comgr_populate_mangled_names(data, count)\n--\n\nFetch mangled symbol names from a code object.\n\nArgs:\n    data [in]: A data object of kind @p\n        AMD_COMGR_DATA_KIND_EXECUTABLE or AMD_COMGR_DATA_KIND_BC\n    count [out]: The number of mangled names retrieved. This value\n        can be used as an upper bound to the Index provided to the corresponding\n        amd_comgr_get_mangled_name() call.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s\n    ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is\n    an invalid data object or not of kind AMD_COMGR_DATA_KIND_EXECUTABLE or\n    AMD_COMGR_DATA_KIND_BC.",
@@ -1221,7 +1223,7 @@ rt::function!(F_amd_comgr_get_mangled_name, C_amd_comgr_get_mangled_name, c"amd_
     ["data", "index", "size", "mangled_name"],
     |py, [x0, x1, x2, x3]| amd_comgr_get_mangled_name(py, &x0, rt::call::extract(x1, "index")?, &x2, rt::call::extract(x3, "mangled_name")?));
 
-fn amd_comgr_get_mangled_name(py: Python<'_>, data: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, mangled_name: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_get_mangled_name(py: Python<'_>, data: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, mangled_name: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_mangled_name");
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let a_index = index.0;
@@ -1261,7 +1263,7 @@ rt::function!(F_amd_comgr_map_name_expression_to_symbol_name, C_amd_comgr_map_na
     ["data", "size", "name_expression", "symbol_name"],
     |py, [x0, x1, x2, x3]| amd_comgr_map_name_expression_to_symbol_name(py, &x0, &x1, rt::call::extract(x2, "name_expression")?, rt::call::extract(x3, "symbol_name")?));
 
-fn amd_comgr_map_name_expression_to_symbol_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, name_expression: rt::CStrArg, symbol_name: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_map_name_expression_to_symbol_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>, name_expression: rt::CStrArg, symbol_name: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_map_name_expression_to_symbol_name");
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;

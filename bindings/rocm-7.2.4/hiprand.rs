@@ -601,7 +601,7 @@ rt::function!(F_hiprandGetScrambleConstants32, C_hiprandGetScrambleConstants32, 
     ["constants"],
     |py, [x0]| hiprandGetScrambleConstants32(py, rt::call::extract(x0, "constants")?));
 
-fn hiprandGetScrambleConstants32(py: Python<'_>, constants: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hiprandGetScrambleConstants32(py: Python<'_>, constants: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGetScrambleConstants32");
     let a_constants = constants.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -618,7 +618,7 @@ rt::function!(F_hiprandGetScrambleConstants64, C_hiprandGetScrambleConstants64, 
     ["constants"],
     |py, [x0]| hiprandGetScrambleConstants64(py, rt::call::extract(x0, "constants")?));
 
-fn hiprandGetScrambleConstants64(py: Python<'_>, constants: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hiprandGetScrambleConstants64(py: Python<'_>, constants: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGetScrambleConstants64");
     let a_constants = constants.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the

@@ -34,15 +34,15 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.bitreade
 // definition whose docstring starts with the signature line `inspect.signature` reads), then the
 // function itself converts its arguments, calls C and builds the result.
 rt::function!(F_LLVMParseBitcode, C_LLVMParseBitcode, c"LLVMParseBitcode", "LLVMParseBitcode",
-    c"LLVMParseBitcode(MemBuf, OutModule)\n--\n\nArgs:\n    MemBuf\n    OutModule\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
-    ["MemBuf", "OutModule"],
-    |py, [x0, x1]| LLVMParseBitcode(py, rt::call::extract(x0, "MemBuf")?, &x1));
+    c"LLVMParseBitcode(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 3 item(s):\n    int\n    OutModule: LLVMOpaqueModule\n    OutMessage: bytes",
+    ["MemBuf"],
+    |py, [x0]| LLVMParseBitcode(py, rt::call::extract(x0, "MemBuf")?));
 
-fn LLVMParseBitcode(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMParseBitcode(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcode");
     let a_MemBuf = MemBuf.addr();
-    let mut h_OutModule = super::llvm_types::TYPES.handle_ref(2, OutModule, true)?;
-    let a_OutModule = h_OutModule.addr();
+    let mut o_OutModule: usize = Default::default();
+    let a_OutModule = &mut o_OutModule as *mut usize as usize;
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -52,18 +52,18 @@ fn LLVMParseBitcode(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutModule, a_OutMessage) });
-    rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutModule, None)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMParseBitcode2, C_LLVMParseBitcode2, c"LLVMParseBitcode2", "LLVMParseBitcode2",
-    c"LLVMParseBitcode2(MemBuf, OutModule)\n--\n\nArgs:\n    MemBuf\n    OutModule\n\nReturns: a tuple of 1 item(s):\n    int",
-    ["MemBuf", "OutModule"],
-    |py, [x0, x1]| LLVMParseBitcode2(py, rt::call::extract(x0, "MemBuf")?, &x1));
+    c"LLVMParseBitcode2(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    OutModule: LLVMOpaqueModule",
+    ["MemBuf"],
+    |py, [x0]| LLVMParseBitcode2(py, rt::call::extract(x0, "MemBuf")?));
 
-fn LLVMParseBitcode2(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMParseBitcode2(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcode2");
     let a_MemBuf = MemBuf.addr();
-    let mut h_OutModule = super::llvm_types::TYPES.handle_ref(2, OutModule, true)?;
-    let a_OutModule = h_OutModule.addr();
+    let mut o_OutModule: usize = Default::default();
+    let a_OutModule = &mut o_OutModule as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -71,19 +71,19 @@ fn LLVMParseBitcode2(py: Python<'_>, MemBuf: rt::PtrArg, OutModule: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutModule) });
-    Ok(rt::obj(py, __r)?)
+    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutModule, None)?])
 }
 rt::function!(F_LLVMParseBitcodeInContext, C_LLVMParseBitcodeInContext, c"LLVMParseBitcodeInContext", "LLVMParseBitcodeInContext",
-    c"LLVMParseBitcodeInContext(ContextRef, MemBuf, OutModule)\n--\n\nArgs:\n    ContextRef\n    MemBuf\n    OutModule\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
-    ["ContextRef", "MemBuf", "OutModule"],
-    |py, [x0, x1, x2]| LLVMParseBitcodeInContext(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2));
+    c"LLVMParseBitcodeInContext(ContextRef, MemBuf)\n--\n\nArgs:\n    ContextRef\n    MemBuf\n\nReturns: a tuple of 3 item(s):\n    int\n    OutModule: LLVMOpaqueModule\n    OutMessage: bytes",
+    ["ContextRef", "MemBuf"],
+    |py, [x0, x1]| LLVMParseBitcodeInContext(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?));
 
-fn LLVMParseBitcodeInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMParseBitcodeInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcodeInContext");
     let a_ContextRef = ContextRef.addr();
     let a_MemBuf = MemBuf.addr();
-    let mut h_OutModule = super::llvm_types::TYPES.handle_ref(2, OutModule, true)?;
-    let a_OutModule = h_OutModule.addr();
+    let mut o_OutModule: usize = Default::default();
+    let a_OutModule = &mut o_OutModule as *mut usize as usize;
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -93,19 +93,19 @@ fn LLVMParseBitcodeInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutModule, a_OutMessage) });
-    rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutModule, None)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMParseBitcodeInContext2, C_LLVMParseBitcodeInContext2, c"LLVMParseBitcodeInContext2", "LLVMParseBitcodeInContext2",
-    c"LLVMParseBitcodeInContext2(ContextRef, MemBuf, OutModule)\n--\n\nArgs:\n    ContextRef\n    MemBuf\n    OutModule\n\nReturns: a tuple of 1 item(s):\n    int",
-    ["ContextRef", "MemBuf", "OutModule"],
-    |py, [x0, x1, x2]| LLVMParseBitcodeInContext2(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2));
+    c"LLVMParseBitcodeInContext2(ContextRef, MemBuf)\n--\n\nArgs:\n    ContextRef\n    MemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    OutModule: LLVMOpaqueModule",
+    ["ContextRef", "MemBuf"],
+    |py, [x0, x1]| LLVMParseBitcodeInContext2(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?));
 
-fn LLVMParseBitcodeInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutModule: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMParseBitcodeInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseBitcodeInContext2");
     let a_ContextRef = ContextRef.addr();
     let a_MemBuf = MemBuf.addr();
-    let mut h_OutModule = super::llvm_types::TYPES.handle_ref(2, OutModule, true)?;
-    let a_OutModule = h_OutModule.addr();
+    let mut o_OutModule: usize = Default::default();
+    let a_OutModule = &mut o_OutModule as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -113,19 +113,19 @@ fn LLVMParseBitcodeInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutModule) });
-    Ok(rt::obj(py, __r)?)
+    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutModule, None)?])
 }
 rt::function!(F_LLVMGetBitcodeModuleInContext, C_LLVMGetBitcodeModuleInContext, c"LLVMGetBitcodeModuleInContext", "LLVMGetBitcodeModuleInContext",
-    c"LLVMGetBitcodeModuleInContext(ContextRef, MemBuf, OutM)\n--\n\nReads a module from the specified path, returning via the OutMP parameter\na module provider which performs lazy deserialization. Returns 0 on success.\nOptionally returns a human-readable error message via OutMessage.\nThis is deprecated. Use LLVMGetBitcodeModuleInContext2.\n\nArgs:\n    ContextRef\n    MemBuf\n    OutM\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
-    ["ContextRef", "MemBuf", "OutM"],
-    |py, [x0, x1, x2]| LLVMGetBitcodeModuleInContext(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2));
+    c"LLVMGetBitcodeModuleInContext(ContextRef, MemBuf)\n--\n\nReads a module from the specified path, returning via the OutMP parameter\na module provider which performs lazy deserialization. Returns 0 on success.\nOptionally returns a human-readable error message via OutMessage.\nThis is deprecated. Use LLVMGetBitcodeModuleInContext2.\n\nArgs:\n    ContextRef\n    MemBuf\n\nReturns: a tuple of 3 item(s):\n    int\n    OutM: LLVMOpaqueModule\n    OutMessage: bytes",
+    ["ContextRef", "MemBuf"],
+    |py, [x0, x1]| LLVMGetBitcodeModuleInContext(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?));
 
-fn LLVMGetBitcodeModuleInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetBitcodeModuleInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModuleInContext");
     let a_ContextRef = ContextRef.addr();
     let a_MemBuf = MemBuf.addr();
-    let mut h_OutM = super::llvm_types::TYPES.handle_ref(2, OutM, true)?;
-    let a_OutM = h_OutM.addr();
+    let mut o_OutM: usize = Default::default();
+    let a_OutM = &mut o_OutM as *mut usize as usize;
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -135,19 +135,19 @@ fn LLVMGetBitcodeModuleInContext(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutM, a_OutMessage) });
-    rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutM, None)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMGetBitcodeModuleInContext2, C_LLVMGetBitcodeModuleInContext2, c"LLVMGetBitcodeModuleInContext2", "LLVMGetBitcodeModuleInContext2",
-    c"LLVMGetBitcodeModuleInContext2(ContextRef, MemBuf, OutM)\n--\n\nReads a module from the given memory buffer, returning via the OutMP\nparameter a module provider which performs lazy deserialization.\n\nReturns 0 on success.\n\nTakes ownership of MemBuf if (and only if) the module was read\nsuccessfully.\n\nArgs:\n    ContextRef\n    MemBuf\n    OutM\n\nReturns: a tuple of 1 item(s):\n    int",
-    ["ContextRef", "MemBuf", "OutM"],
-    |py, [x0, x1, x2]| LLVMGetBitcodeModuleInContext2(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?, &x2));
+    c"LLVMGetBitcodeModuleInContext2(ContextRef, MemBuf)\n--\n\nReads a module from the given memory buffer, returning via the OutMP\nparameter a module provider which performs lazy deserialization.\n\nReturns 0 on success.\n\nTakes ownership of MemBuf if (and only if) the module was read\nsuccessfully.\n\nArgs:\n    ContextRef\n    MemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    OutM: LLVMOpaqueModule",
+    ["ContextRef", "MemBuf"],
+    |py, [x0, x1]| LLVMGetBitcodeModuleInContext2(py, rt::call::extract(x0, "ContextRef")?, rt::call::extract(x1, "MemBuf")?));
 
-fn LLVMGetBitcodeModuleInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetBitcodeModuleInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModuleInContext2");
     let a_ContextRef = ContextRef.addr();
     let a_MemBuf = MemBuf.addr();
-    let mut h_OutM = super::llvm_types::TYPES.handle_ref(2, OutM, true)?;
-    let a_OutM = h_OutM.addr();
+    let mut o_OutM: usize = Default::default();
+    let a_OutM = &mut o_OutM as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -155,18 +155,18 @@ fn LLVMGetBitcodeModuleInContext2(py: Python<'_>, ContextRef: rt::PtrArg, MemBuf
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutM) });
-    Ok(rt::obj(py, __r)?)
+    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutM, None)?])
 }
 rt::function!(F_LLVMGetBitcodeModule, C_LLVMGetBitcodeModule, c"LLVMGetBitcodeModule", "LLVMGetBitcodeModule",
-    c"LLVMGetBitcodeModule(MemBuf, OutM)\n--\n\nArgs:\n    MemBuf\n    OutM\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
-    ["MemBuf", "OutM"],
-    |py, [x0, x1]| LLVMGetBitcodeModule(py, rt::call::extract(x0, "MemBuf")?, &x1));
+    c"LLVMGetBitcodeModule(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 3 item(s):\n    int\n    OutM: LLVMOpaqueModule\n    OutMessage: bytes",
+    ["MemBuf"],
+    |py, [x0]| LLVMGetBitcodeModule(py, rt::call::extract(x0, "MemBuf")?));
 
-fn LLVMGetBitcodeModule(py: Python<'_>, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetBitcodeModule(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModule");
     let a_MemBuf = MemBuf.addr();
-    let mut h_OutM = super::llvm_types::TYPES.handle_ref(2, OutM, true)?;
-    let a_OutM = h_OutM.addr();
+    let mut o_OutM: usize = Default::default();
+    let a_OutM = &mut o_OutM as *mut usize as usize;
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -176,18 +176,18 @@ fn LLVMGetBitcodeModule(py: Python<'_>, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutM, a_OutMessage) });
-    rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutM, None)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMGetBitcodeModule2, C_LLVMGetBitcodeModule2, c"LLVMGetBitcodeModule2", "LLVMGetBitcodeModule2",
-    c"LLVMGetBitcodeModule2(MemBuf, OutM)\n--\n\nArgs:\n    MemBuf\n    OutM\n\nReturns: a tuple of 1 item(s):\n    int",
-    ["MemBuf", "OutM"],
-    |py, [x0, x1]| LLVMGetBitcodeModule2(py, rt::call::extract(x0, "MemBuf")?, &x1));
+    c"LLVMGetBitcodeModule2(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    OutM: LLVMOpaqueModule",
+    ["MemBuf"],
+    |py, [x0]| LLVMGetBitcodeModule2(py, rt::call::extract(x0, "MemBuf")?));
 
-fn LLVMGetBitcodeModule2(py: Python<'_>, MemBuf: rt::PtrArg, OutM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetBitcodeModule2(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBitcodeModule2");
     let a_MemBuf = MemBuf.addr();
-    let mut h_OutM = super::llvm_types::TYPES.handle_ref(2, OutM, true)?;
-    let a_OutM = h_OutM.addr();
+    let mut o_OutM: usize = Default::default();
+    let a_OutM = &mut o_OutM as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -195,7 +195,7 @@ fn LLVMGetBitcodeModule2(py: Python<'_>, MemBuf: rt::PtrArg, OutM: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_OutM) });
-    Ok(rt::obj(py, __r)?)
+    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutM, None)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -111,11 +111,13 @@ fn LLVMCreateMessage(py: Python<'_>, Message: rt::CStrArg) -> PyResult<PyObject>
 rt::function!(F_LLVMDisposeMessage, C_LLVMDisposeMessage, c"LLVMDisposeMessage", "LLVMDisposeMessage",
     c"LLVMDisposeMessage(Message)\n--\n\nArgs:\n    Message",
     ["Message"],
-    |py, [x0]| LLVMDisposeMessage(py, rt::call::extract(x0, "Message")?));
+    |py, [x0]| LLVMDisposeMessage(py, &x0));
 
-fn LLVMDisposeMessage(py: Python<'_>, Message: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMDisposeMessage(py: Python<'_>, Message: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeMessage");
-    let a_Message = Message.addr();
+    if rt::is_cstr_copy(Message)? { return Ok(py.None()); }
+    let p_Message = rt::PtrArg::convert(Message, false)?;
+    let a_Message = p_Message.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -162,7 +164,7 @@ rt::function!(F_LLVMContextSetDiagnosticHandler, C_LLVMContextSetDiagnosticHandl
     ["C", "Handler", "DiagnosticContext"],
     |py, [x0, x1, x2]| LLVMContextSetDiagnosticHandler(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Handler")?, rt::call::extract(x2, "DiagnosticContext")?));
 
-fn LLVMContextSetDiagnosticHandler(py: Python<'_>, C: rt::PtrArg, Handler: rt::PtrArg, DiagnosticContext: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMContextSetDiagnosticHandler(py: Python<'_>, C: rt::PtrArg, Handler: rt::PtrArg, DiagnosticContext: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextSetDiagnosticHandler");
     let a_C = C.addr();
     let a_Handler = Handler.addr();
@@ -215,7 +217,7 @@ rt::function!(F_LLVMContextSetYieldCallback, C_LLVMContextSetYieldCallback, c"LL
     ["C", "Callback", "OpaqueHandle"],
     |py, [x0, x1, x2]| LLVMContextSetYieldCallback(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Callback")?, rt::call::extract(x2, "OpaqueHandle")?));
 
-fn LLVMContextSetYieldCallback(py: Python<'_>, C: rt::PtrArg, Callback: rt::PtrArg, OpaqueHandle: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMContextSetYieldCallback(py: Python<'_>, C: rt::PtrArg, Callback: rt::PtrArg, OpaqueHandle: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextSetYieldCallback");
     let a_C = C.addr();
     let a_Callback = Callback.addr();
@@ -522,15 +524,15 @@ fn LLVMCreateStringAttribute(py: Python<'_>, C: rt::PtrArg, K: rt::CStrArg, KLen
     Ok(super::llvm_types::TYPES.instance_at(py, 14, __r, None)?)
 }
 rt::function!(F_LLVMGetStringAttributeKind, C_LLVMGetStringAttributeKind, c"LLVMGetStringAttributeKind", "LLVMGetStringAttributeKind",
-    c"LLVMGetStringAttributeKind(A)\n--\n\nGet the string attribute's kind.\n\nArgs:\n    A\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Length: int",
-    ["A"],
-    |py, [x0]| LLVMGetStringAttributeKind(py, rt::call::extract(x0, "A")?));
+    c"LLVMGetStringAttributeKind(A, Length)\n--\n\nGet the string attribute's kind.\n\nArgs:\n    A\n    Length\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["A", "Length"],
+    |py, [x0, x1]| LLVMGetStringAttributeKind(py, rt::call::extract(x0, "A")?, &x1));
 
-fn LLVMGetStringAttributeKind(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetStringAttributeKind(py: Python<'_>, A: rt::PtrArg, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStringAttributeKind");
     let a_A = A.addr();
-    let mut o_Length: u32 = Default::default();
-    let a_Length = &mut o_Length as *mut u32 as usize;
+    let p_Length = rt::typed_ptr_arg(Length, None, 4, true)?;
+    let a_Length = p_Length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -538,18 +540,18 @@ fn LLVMGetStringAttributeKind(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_A, a_Length) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMGetStringAttributeValue, C_LLVMGetStringAttributeValue, c"LLVMGetStringAttributeValue", "LLVMGetStringAttributeValue",
-    c"LLVMGetStringAttributeValue(A)\n--\n\nGet the string attribute's value.\n\nArgs:\n    A\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Length: int",
-    ["A"],
-    |py, [x0]| LLVMGetStringAttributeValue(py, rt::call::extract(x0, "A")?));
+    c"LLVMGetStringAttributeValue(A, Length)\n--\n\nGet the string attribute's value.\n\nArgs:\n    A\n    Length\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["A", "Length"],
+    |py, [x0, x1]| LLVMGetStringAttributeValue(py, rt::call::extract(x0, "A")?, &x1));
 
-fn LLVMGetStringAttributeValue(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetStringAttributeValue(py: Python<'_>, A: rt::PtrArg, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStringAttributeValue");
     let a_A = A.addr();
-    let mut o_Length: u32 = Default::default();
-    let a_Length = &mut o_Length as *mut u32 as usize;
+    let p_Length = rt::typed_ptr_arg(Length, None, 4, true)?;
+    let a_Length = p_Length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -557,7 +559,7 @@ fn LLVMGetStringAttributeValue(py: Python<'_>, A: rt::PtrArg) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_A, a_Length) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMIsEnumAttribute, C_LLVMIsEnumAttribute, c"LLVMIsEnumAttribute", "LLVMIsEnumAttribute",
     c"LLVMIsEnumAttribute(A)\n--\n\nCheck for the different types of attributes.\n\nArgs:\n    A\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -735,15 +737,15 @@ fn LLVMSetIsNewDbgInfoFormat(py: Python<'_>, M: rt::PtrArg, UseNewFormat: rt::CI
     Ok(py.None())
 }
 rt::function!(F_LLVMGetModuleIdentifier, C_LLVMGetModuleIdentifier, c"LLVMGetModuleIdentifier", "LLVMGetModuleIdentifier",
-    c"LLVMGetModuleIdentifier(M)\n--\n\nObtain the identifier of a module.\n\nSee: Module::getModuleIdentifier()\n\nArgs:\n    M: Module to obtain identifier of\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int\n    The identifier of M.",
-    ["M"],
-    |py, [x0]| LLVMGetModuleIdentifier(py, rt::call::extract(x0, "M")?));
+    c"LLVMGetModuleIdentifier(M, Len)\n--\n\nObtain the identifier of a module.\n\nSee: Module::getModuleIdentifier()\n\nArgs:\n    M: Module to obtain identifier of\n    Len: Out parameter which holds the length of the returned string.\n\nReturns: a tuple of 1 item(s):\n    bytes\n    The identifier of M.",
+    ["M", "Len"],
+    |py, [x0, x1]| LLVMGetModuleIdentifier(py, rt::call::extract(x0, "M")?, &x1));
 
-fn LLVMGetModuleIdentifier(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetModuleIdentifier(py: Python<'_>, M: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleIdentifier");
     let a_M = M.addr();
-    let mut o_Len: u64 = Default::default();
-    let a_Len = &mut o_Len as *mut u64 as usize;
+    let p_Len = rt::typed_ptr_arg(Len, None, 8, true)?;
+    let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -751,7 +753,7 @@ fn LLVMGetModuleIdentifier(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Len) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMSetModuleIdentifier, C_LLVMSetModuleIdentifier, c"LLVMSetModuleIdentifier", "LLVMSetModuleIdentifier",
     c"LLVMSetModuleIdentifier(M, Ident, Len)\n--\n\nSet the identifier of a module to a string Ident with length Len.\n\nSee: Module::setModuleIdentifier()\n\nArgs:\n    M: The module to set identifier\n    Ident: The string to set M's identifier to\n    Len: Length of Ident",
@@ -773,15 +775,15 @@ fn LLVMSetModuleIdentifier(py: Python<'_>, M: rt::PtrArg, Ident: rt::CStrArg, Le
     Ok(py.None())
 }
 rt::function!(F_LLVMGetSourceFileName, C_LLVMGetSourceFileName, c"LLVMGetSourceFileName", "LLVMGetSourceFileName",
-    c"LLVMGetSourceFileName(M)\n--\n\nObtain the module's original source file name.\n\nSee: Module::getSourceFileName()\n\nArgs:\n    M: Module to obtain the name of\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int\n    The original source file name of M",
-    ["M"],
-    |py, [x0]| LLVMGetSourceFileName(py, rt::call::extract(x0, "M")?));
+    c"LLVMGetSourceFileName(M, Len)\n--\n\nObtain the module's original source file name.\n\nSee: Module::getSourceFileName()\n\nArgs:\n    M: Module to obtain the name of\n    Len: Out parameter which holds the length of the returned string\n\nReturns: a tuple of 1 item(s):\n    bytes\n    The original source file name of M",
+    ["M", "Len"],
+    |py, [x0, x1]| LLVMGetSourceFileName(py, rt::call::extract(x0, "M")?, &x1));
 
-fn LLVMGetSourceFileName(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetSourceFileName(py: Python<'_>, M: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSourceFileName");
     let a_M = M.addr();
-    let mut o_Len: u64 = Default::default();
-    let a_Len = &mut o_Len as *mut u64 as usize;
+    let p_Len = rt::typed_ptr_arg(Len, None, 8, true)?;
+    let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -789,7 +791,7 @@ fn LLVMGetSourceFileName(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Len) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMSetSourceFileName, C_LLVMSetSourceFileName, c"LLVMSetSourceFileName", "LLVMSetSourceFileName",
     c"LLVMSetSourceFileName(M, Name, Len)\n--\n\nSet the original source file name of a module to a string Name with length\nLen.\n\nSee: Module::setSourceFileName()\n\nArgs:\n    M: The module to set the source file name of\n    Name: The string to set M's source file name to\n    Len: Length of Name",
@@ -898,15 +900,15 @@ fn LLVMSetTarget(py: Python<'_>, M: rt::PtrArg, Triple: rt::CStrArg) -> PyResult
     Ok(py.None())
 }
 rt::function!(F_LLVMCopyModuleFlagsMetadata, C_LLVMCopyModuleFlagsMetadata, c"LLVMCopyModuleFlagsMetadata", "LLVMCopyModuleFlagsMetadata",
-    c"LLVMCopyModuleFlagsMetadata(M)\n--\n\nReturns the module flags as an array of flag-key-value triples.  The caller\nis responsible for freeing this array by calling\n\nSee: Module::getModuleFlagsMetadata()\n\nArgs:\n    M\n\nReturns: a tuple of 2 item(s):\n    Pointer\n    Len: int",
-    ["M"],
-    |py, [x0]| LLVMCopyModuleFlagsMetadata(py, rt::call::extract(x0, "M")?));
+    c"LLVMCopyModuleFlagsMetadata(M, Len)\n--\n\nReturns the module flags as an array of flag-key-value triples.  The caller\nis responsible for freeing this array by calling\n\nSee: Module::getModuleFlagsMetadata()\n\nArgs:\n    M\n    Len\n\nReturns: a tuple of 1 item(s):\n    Pointer",
+    ["M", "Len"],
+    |py, [x0, x1]| LLVMCopyModuleFlagsMetadata(py, rt::call::extract(x0, "M")?, &x1));
 
-fn LLVMCopyModuleFlagsMetadata(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCopyModuleFlagsMetadata(py: Python<'_>, M: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCopyModuleFlagsMetadata");
     let a_M = M.addr();
-    let mut o_Len: u64 = Default::default();
-    let a_Len = &mut o_Len as *mut u64 as usize;
+    let p_Len = rt::typed_ptr_arg(Len, None, 8, true)?;
+    let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -914,7 +916,7 @@ fn LLVMCopyModuleFlagsMetadata(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Len) });
-    rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_Len)?])
+    Ok(rt::pointer_result(py, __r)?)
 }
 rt::function!(F_LLVMDisposeModuleFlagsMetadata, C_LLVMDisposeModuleFlagsMetadata, c"LLVMDisposeModuleFlagsMetadata", "LLVMDisposeModuleFlagsMetadata",
     c"LLVMDisposeModuleFlagsMetadata(Entries)\n--\n\nDestroys module flags metadata entries.\n\nArgs:\n    Entries",
@@ -940,7 +942,7 @@ rt::function!(F_LLVMModuleFlagEntriesGetFlagBehavior, C_LLVMModuleFlagEntriesGet
     ["Entries", "Index"],
     |py, [x0, x1]| LLVMModuleFlagEntriesGetFlagBehavior(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?));
 
-fn LLVMModuleFlagEntriesGetFlagBehavior(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMModuleFlagEntriesGetFlagBehavior(py: Python<'_>, Entries: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetFlagBehavior");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -954,16 +956,16 @@ fn LLVMModuleFlagEntriesGetFlagBehavior(py: Python<'_>, Entries: rt::PtrArgMut, 
     Ok(TYPES.enum_member(py, 16, __r as i64)?)
 }
 rt::function!(F_LLVMModuleFlagEntriesGetKey, C_LLVMModuleFlagEntriesGetKey, c"LLVMModuleFlagEntriesGetKey", "LLVMModuleFlagEntriesGetKey",
-    c"LLVMModuleFlagEntriesGetKey(Entries, Index)\n--\n\nReturns the key for a module flag entry at a specific index.\n\nSee: Module::ModuleFlagEntry::Key\n\nArgs:\n    Entries\n    Index\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int",
-    ["Entries", "Index"],
-    |py, [x0, x1]| LLVMModuleFlagEntriesGetKey(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?));
+    c"LLVMModuleFlagEntriesGetKey(Entries, Index, Len)\n--\n\nReturns the key for a module flag entry at a specific index.\n\nSee: Module::ModuleFlagEntry::Key\n\nArgs:\n    Entries\n    Index\n    Len\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["Entries", "Index", "Len"],
+    |py, [x0, x1, x2]| LLVMModuleFlagEntriesGetKey(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?, &x2));
 
-fn LLVMModuleFlagEntriesGetKey(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMModuleFlagEntriesGetKey(py: Python<'_>, Entries: rt::PtrArg, Index: rt::CInt<u32>, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetKey");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
-    let mut o_Len: u64 = Default::default();
-    let a_Len = &mut o_Len as *mut u64 as usize;
+    let p_Len = rt::typed_ptr_arg(Len, None, 8, true)?;
+    let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -971,14 +973,14 @@ fn LLVMModuleFlagEntriesGetKey(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Entries, a_Index, a_Len) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMModuleFlagEntriesGetMetadata, C_LLVMModuleFlagEntriesGetMetadata, c"LLVMModuleFlagEntriesGetMetadata", "LLVMModuleFlagEntriesGetMetadata",
     c"LLVMModuleFlagEntriesGetMetadata(Entries, Index)\n--\n\nReturns the metadata for a module flag entry at a specific index.\n\nSee: Module::ModuleFlagEntry::Val\n\nArgs:\n    Entries\n    Index\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Entries", "Index"],
     |py, [x0, x1]| LLVMModuleFlagEntriesGetMetadata(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?));
 
-fn LLVMModuleFlagEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMModuleFlagEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetMetadata");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -1049,16 +1051,15 @@ fn LLVMDumpModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     Ok(py.None())
 }
 rt::function!(F_LLVMPrintModuleToFile, C_LLVMPrintModuleToFile, c"LLVMPrintModuleToFile", "LLVMPrintModuleToFile",
-    c"LLVMPrintModuleToFile(M, Filename)\n--\n\nPrint a representation of a module to a file. The ErrorMessage needs to be\ndisposed with LLVMDisposeMessage. Returns 0 on success, 1 otherwise.\n\nSee: Module::print()\n\nArgs:\n    M\n    Filename\n\nReturns: a tuple of 2 item(s):\n    int\n    ErrorMessage: bytes",
-    ["M", "Filename"],
-    |py, [x0, x1]| LLVMPrintModuleToFile(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Filename")?));
+    c"LLVMPrintModuleToFile(M, Filename, ErrorMessage)\n--\n\nPrint a representation of a module to a file. The ErrorMessage needs to be\ndisposed with LLVMDisposeMessage. Returns 0 on success, 1 otherwise.\n\nSee: Module::print()\n\nArgs:\n    M\n    Filename\n    ErrorMessage\n\nReturns: a tuple of 1 item(s):\n    int",
+    ["M", "Filename", "ErrorMessage"],
+    |py, [x0, x1, x2]| LLVMPrintModuleToFile(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "Filename")?, rt::call::extract(x2, "ErrorMessage")?));
 
-fn LLVMPrintModuleToFile(py: Python<'_>, M: rt::PtrArg, Filename: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMPrintModuleToFile(py: Python<'_>, M: rt::PtrArg, Filename: rt::CStrArg, ErrorMessage: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPrintModuleToFile");
     let a_M = M.addr();
     let a_Filename = Filename.addr();
-    let mut o_ErrorMessage: usize = Default::default();
-    let a_ErrorMessage = &mut o_ErrorMessage as *mut usize as usize;
+    let a_ErrorMessage = ErrorMessage.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1066,7 +1067,7 @@ fn LLVMPrintModuleToFile(py: Python<'_>, M: rt::PtrArg, Filename: rt::CStrArg) -
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Filename, a_ErrorMessage) });
-    rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
+    Ok(rt::obj(py, __r)?)
 }
 rt::function!(F_LLVMPrintModuleToString, C_LLVMPrintModuleToString, c"LLVMPrintModuleToString", "LLVMPrintModuleToString",
     c"LLVMPrintModuleToString(M)\n--\n\nReturn a string representation of the module. Use\nLLVMDisposeMessage to free the string.\n\nSee: Module::print()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -1086,15 +1087,15 @@ fn LLVMPrintModuleToString(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> 
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
 rt::function!(F_LLVMGetModuleInlineAsm, C_LLVMGetModuleInlineAsm, c"LLVMGetModuleInlineAsm", "LLVMGetModuleInlineAsm",
-    c"LLVMGetModuleInlineAsm(M)\n--\n\nGet inline assembly for a module.\n\nSee: Module::getModuleInlineAsm()\n\nArgs:\n    M\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int",
-    ["M"],
-    |py, [x0]| LLVMGetModuleInlineAsm(py, rt::call::extract(x0, "M")?));
+    c"LLVMGetModuleInlineAsm(M, Len)\n--\n\nGet inline assembly for a module.\n\nSee: Module::getModuleInlineAsm()\n\nArgs:\n    M\n    Len\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["M", "Len"],
+    |py, [x0, x1]| LLVMGetModuleInlineAsm(py, rt::call::extract(x0, "M")?, &x1));
 
-fn LLVMGetModuleInlineAsm(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetModuleInlineAsm(py: Python<'_>, M: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleInlineAsm");
     let a_M = M.addr();
-    let mut o_Len: u64 = Default::default();
-    let a_Len = &mut o_Len as *mut u64 as usize;
+    let p_Len = rt::typed_ptr_arg(Len, None, 8, true)?;
+    let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1102,7 +1103,7 @@ fn LLVMGetModuleInlineAsm(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Len) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMSetModuleInlineAsm2, C_LLVMSetModuleInlineAsm2, c"LLVMSetModuleInlineAsm2", "LLVMSetModuleInlineAsm2",
     c"LLVMSetModuleInlineAsm2(M, Asm, Len)\n--\n\nSet inline assembly for a module.\n\nSee: Module::setModuleInlineAsm()\n\nArgs:\n    M\n    Asm\n    Len",
@@ -1168,15 +1169,15 @@ fn LLVMGetInlineAsm(py: Python<'_>, Ty: rt::PtrArg, AsmString: rt::CStrArg, AsmS
     Ok(super::llvm_types::TYPES.instance_at(py, 4, __r, None)?)
 }
 rt::function!(F_LLVMGetInlineAsmAsmString, C_LLVMGetInlineAsmAsmString, c"LLVMGetInlineAsmAsmString", "LLVMGetInlineAsmAsmString",
-    c"LLVMGetInlineAsmAsmString(InlineAsmVal)\n--\n\nGet the template string used for an inline assembly snippet\n\nArgs:\n    InlineAsmVal\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int",
-    ["InlineAsmVal"],
-    |py, [x0]| LLVMGetInlineAsmAsmString(py, rt::call::extract(x0, "InlineAsmVal")?));
+    c"LLVMGetInlineAsmAsmString(InlineAsmVal, Len)\n--\n\nGet the template string used for an inline assembly snippet\n\nArgs:\n    InlineAsmVal\n    Len\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["InlineAsmVal", "Len"],
+    |py, [x0, x1]| LLVMGetInlineAsmAsmString(py, rt::call::extract(x0, "InlineAsmVal")?, &x1));
 
-fn LLVMGetInlineAsmAsmString(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetInlineAsmAsmString(py: Python<'_>, InlineAsmVal: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsmAsmString");
     let a_InlineAsmVal = InlineAsmVal.addr();
-    let mut o_Len: u64 = Default::default();
-    let a_Len = &mut o_Len as *mut u64 as usize;
+    let p_Len = rt::typed_ptr_arg(Len, None, 8, true)?;
+    let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1184,18 +1185,18 @@ fn LLVMGetInlineAsmAsmString(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InlineAsmVal, a_Len) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMGetInlineAsmConstraintString, C_LLVMGetInlineAsmConstraintString, c"LLVMGetInlineAsmConstraintString", "LLVMGetInlineAsmConstraintString",
-    c"LLVMGetInlineAsmConstraintString(InlineAsmVal)\n--\n\nGet the raw constraint string for an inline assembly snippet\n\nArgs:\n    InlineAsmVal\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int",
-    ["InlineAsmVal"],
-    |py, [x0]| LLVMGetInlineAsmConstraintString(py, rt::call::extract(x0, "InlineAsmVal")?));
+    c"LLVMGetInlineAsmConstraintString(InlineAsmVal, Len)\n--\n\nGet the raw constraint string for an inline assembly snippet\n\nArgs:\n    InlineAsmVal\n    Len\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["InlineAsmVal", "Len"],
+    |py, [x0, x1]| LLVMGetInlineAsmConstraintString(py, rt::call::extract(x0, "InlineAsmVal")?, &x1));
 
-fn LLVMGetInlineAsmConstraintString(py: Python<'_>, InlineAsmVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetInlineAsmConstraintString(py: Python<'_>, InlineAsmVal: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsmConstraintString");
     let a_InlineAsmVal = InlineAsmVal.addr();
-    let mut o_Len: u64 = Default::default();
-    let a_Len = &mut o_Len as *mut u64 as usize;
+    let p_Len = rt::typed_ptr_arg(Len, None, 8, true)?;
+    let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1203,7 +1204,7 @@ fn LLVMGetInlineAsmConstraintString(py: Python<'_>, InlineAsmVal: rt::PtrArg) ->
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InlineAsmVal, a_Len) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMGetInlineAsmDialect, C_LLVMGetInlineAsmDialect, c"LLVMGetInlineAsmDialect", "LLVMGetInlineAsmDialect",
     c"LLVMGetInlineAsmDialect(InlineAsmVal)\n--\n\nGet the dialect used by the inline asm snippet\n\nArgs:\n    InlineAsmVal\n\nReturns: a tuple of 1 item(s):\n    LLVMInlineAsmDialect",
@@ -1432,15 +1433,15 @@ fn LLVMGetOrInsertNamedMetadata(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg
     Ok(super::llvm_types::TYPES.instance_at(py, 7, __r, None)?)
 }
 rt::function!(F_LLVMGetNamedMetadataName, C_LLVMGetNamedMetadataName, c"LLVMGetNamedMetadataName", "LLVMGetNamedMetadataName",
-    c"LLVMGetNamedMetadataName(NamedMD)\n--\n\nRetrieve the name of a NamedMDNode.\n\nSee: llvm::NamedMDNode::getName()\n\nArgs:\n    NamedMD\n\nReturns: a tuple of 2 item(s):\n    bytes\n    NameLen: int",
-    ["NamedMD"],
-    |py, [x0]| LLVMGetNamedMetadataName(py, rt::call::extract(x0, "NamedMD")?));
+    c"LLVMGetNamedMetadataName(NamedMD, NameLen)\n--\n\nRetrieve the name of a NamedMDNode.\n\nSee: llvm::NamedMDNode::getName()\n\nArgs:\n    NamedMD\n    NameLen\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["NamedMD", "NameLen"],
+    |py, [x0, x1]| LLVMGetNamedMetadataName(py, rt::call::extract(x0, "NamedMD")?, &x1));
 
-fn LLVMGetNamedMetadataName(py: Python<'_>, NamedMD: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetNamedMetadataName(py: Python<'_>, NamedMD: rt::PtrArg, NameLen: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedMetadataName");
     let a_NamedMD = NamedMD.addr();
-    let mut o_NameLen: u64 = Default::default();
-    let a_NameLen = &mut o_NameLen as *mut u64 as usize;
+    let p_NameLen = rt::typed_ptr_arg(NameLen, None, 8, true)?;
+    let a_NameLen = p_NameLen.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1448,7 +1449,7 @@ fn LLVMGetNamedMetadataName(py: Python<'_>, NamedMD: rt::PtrArg) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_NamedMD, a_NameLen) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLen)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMGetNamedMetadataNumOperands, C_LLVMGetNamedMetadataNumOperands, c"LLVMGetNamedMetadataNumOperands", "LLVMGetNamedMetadataNumOperands",
     c"LLVMGetNamedMetadataNumOperands(M, Name)\n--\n\nObtain the number of operands for named metadata in a module.\n\nSee: llvm::Module::getNamedMetadata()\n\nArgs:\n    M\n    Name\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -1508,15 +1509,15 @@ fn LLVMAddNamedMetadataOperand(py: Python<'_>, M: rt::PtrArg, Name: rt::CStrArg,
     Ok(py.None())
 }
 rt::function!(F_LLVMGetDebugLocDirectory, C_LLVMGetDebugLocDirectory, c"LLVMGetDebugLocDirectory", "LLVMGetDebugLocDirectory",
-    c"LLVMGetDebugLocDirectory(Val)\n--\n\nReturn the directory of the debug location for this value, which must be\nan llvm::Instruction, llvm::GlobalVariable, or llvm::Function.\n\nSee: llvm::Instruction::getDebugLoc()\nSee: llvm::GlobalVariable::getDebugInfo()\nSee: llvm::Function::getSubprogram()\n\nArgs:\n    Val\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Length: int",
-    ["Val"],
-    |py, [x0]| LLVMGetDebugLocDirectory(py, rt::call::extract(x0, "Val")?));
+    c"LLVMGetDebugLocDirectory(Val, Length)\n--\n\nReturn the directory of the debug location for this value, which must be\nan llvm::Instruction, llvm::GlobalVariable, or llvm::Function.\n\nSee: llvm::Instruction::getDebugLoc()\nSee: llvm::GlobalVariable::getDebugInfo()\nSee: llvm::Function::getSubprogram()\n\nArgs:\n    Val\n    Length\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["Val", "Length"],
+    |py, [x0, x1]| LLVMGetDebugLocDirectory(py, rt::call::extract(x0, "Val")?, &x1));
 
-fn LLVMGetDebugLocDirectory(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetDebugLocDirectory(py: Python<'_>, Val: rt::PtrArg, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDebugLocDirectory");
     let a_Val = Val.addr();
-    let mut o_Length: u32 = Default::default();
-    let a_Length = &mut o_Length as *mut u32 as usize;
+    let p_Length = rt::typed_ptr_arg(Length, None, 4, true)?;
+    let a_Length = p_Length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1524,18 +1525,18 @@ fn LLVMGetDebugLocDirectory(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Length) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMGetDebugLocFilename, C_LLVMGetDebugLocFilename, c"LLVMGetDebugLocFilename", "LLVMGetDebugLocFilename",
-    c"LLVMGetDebugLocFilename(Val)\n--\n\nReturn the filename of the debug location for this value, which must be\nan llvm::Instruction, llvm::GlobalVariable, or llvm::Function.\n\nSee: llvm::Instruction::getDebugLoc()\nSee: llvm::GlobalVariable::getDebugInfo()\nSee: llvm::Function::getSubprogram()\n\nArgs:\n    Val\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Length: int",
-    ["Val"],
-    |py, [x0]| LLVMGetDebugLocFilename(py, rt::call::extract(x0, "Val")?));
+    c"LLVMGetDebugLocFilename(Val, Length)\n--\n\nReturn the filename of the debug location for this value, which must be\nan llvm::Instruction, llvm::GlobalVariable, or llvm::Function.\n\nSee: llvm::Instruction::getDebugLoc()\nSee: llvm::GlobalVariable::getDebugInfo()\nSee: llvm::Function::getSubprogram()\n\nArgs:\n    Val\n    Length\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["Val", "Length"],
+    |py, [x0, x1]| LLVMGetDebugLocFilename(py, rt::call::extract(x0, "Val")?, &x1));
 
-fn LLVMGetDebugLocFilename(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetDebugLocFilename(py: Python<'_>, Val: rt::PtrArg, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetDebugLocFilename");
     let a_Val = Val.addr();
-    let mut o_Length: u32 = Default::default();
-    let a_Length = &mut o_Length as *mut u32 as usize;
+    let p_Length = rt::typed_ptr_arg(Length, None, 4, true)?;
+    let a_Length = p_Length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1543,7 +1544,7 @@ fn LLVMGetDebugLocFilename(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Length) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMGetDebugLocLine, C_LLVMGetDebugLocLine, c"LLVMGetDebugLocLine", "LLVMGetDebugLocLine",
     c"LLVMGetDebugLocLine(Val)\n--\n\nReturn the line number of the debug location for this value, which must be\nan llvm::Instruction, llvm::GlobalVariable, or llvm::Function.\n\nSee: llvm::Instruction::getDebugLoc()\nSee: llvm::GlobalVariable::getDebugInfo()\nSee: llvm::Function::getSubprogram()\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -3042,19 +3043,19 @@ fn LLVMX86AMXType(py: Python<'_>) -> PyResult<PyObject> {
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
 rt::function!(F_LLVMTargetExtTypeInContext, C_LLVMTargetExtTypeInContext, c"LLVMTargetExtTypeInContext", "LLVMTargetExtTypeInContext",
-    c"LLVMTargetExtTypeInContext(C, Name, TypeParams, TypeParamCount, IntParamCount)\n--\n\nCreate a target extension type in LLVM context.\n\nArgs:\n    C\n    Name\n    TypeParams\n    TypeParamCount\n    IntParamCount\n\nReturns: a tuple of 2 item(s):\n    LLVMOpaqueType\n    IntParams: int",
-    ["C", "Name", "TypeParams", "TypeParamCount", "IntParamCount"],
-    |py, [x0, x1, x2, x3, x4]| LLVMTargetExtTypeInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Name")?, &x2, rt::call::extract(x3, "TypeParamCount")?, rt::call::extract(x4, "IntParamCount")?));
+    c"LLVMTargetExtTypeInContext(C, Name, TypeParams, TypeParamCount, IntParams, IntParamCount)\n--\n\nCreate a target extension type in LLVM context.\n\nArgs:\n    C\n    Name\n    TypeParams\n    TypeParamCount\n    IntParams\n    IntParamCount\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    ["C", "Name", "TypeParams", "TypeParamCount", "IntParams", "IntParamCount"],
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMTargetExtTypeInContext(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Name")?, &x2, rt::call::extract(x3, "TypeParamCount")?, &x4, rt::call::extract(x5, "IntParamCount")?));
 
-fn LLVMTargetExtTypeInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg, TypeParams: &Bound<'_, PyAny>, TypeParamCount: rt::CInt<u32>, IntParamCount: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMTargetExtTypeInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg, TypeParams: &Bound<'_, PyAny>, TypeParamCount: rt::CInt<u32>, IntParams: &Bound<'_, PyAny>, IntParamCount: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetExtTypeInContext");
     let a_C = C.addr();
     let a_Name = Name.addr();
     let mut h_TypeParams = super::llvm_types::TYPES.handle_ref(3, TypeParams, true)?;
     let a_TypeParams = h_TypeParams.addr();
     let a_TypeParamCount = TypeParamCount.0;
-    let mut o_IntParams: u32 = Default::default();
-    let a_IntParams = &mut o_IntParams as *mut u32 as usize;
+    let p_IntParams = rt::typed_ptr_arg(IntParams, None, 4, true)?;
+    let a_IntParams = p_IntParams.addr();
     let a_IntParamCount = IntParamCount.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -3063,7 +3064,7 @@ fn LLVMTargetExtTypeInContext(py: Python<'_>, C: rt::PtrArg, Name: rt::CStrArg, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_C, a_Name, a_TypeParams, a_TypeParamCount, a_IntParams, a_IntParamCount) });
-    rt::tuple(py, [super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, rt::obj(py, o_IntParams)?])
+    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
 rt::function!(F_LLVMGetTargetExtTypeName, C_LLVMGetTargetExtTypeName, c"LLVMGetTargetExtTypeName", "LLVMGetTargetExtTypeName",
     c"LLVMGetTargetExtTypeName(TargetExtTy)\n--\n\nObtain the name for this target extension type.\n\nSee: llvm::TargetExtType::getName()\n\nArgs:\n    TargetExtTy\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -5353,15 +5354,15 @@ fn LLVMConstIntGetSExtValue(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult
     Ok(rt::obj(py, __r)?)
 }
 rt::function!(F_LLVMConstRealGetDouble, C_LLVMConstRealGetDouble, c"LLVMConstRealGetDouble", "LLVMConstRealGetDouble",
-    c"LLVMConstRealGetDouble(ConstantVal)\n--\n\nObtain the double value for an floating point constant value.\nlosesInfo indicates if some precision was lost in the conversion.\n\nSee: llvm::ConstantFP::getDoubleValue\n\nArgs:\n    ConstantVal\n\nReturns: a tuple of 2 item(s):\n    float\n    losesInfo: int",
-    ["ConstantVal"],
-    |py, [x0]| LLVMConstRealGetDouble(py, rt::call::extract(x0, "ConstantVal")?));
+    c"LLVMConstRealGetDouble(ConstantVal, losesInfo)\n--\n\nObtain the double value for an floating point constant value.\nlosesInfo indicates if some precision was lost in the conversion.\n\nSee: llvm::ConstantFP::getDoubleValue\n\nArgs:\n    ConstantVal\n    losesInfo\n\nReturns: a tuple of 1 item(s):\n    float",
+    ["ConstantVal", "losesInfo"],
+    |py, [x0, x1]| LLVMConstRealGetDouble(py, rt::call::extract(x0, "ConstantVal")?, &x1));
 
-fn LLVMConstRealGetDouble(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMConstRealGetDouble(py: Python<'_>, ConstantVal: rt::PtrArg, losesInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstRealGetDouble");
     let a_ConstantVal = ConstantVal.addr();
-    let mut o_losesInfo: i32 = Default::default();
-    let a_losesInfo = &mut o_losesInfo as *mut i32 as usize;
+    let p_losesInfo = rt::typed_ptr_arg(losesInfo, None, 4, true)?;
+    let a_losesInfo = p_losesInfo.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5369,7 +5370,7 @@ fn LLVMConstRealGetDouble(py: Python<'_>, ConstantVal: rt::PtrArg) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ConstantVal, a_losesInfo) });
-    rt::tuple(py, [rt::obj(py, __r)?, rt::obj(py, o_losesInfo)?])
+    Ok(rt::obj(py, __r)?)
 }
 rt::function!(F_LLVMConstStringInContext, C_LLVMConstStringInContext, c"LLVMConstStringInContext", "LLVMConstStringInContext",
     c"LLVMConstStringInContext(C, Str, Length, DontNullTerminate)\n--\n\nCreate a ConstantDataSequential and initialize it with a string.\n\nDeprecated: LLVMConstStringInContext is deprecated in favor of the API\naccurate LLVMConstStringInContext2\nSee: llvm::ConstantDataArray::getString()\n\nArgs:\n    C\n    Str\n    Length\n    DontNullTerminate\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -5448,15 +5449,15 @@ fn LLVMIsConstantString(py: Python<'_>, c: rt::PtrArg) -> PyResult<PyObject> {
     Ok(rt::obj(py, __r)?)
 }
 rt::function!(F_LLVMGetAsString, C_LLVMGetAsString, c"LLVMGetAsString", "LLVMGetAsString",
-    c"LLVMGetAsString(c)\n--\n\nGet the given constant data sequential as a string.\n\nSee: ConstantDataSequential::getAsString()\n\nArgs:\n    c\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Length: int",
-    ["c"],
-    |py, [x0]| LLVMGetAsString(py, rt::call::extract(x0, "c")?));
+    c"LLVMGetAsString(c, Length)\n--\n\nGet the given constant data sequential as a string.\n\nSee: ConstantDataSequential::getAsString()\n\nArgs:\n    c\n    Length\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["c", "Length"],
+    |py, [x0, x1]| LLVMGetAsString(py, rt::call::extract(x0, "c")?, &x1));
 
-fn LLVMGetAsString(py: Python<'_>, c: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetAsString(py: Python<'_>, c: rt::PtrArg, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAsString");
     let a_c = c.addr();
-    let mut o_Length: u64 = Default::default();
-    let a_Length = &mut o_Length as *mut u64 as usize;
+    let p_Length = rt::typed_ptr_arg(Length, None, 8, true)?;
+    let a_Length = p_Length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5464,7 +5465,7 @@ fn LLVMGetAsString(py: Python<'_>, c: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_c, a_Length) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMConstStructInContext, C_LLVMConstStructInContext, c"LLVMConstStructInContext", "LLVMConstStructInContext",
     c"LLVMConstStructInContext(C, ConstantVals, Count, Packed)\n--\n\nCreate an anonymous ConstantStruct with the specified values.\n\nSee: llvm::ConstantStruct::getAnon()\n\nArgs:\n    C\n    ConstantVals\n    Count\n    Packed\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -6611,15 +6612,15 @@ fn LLVMGlobalClearMetadata(py: Python<'_>, Global: rt::PtrArg) -> PyResult<PyObj
     Ok(py.None())
 }
 rt::function!(F_LLVMGlobalCopyAllMetadata, C_LLVMGlobalCopyAllMetadata, c"LLVMGlobalCopyAllMetadata", "LLVMGlobalCopyAllMetadata",
-    c"LLVMGlobalCopyAllMetadata(Value)\n--\n\nRetrieves an array of metadata entries representing the metadata attached to\nthis value. The caller is responsible for freeing this array by calling\n\nSee: llvm::GlobalObject::getAllMetadata()\n\nArgs:\n    Value\n\nReturns: a tuple of 2 item(s):\n    Pointer\n    NumEntries: int",
-    ["Value"],
-    |py, [x0]| LLVMGlobalCopyAllMetadata(py, rt::call::extract(x0, "Value")?));
+    c"LLVMGlobalCopyAllMetadata(Value, NumEntries)\n--\n\nRetrieves an array of metadata entries representing the metadata attached to\nthis value. The caller is responsible for freeing this array by calling\n\nSee: llvm::GlobalObject::getAllMetadata()\n\nArgs:\n    Value\n    NumEntries\n\nReturns: a tuple of 1 item(s):\n    Pointer",
+    ["Value", "NumEntries"],
+    |py, [x0, x1]| LLVMGlobalCopyAllMetadata(py, rt::call::extract(x0, "Value")?, &x1));
 
-fn LLVMGlobalCopyAllMetadata(py: Python<'_>, Value: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGlobalCopyAllMetadata(py: Python<'_>, Value: rt::PtrArg, NumEntries: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalCopyAllMetadata");
     let a_Value = Value.addr();
-    let mut o_NumEntries: u64 = Default::default();
-    let a_NumEntries = &mut o_NumEntries as *mut u64 as usize;
+    let p_NumEntries = rt::typed_ptr_arg(NumEntries, None, 8, true)?;
+    let a_NumEntries = p_NumEntries.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6627,7 +6628,7 @@ fn LLVMGlobalCopyAllMetadata(py: Python<'_>, Value: rt::PtrArg) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Value, a_NumEntries) });
-    rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_NumEntries)?])
+    Ok(rt::pointer_result(py, __r)?)
 }
 rt::function!(F_LLVMDisposeValueMetadataEntries, C_LLVMDisposeValueMetadataEntries, c"LLVMDisposeValueMetadataEntries", "LLVMDisposeValueMetadataEntries",
     c"LLVMDisposeValueMetadataEntries(Entries)\n--\n\nDestroys value metadata entries.\n\nArgs:\n    Entries",
@@ -6653,7 +6654,7 @@ rt::function!(F_LLVMValueMetadataEntriesGetKind, C_LLVMValueMetadataEntriesGetKi
     ["Entries", "Index"],
     |py, [x0, x1]| LLVMValueMetadataEntriesGetKind(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?));
 
-fn LLVMValueMetadataEntriesGetKind(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMValueMetadataEntriesGetKind(py: Python<'_>, Entries: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueMetadataEntriesGetKind");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -6671,7 +6672,7 @@ rt::function!(F_LLVMValueMetadataEntriesGetMetadata, C_LLVMValueMetadataEntriesG
     ["Entries", "Index"],
     |py, [x0, x1]| LLVMValueMetadataEntriesGetMetadata(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?));
 
-fn LLVMValueMetadataEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMValueMetadataEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueMetadataEntriesGetMetadata");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -7291,15 +7292,15 @@ fn LLVMIntrinsicGetType(py: Python<'_>, Ctx: rt::PtrArg, ID: rt::CInt<u32>, Para
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
 rt::function!(F_LLVMIntrinsicGetName, C_LLVMIntrinsicGetName, c"LLVMIntrinsicGetName", "LLVMIntrinsicGetName",
-    c"LLVMIntrinsicGetName(ID)\n--\n\nRetrieves the name of an intrinsic.\n\nSee: llvm::Intrinsic::getName()\n\nArgs:\n    ID\n\nReturns: a tuple of 2 item(s):\n    bytes\n    NameLength: int",
-    ["ID"],
-    |py, [x0]| LLVMIntrinsicGetName(py, rt::call::extract(x0, "ID")?));
+    c"LLVMIntrinsicGetName(ID, NameLength)\n--\n\nRetrieves the name of an intrinsic.\n\nSee: llvm::Intrinsic::getName()\n\nArgs:\n    ID\n    NameLength\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["ID", "NameLength"],
+    |py, [x0, x1]| LLVMIntrinsicGetName(py, rt::call::extract(x0, "ID")?, &x1));
 
-fn LLVMIntrinsicGetName(py: Python<'_>, ID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMIntrinsicGetName(py: Python<'_>, ID: rt::CInt<u32>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicGetName");
     let a_ID = ID.0;
-    let mut o_NameLength: u64 = Default::default();
-    let a_NameLength = &mut o_NameLength as *mut u64 as usize;
+    let p_NameLength = rt::typed_ptr_arg(NameLength, None, 8, true)?;
+    let a_NameLength = p_NameLength.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7307,21 +7308,21 @@ fn LLVMIntrinsicGetName(py: Python<'_>, ID: rt::CInt<u32>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ID, a_NameLength) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLength)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMIntrinsicCopyOverloadedName, C_LLVMIntrinsicCopyOverloadedName, c"LLVMIntrinsicCopyOverloadedName", "LLVMIntrinsicCopyOverloadedName",
-    c"LLVMIntrinsicCopyOverloadedName(ID, ParamTypes, ParamCount)\n--\n\nDeprecated: Use LLVMIntrinsicCopyOverloadedName2 instead.\n\nArgs:\n    ID\n    ParamTypes\n    ParamCount\n\nReturns: a tuple of 2 item(s):\n    bytes\n    NameLength: int",
-    ["ID", "ParamTypes", "ParamCount"],
-    |py, [x0, x1, x2]| LLVMIntrinsicCopyOverloadedName(py, rt::call::extract(x0, "ID")?, &x1, rt::call::extract(x2, "ParamCount")?));
+    c"LLVMIntrinsicCopyOverloadedName(ID, ParamTypes, ParamCount, NameLength)\n--\n\nDeprecated: Use LLVMIntrinsicCopyOverloadedName2 instead.\n\nArgs:\n    ID\n    ParamTypes\n    ParamCount\n    NameLength\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["ID", "ParamTypes", "ParamCount", "NameLength"],
+    |py, [x0, x1, x2, x3]| LLVMIntrinsicCopyOverloadedName(py, rt::call::extract(x0, "ID")?, &x1, rt::call::extract(x2, "ParamCount")?, &x3));
 
-fn LLVMIntrinsicCopyOverloadedName(py: Python<'_>, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMIntrinsicCopyOverloadedName(py: Python<'_>, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicCopyOverloadedName");
     let a_ID = ID.0;
     let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
-    let mut o_NameLength: u64 = Default::default();
-    let a_NameLength = &mut o_NameLength as *mut u64 as usize;
+    let p_NameLength = rt::typed_ptr_arg(NameLength, None, 8, true)?;
+    let a_NameLength = p_NameLength.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7329,22 +7330,22 @@ fn LLVMIntrinsicCopyOverloadedName(py: Python<'_>, ID: rt::CInt<u32>, ParamTypes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ID, a_ParamTypes, a_ParamCount, a_NameLength) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLength)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMIntrinsicCopyOverloadedName2, C_LLVMIntrinsicCopyOverloadedName2, c"LLVMIntrinsicCopyOverloadedName2", "LLVMIntrinsicCopyOverloadedName2",
-    c"LLVMIntrinsicCopyOverloadedName2(Mod, ID, ParamTypes, ParamCount)\n--\n\nCopies the name of an overloaded intrinsic identified by a given list of\nparameter types.\n\nUnlike LLVMIntrinsicGetName, the caller is responsible for freeing the\nreturned string.\n\nThis version also supports unnamed types.\n\nSee: llvm::Intrinsic::getName()\n\nArgs:\n    Mod\n    ID\n    ParamTypes\n    ParamCount\n\nReturns: a tuple of 2 item(s):\n    bytes\n    NameLength: int",
-    ["Mod", "ID", "ParamTypes", "ParamCount"],
-    |py, [x0, x1, x2, x3]| LLVMIntrinsicCopyOverloadedName2(py, rt::call::extract(x0, "Mod")?, rt::call::extract(x1, "ID")?, &x2, rt::call::extract(x3, "ParamCount")?));
+    c"LLVMIntrinsicCopyOverloadedName2(Mod, ID, ParamTypes, ParamCount, NameLength)\n--\n\nCopies the name of an overloaded intrinsic identified by a given list of\nparameter types.\n\nUnlike LLVMIntrinsicGetName, the caller is responsible for freeing the\nreturned string.\n\nThis version also supports unnamed types.\n\nSee: llvm::Intrinsic::getName()\n\nArgs:\n    Mod\n    ID\n    ParamTypes\n    ParamCount\n    NameLength\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["Mod", "ID", "ParamTypes", "ParamCount", "NameLength"],
+    |py, [x0, x1, x2, x3, x4]| LLVMIntrinsicCopyOverloadedName2(py, rt::call::extract(x0, "Mod")?, rt::call::extract(x1, "ID")?, &x2, rt::call::extract(x3, "ParamCount")?, &x4));
 
-fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: rt::PtrArg, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: rt::PtrArg, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicCopyOverloadedName2");
     let a_Mod = Mod.addr();
     let a_ID = ID.0;
     let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
-    let mut o_NameLength: u64 = Default::default();
-    let a_NameLength = &mut o_NameLength as *mut u64 as usize;
+    let p_NameLength = rt::typed_ptr_arg(NameLength, None, 8, true)?;
+    let a_NameLength = p_NameLength.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7352,7 +7353,7 @@ fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: rt::PtrArg, ID: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Mod, a_ID, a_ParamTypes, a_ParamCount, a_NameLength) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_NameLength)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMIntrinsicIsOverloaded, C_LLVMIntrinsicIsOverloaded, c"LLVMIntrinsicIsOverloaded", "LLVMIntrinsicIsOverloaded",
     c"LLVMIntrinsicIsOverloaded(ID)\n--\n\nObtain if the intrinsic identified by the given ID is overloaded.\n\nSee: llvm::Intrinsic::isOverloaded()\n\nArgs:\n    ID\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -8109,15 +8110,15 @@ fn LLVMValueAsMetadata(py: Python<'_>, Val: rt::PtrArg) -> PyResult<PyObject> {
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
 rt::function!(F_LLVMGetMDString, C_LLVMGetMDString, c"LLVMGetMDString", "LLVMGetMDString",
-    c"LLVMGetMDString(V)\n--\n\nObtain the underlying string from a MDString value.\n\nArgs:\n    V: Instance to obtain string from.\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Length: int\n    String data in MDString.",
-    ["V"],
-    |py, [x0]| LLVMGetMDString(py, rt::call::extract(x0, "V")?));
+    c"LLVMGetMDString(V, Length)\n--\n\nObtain the underlying string from a MDString value.\n\nArgs:\n    V: Instance to obtain string from.\n    Length: Memory address which will hold length of returned string.\n\nReturns: a tuple of 1 item(s):\n    bytes\n    String data in MDString.",
+    ["V", "Length"],
+    |py, [x0, x1]| LLVMGetMDString(py, rt::call::extract(x0, "V")?, &x1));
 
-fn LLVMGetMDString(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetMDString(py: Python<'_>, V: rt::PtrArg, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDString");
     let a_V = V.addr();
-    let mut o_Length: u32 = Default::default();
-    let a_Length = &mut o_Length as *mut u32 as usize;
+    let p_Length = rt::typed_ptr_arg(Length, None, 4, true)?;
+    let a_Length = p_Length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8125,7 +8126,7 @@ fn LLVMGetMDString(py: Python<'_>, V: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_V, a_Length) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMGetMDNodeNumOperands, C_LLVMGetMDNodeNumOperands, c"LLVMGetMDNodeNumOperands", "LLVMGetMDNodeNumOperands",
     c"LLVMGetMDNodeNumOperands(V)\n--\n\nObtain the number of operands from an MDNode value.\n\nArgs:\n    V: MDNode to get number of operands from.\n\nReturns: a tuple of 1 item(s):\n    int\n    Number of operands of the MDNode.",
@@ -8299,15 +8300,15 @@ fn LLVMDisposeOperandBundle(py: Python<'_>, Bundle: &Bound<'_, PyAny>) -> PyResu
     Ok(py.None())
 }
 rt::function!(F_LLVMGetOperandBundleTag, C_LLVMGetOperandBundleTag, c"LLVMGetOperandBundleTag", "LLVMGetOperandBundleTag",
-    c"LLVMGetOperandBundleTag(Bundle)\n--\n\nObtain the tag of an operand bundle as a string.\n\nSee: OperandBundleDef::getTag()\n\nArgs:\n    Bundle: Operand bundle to obtain tag of.\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int\n    The tag name of Bundle.",
-    ["Bundle"],
-    |py, [x0]| LLVMGetOperandBundleTag(py, rt::call::extract(x0, "Bundle")?));
+    c"LLVMGetOperandBundleTag(Bundle, Len)\n--\n\nObtain the tag of an operand bundle as a string.\n\nSee: OperandBundleDef::getTag()\n\nArgs:\n    Bundle: Operand bundle to obtain tag of.\n    Len: Out parameter which holds the length of the returned string.\n\nReturns: a tuple of 1 item(s):\n    bytes\n    The tag name of Bundle.",
+    ["Bundle", "Len"],
+    |py, [x0, x1]| LLVMGetOperandBundleTag(py, rt::call::extract(x0, "Bundle")?, &x1));
 
-fn LLVMGetOperandBundleTag(py: Python<'_>, Bundle: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMGetOperandBundleTag(py: Python<'_>, Bundle: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandBundleTag");
     let a_Bundle = Bundle.addr();
-    let mut o_Len: u64 = Default::default();
-    let a_Len = &mut o_Len as *mut u64 as usize;
+    let p_Len = rt::typed_ptr_arg(Len, None, 8, true)?;
+    let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8315,7 +8316,7 @@ fn LLVMGetOperandBundleTag(py: Python<'_>, Bundle: rt::PtrArg) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Bundle, a_Len) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMGetNumOperandBundleArgs, C_LLVMGetNumOperandBundleArgs, c"LLVMGetNumOperandBundleArgs", "LLVMGetNumOperandBundleArgs",
     c"LLVMGetNumOperandBundleArgs(Bundle)\n--\n\nObtain the number of operands for an operand bundle.\n\nSee: OperandBundleDef::input_size()\n\nArgs:\n    Bundle: Operand bundle to obtain operand count of.\n\nReturns: a tuple of 1 item(s):\n    int\n    The number of operands.",
@@ -8862,15 +8863,15 @@ fn LLVMSetMetadata(py: Python<'_>, Val: rt::PtrArg, KindID: rt::CInt<u32>, Node:
     Ok(py.None())
 }
 rt::function!(F_LLVMInstructionGetAllMetadataOtherThanDebugLoc, C_LLVMInstructionGetAllMetadataOtherThanDebugLoc, c"LLVMInstructionGetAllMetadataOtherThanDebugLoc", "LLVMInstructionGetAllMetadataOtherThanDebugLoc",
-    c"LLVMInstructionGetAllMetadataOtherThanDebugLoc(Instr)\n--\n\nReturns the metadata associated with an instruction value, but filters out\nall the debug locations.\n\nSee: llvm::Instruction::getAllMetadataOtherThanDebugLoc()\n\nArgs:\n    Instr\n\nReturns: a tuple of 2 item(s):\n    Pointer\n    NumEntries: int",
-    ["Instr"],
-    |py, [x0]| LLVMInstructionGetAllMetadataOtherThanDebugLoc(py, rt::call::extract(x0, "Instr")?));
+    c"LLVMInstructionGetAllMetadataOtherThanDebugLoc(Instr, NumEntries)\n--\n\nReturns the metadata associated with an instruction value, but filters out\nall the debug locations.\n\nSee: llvm::Instruction::getAllMetadataOtherThanDebugLoc()\n\nArgs:\n    Instr\n    NumEntries\n\nReturns: a tuple of 1 item(s):\n    Pointer",
+    ["Instr", "NumEntries"],
+    |py, [x0, x1]| LLVMInstructionGetAllMetadataOtherThanDebugLoc(py, rt::call::extract(x0, "Instr")?, &x1));
 
-fn LLVMInstructionGetAllMetadataOtherThanDebugLoc(py: Python<'_>, Instr: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMInstructionGetAllMetadataOtherThanDebugLoc(py: Python<'_>, Instr: rt::PtrArg, NumEntries: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInstructionGetAllMetadataOtherThanDebugLoc");
     let a_Instr = Instr.addr();
-    let mut o_NumEntries: u64 = Default::default();
-    let a_NumEntries = &mut o_NumEntries as *mut u64 as usize;
+    let p_NumEntries = rt::typed_ptr_arg(NumEntries, None, 8, true)?;
+    let a_NumEntries = p_NumEntries.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8878,7 +8879,7 @@ fn LLVMInstructionGetAllMetadataOtherThanDebugLoc(py: Python<'_>, Instr: rt::Ptr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Instr, a_NumEntries) });
-    rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_NumEntries)?])
+    Ok(rt::pointer_result(py, __r)?)
 }
 rt::function!(F_LLVMGetInstructionParent, C_LLVMGetInstructionParent, c"LLVMGetInstructionParent", "LLVMGetInstructionParent",
     c"LLVMGetInstructionParent(Inst)\n--\n\nObtain the basic block to which an instruction belongs.\n\nSee: llvm::Instruction::getParent()\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
@@ -13215,15 +13216,15 @@ fn LLVMDisposeModuleProvider(py: Python<'_>, M: &Bound<'_, PyAny>) -> PyResult<P
     Ok(py.None())
 }
 rt::function!(F_LLVMCreateMemoryBufferWithContentsOfFile, C_LLVMCreateMemoryBufferWithContentsOfFile, c"LLVMCreateMemoryBufferWithContentsOfFile", "LLVMCreateMemoryBufferWithContentsOfFile",
-    c"LLVMCreateMemoryBufferWithContentsOfFile(Path, OutMemBuf)\n--\n\nArgs:\n    Path\n    OutMemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
-    ["Path", "OutMemBuf"],
-    |py, [x0, x1]| LLVMCreateMemoryBufferWithContentsOfFile(py, rt::call::extract(x0, "Path")?, &x1));
+    c"LLVMCreateMemoryBufferWithContentsOfFile(Path)\n--\n\nArgs:\n    Path\n\nReturns: a tuple of 3 item(s):\n    int\n    OutMemBuf: LLVMOpaqueMemoryBuffer\n    OutMessage: bytes",
+    ["Path"],
+    |py, [x0]| LLVMCreateMemoryBufferWithContentsOfFile(py, rt::call::extract(x0, "Path")?));
 
-fn LLVMCreateMemoryBufferWithContentsOfFile(py: Python<'_>, Path: rt::CStrArg, OutMemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMCreateMemoryBufferWithContentsOfFile(py: Python<'_>, Path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMemoryBufferWithContentsOfFile");
     let a_Path = Path.addr();
-    let mut h_OutMemBuf = super::llvm_types::TYPES.handle_ref(0, OutMemBuf, true)?;
-    let a_OutMemBuf = h_OutMemBuf.addr();
+    let mut o_OutMemBuf: usize = Default::default();
+    let a_OutMemBuf = &mut o_OutMemBuf as *mut usize as usize;
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -13233,17 +13234,17 @@ fn LLVMCreateMemoryBufferWithContentsOfFile(py: Python<'_>, Path: rt::CStrArg, O
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Path, a_OutMemBuf, a_OutMessage) });
-    rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 0, o_OutMemBuf, None)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMCreateMemoryBufferWithSTDIN, C_LLVMCreateMemoryBufferWithSTDIN, c"LLVMCreateMemoryBufferWithSTDIN", "LLVMCreateMemoryBufferWithSTDIN",
-    c"LLVMCreateMemoryBufferWithSTDIN(OutMemBuf)\n--\n\nArgs:\n    OutMemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    OutMessage: bytes",
-    ["OutMemBuf"],
-    |py, [x0]| LLVMCreateMemoryBufferWithSTDIN(py, &x0));
+    c"LLVMCreateMemoryBufferWithSTDIN()\n--\n\nReturns: a tuple of 3 item(s):\n    int\n    OutMemBuf: LLVMOpaqueMemoryBuffer\n    OutMessage: bytes",
+    [],
+    |py, []| LLVMCreateMemoryBufferWithSTDIN(py));
 
-fn LLVMCreateMemoryBufferWithSTDIN(py: Python<'_>, OutMemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMCreateMemoryBufferWithSTDIN(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMemoryBufferWithSTDIN");
-    let mut h_OutMemBuf = super::llvm_types::TYPES.handle_ref(0, OutMemBuf, true)?;
-    let a_OutMemBuf = h_OutMemBuf.addr();
+    let mut o_OutMemBuf: usize = Default::default();
+    let a_OutMemBuf = &mut o_OutMemBuf as *mut usize as usize;
     let mut o_OutMessage: usize = Default::default();
     let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -13253,7 +13254,7 @@ fn LLVMCreateMemoryBufferWithSTDIN(py: Python<'_>, OutMemBuf: &Bound<'_, PyAny>)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_OutMemBuf, a_OutMessage) });
-    rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 0, o_OutMemBuf, None)?, rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMCreateMemoryBufferWithMemoryRange, C_LLVMCreateMemoryBufferWithMemoryRange, c"LLVMCreateMemoryBufferWithMemoryRange", "LLVMCreateMemoryBufferWithMemoryRange",
     c"LLVMCreateMemoryBufferWithMemoryRange(InputData, InputDataLength, BufferName, RequiresNullTerminator)\n--\n\nArgs:\n    InputData\n    InputDataLength\n    BufferName\n    RequiresNullTerminator\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMemoryBuffer",

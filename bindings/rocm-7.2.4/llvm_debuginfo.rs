@@ -549,15 +549,15 @@ fn LLVMDIScopeGetFile(py: Python<'_>, Scope: rt::PtrArg) -> PyResult<PyObject> {
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
 rt::function!(F_LLVMDIFileGetDirectory, C_LLVMDIFileGetDirectory, c"LLVMDIFileGetDirectory", "LLVMDIFileGetDirectory",
-    c"LLVMDIFileGetDirectory(File)\n--\n\nGet the directory of a given file.\n\nSee: DIFile::getDirectory()\n\nArgs:\n    File: The file object.\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int",
-    ["File"],
-    |py, [x0]| LLVMDIFileGetDirectory(py, rt::call::extract(x0, "File")?));
+    c"LLVMDIFileGetDirectory(File, Len)\n--\n\nGet the directory of a given file.\n\nSee: DIFile::getDirectory()\n\nArgs:\n    File: The file object.\n    Len: The length of the returned string.\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["File", "Len"],
+    |py, [x0, x1]| LLVMDIFileGetDirectory(py, rt::call::extract(x0, "File")?, &x1));
 
-fn LLVMDIFileGetDirectory(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIFileGetDirectory(py: Python<'_>, File: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIFileGetDirectory");
     let a_File = File.addr();
-    let mut o_Len: u32 = Default::default();
-    let a_Len = &mut o_Len as *mut u32 as usize;
+    let p_Len = rt::typed_ptr_arg(Len, None, 4, true)?;
+    let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -565,18 +565,18 @@ fn LLVMDIFileGetDirectory(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMDIFileGetFilename, C_LLVMDIFileGetFilename, c"LLVMDIFileGetFilename", "LLVMDIFileGetFilename",
-    c"LLVMDIFileGetFilename(File)\n--\n\nGet the name of a given file.\n\nSee: DIFile::getFilename()\n\nArgs:\n    File: The file object.\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int",
-    ["File"],
-    |py, [x0]| LLVMDIFileGetFilename(py, rt::call::extract(x0, "File")?));
+    c"LLVMDIFileGetFilename(File, Len)\n--\n\nGet the name of a given file.\n\nSee: DIFile::getFilename()\n\nArgs:\n    File: The file object.\n    Len: The length of the returned string.\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["File", "Len"],
+    |py, [x0, x1]| LLVMDIFileGetFilename(py, rt::call::extract(x0, "File")?, &x1));
 
-fn LLVMDIFileGetFilename(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIFileGetFilename(py: Python<'_>, File: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIFileGetFilename");
     let a_File = File.addr();
-    let mut o_Len: u32 = Default::default();
-    let a_Len = &mut o_Len as *mut u32 as usize;
+    let p_Len = rt::typed_ptr_arg(Len, None, 4, true)?;
+    let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -584,18 +584,18 @@ fn LLVMDIFileGetFilename(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMDIFileGetSource, C_LLVMDIFileGetSource, c"LLVMDIFileGetSource", "LLVMDIFileGetSource",
-    c"LLVMDIFileGetSource(File)\n--\n\nGet the source of a given file.\n\nSee: DIFile::getSource()\n\nArgs:\n    File: The file object.\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Len: int",
-    ["File"],
-    |py, [x0]| LLVMDIFileGetSource(py, rt::call::extract(x0, "File")?));
+    c"LLVMDIFileGetSource(File, Len)\n--\n\nGet the source of a given file.\n\nSee: DIFile::getSource()\n\nArgs:\n    File: The file object.\n    Len: The length of the returned string.\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["File", "Len"],
+    |py, [x0, x1]| LLVMDIFileGetSource(py, rt::call::extract(x0, "File")?, &x1));
 
-fn LLVMDIFileGetSource(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDIFileGetSource(py: Python<'_>, File: rt::PtrArg, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIFileGetSource");
     let a_File = File.addr();
-    let mut o_Len: u32 = Default::default();
-    let a_Len = &mut o_Len as *mut u32 as usize;
+    let p_Len = rt::typed_ptr_arg(Len, None, 4, true)?;
+    let a_Len = p_Len.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -603,7 +603,7 @@ fn LLVMDIFileGetSource(py: Python<'_>, File: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_File, a_Len) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Len)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMDIBuilderGetOrCreateTypeArray, C_LLVMDIBuilderGetOrCreateTypeArray, c"LLVMDIBuilderGetOrCreateTypeArray", "LLVMDIBuilderGetOrCreateTypeArray",
     c"LLVMDIBuilderGetOrCreateTypeArray(Builder, Data, NumElements)\n--\n\nCreate a type array.\n\nArgs:\n    Builder: The DIBuilder.\n    Data: The type elements.\n    NumElements: Number of type elements.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
@@ -1299,15 +1299,15 @@ fn LLVMDIBuilderCreateArtificialType(py: Python<'_>, Builder: rt::PtrArg, Type: 
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
 rt::function!(F_LLVMDITypeGetName, C_LLVMDITypeGetName, c"LLVMDITypeGetName", "LLVMDITypeGetName",
-    c"LLVMDITypeGetName(DType)\n--\n\nGet the name of this DIType.\n\nSee: DIType::getName()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 2 item(s):\n    bytes\n    Length: int",
-    ["DType"],
-    |py, [x0]| LLVMDITypeGetName(py, rt::call::extract(x0, "DType")?));
+    c"LLVMDITypeGetName(DType, Length)\n--\n\nGet the name of this DIType.\n\nSee: DIType::getName()\n\nArgs:\n    DType: The DIType.\n    Length: The length of the returned string.\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["DType", "Length"],
+    |py, [x0, x1]| LLVMDITypeGetName(py, rt::call::extract(x0, "DType")?, &x1));
 
-fn LLVMDITypeGetName(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDITypeGetName(py: Python<'_>, DType: rt::PtrArg, Length: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDITypeGetName");
     let a_DType = DType.addr();
-    let mut o_Length: u64 = Default::default();
-    let a_Length = &mut o_Length as *mut u64 as usize;
+    let p_Length = rt::typed_ptr_arg(Length, None, 8, true)?;
+    let a_Length = p_Length.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1315,7 +1315,7 @@ fn LLVMDITypeGetName(py: Python<'_>, DType: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DType, a_Length) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_LLVMDITypeGetSizeInBits, C_LLVMDITypeGetSizeInBits, c"LLVMDITypeGetSizeInBits", "LLVMDITypeGetSizeInBits",
     c"LLVMDITypeGetSizeInBits(DType)\n--\n\nGet the size of this DIType in bits.\n\nSee: DIType::getSizeInBits()\n\nArgs:\n    DType: The DIType.\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -1442,15 +1442,15 @@ fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: rt::PtrArg, Data: &Bou
     Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
 rt::function!(F_LLVMDIBuilderCreateExpression, C_LLVMDIBuilderCreateExpression, c"LLVMDIBuilderCreateExpression", "LLVMDIBuilderCreateExpression",
-    c"LLVMDIBuilderCreateExpression(Builder, Length)\n--\n\nCreate a new descriptor for the specified variable which has a complex\naddress expression for its address.\n\nArgs:\n    Builder: The DIBuilder.\n    Length: Length of the address operation array.\n\nReturns: a tuple of 2 item(s):\n    LLVMOpaqueMetadata\n    Addr: int",
-    ["Builder", "Length"],
-    |py, [x0, x1]| LLVMDIBuilderCreateExpression(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "Length")?));
+    c"LLVMDIBuilderCreateExpression(Builder, Addr, Length)\n--\n\nCreate a new descriptor for the specified variable which has a complex\naddress expression for its address.\n\nArgs:\n    Builder: The DIBuilder.\n    Addr: An array of complex address operations.\n    Length: Length of the address operation array.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+    ["Builder", "Addr", "Length"],
+    |py, [x0, x1, x2]| LLVMDIBuilderCreateExpression(py, rt::call::extract(x0, "Builder")?, &x1, rt::call::extract(x2, "Length")?));
 
-fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: rt::PtrArg, Length: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: rt::PtrArg, Addr: &Bound<'_, PyAny>, Length: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateExpression");
     let a_Builder = Builder.addr();
-    let mut o_Addr: u64 = Default::default();
-    let a_Addr = &mut o_Addr as *mut u64 as usize;
+    let p_Addr = rt::typed_ptr_arg(Addr, None, 8, true)?;
+    let a_Addr = p_Addr.addr();
     let a_Length = Length.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1459,7 +1459,7 @@ fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: rt::PtrArg, Length: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Addr, a_Length) });
-    rt::tuple(py, [super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, rt::obj(py, o_Addr)?])
+    Ok(super::llvm_types::TYPES.instance_at(py, 6, __r, None)?)
 }
 rt::function!(F_LLVMDIBuilderCreateConstantValueExpression, C_LLVMDIBuilderCreateConstantValueExpression, c"LLVMDIBuilderCreateConstantValueExpression", "LLVMDIBuilderCreateConstantValueExpression",
     c"LLVMDIBuilderCreateConstantValueExpression(Builder, Value)\n--\n\nCreate a new descriptor for the specified variable that does not have an\naddress, but does have a constant value.\n\nArgs:\n    Builder: The DIBuilder.\n    Value: The constant value.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",

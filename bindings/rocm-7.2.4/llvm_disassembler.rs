@@ -36,7 +36,7 @@ rt::function!(F_LLVMCreateDisasm, C_LLVMCreateDisasm, c"LLVMCreateDisasm", "LLVM
     ["TripleName", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
     |py, [x0, x1, x2, x3, x4]| LLVMCreateDisasm(py, rt::call::extract(x0, "TripleName")?, rt::call::extract(x1, "DisInfo")?, rt::call::extract(x2, "TagType")?, rt::call::extract(x3, "GetOpInfo")?, rt::call::extract(x4, "SymbolLookUp")?));
 
-fn LLVMCreateDisasm(py: Python<'_>, TripleName: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateDisasm(py: Python<'_>, TripleName: rt::CStrArg, DisInfo: rt::PtrArg, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasm");
     let a_TripleName = TripleName.addr();
     let a_DisInfo = DisInfo.addr();
@@ -57,7 +57,7 @@ rt::function!(F_LLVMCreateDisasmCPU, C_LLVMCreateDisasmCPU, c"LLVMCreateDisasmCP
     ["Triple", "CPU", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMCreateDisasmCPU(py, rt::call::extract(x0, "Triple")?, rt::call::extract(x1, "CPU")?, rt::call::extract(x2, "DisInfo")?, rt::call::extract(x3, "TagType")?, rt::call::extract(x4, "GetOpInfo")?, rt::call::extract(x5, "SymbolLookUp")?));
 
-fn LLVMCreateDisasmCPU(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateDisasmCPU(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, DisInfo: rt::PtrArg, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasmCPU");
     let a_Triple = Triple.addr();
     let a_CPU = CPU.addr();
@@ -79,7 +79,7 @@ rt::function!(F_LLVMCreateDisasmCPUFeatures, C_LLVMCreateDisasmCPUFeatures, c"LL
     ["Triple", "CPU", "Features", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMCreateDisasmCPUFeatures(py, rt::call::extract(x0, "Triple")?, rt::call::extract(x1, "CPU")?, rt::call::extract(x2, "Features")?, rt::call::extract(x3, "DisInfo")?, rt::call::extract(x4, "TagType")?, rt::call::extract(x5, "GetOpInfo")?, rt::call::extract(x6, "SymbolLookUp")?));
 
-fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, Features: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, Features: rt::CStrArg, DisInfo: rt::PtrArg, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasmCPUFeatures");
     let a_Triple = Triple.addr();
     let a_CPU = CPU.addr();
@@ -102,7 +102,7 @@ rt::function!(F_LLVMSetDisasmOptions, C_LLVMSetDisasmOptions, c"LLVMSetDisasmOpt
     ["DC", "Options"],
     |py, [x0, x1]| LLVMSetDisasmOptions(py, rt::call::extract(x0, "DC")?, rt::call::extract(x1, "Options")?));
 
-fn LLVMSetDisasmOptions(py: Python<'_>, DC: rt::PtrArgMut, Options: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMSetDisasmOptions(py: Python<'_>, DC: rt::PtrArg, Options: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetDisasmOptions");
     let a_DC = DC.addr();
     let a_Options = Options.0;
@@ -120,7 +120,7 @@ rt::function!(F_LLVMDisasmDispose, C_LLVMDisasmDispose, c"LLVMDisasmDispose", "L
     ["DC"],
     |py, [x0]| LLVMDisasmDispose(py, rt::call::extract(x0, "DC")?));
 
-fn LLVMDisasmDispose(py: Python<'_>, DC: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMDisasmDispose(py: Python<'_>, DC: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisasmDispose");
     let a_DC = DC.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -133,15 +133,15 @@ fn LLVMDisasmDispose(py: Python<'_>, DC: rt::PtrArgMut) -> PyResult<PyObject> {
     Ok(py.None())
 }
 rt::function!(F_LLVMDisasmInstruction, C_LLVMDisasmInstruction, c"LLVMDisasmInstruction", "LLVMDisasmInstruction",
-    c"LLVMDisasmInstruction(DC, BytesSize, PC, OutString, OutStringSize)\n--\n\nDisassemble a single instruction using the disassembler context specified in\nthe parameter DC.  The bytes of the instruction are specified in the\nparameter Bytes, and contains at least BytesSize number of bytes.  The\ninstruction is at the address specified by the PC parameter.  If a valid\ninstruction can be disassembled, its string is returned indirectly in\nOutString whose size is specified in the parameter OutStringSize.  This\nfunction returns the number of bytes in the instruction or zero if there was\nno valid instruction.\n\nArgs:\n    DC\n    BytesSize\n    PC\n    OutString\n    OutStringSize\n\nReturns: a tuple of 2 item(s):\n    int\n    Bytes: int",
-    ["DC", "BytesSize", "PC", "OutString", "OutStringSize"],
-    |py, [x0, x1, x2, x3, x4]| LLVMDisasmInstruction(py, rt::call::extract(x0, "DC")?, rt::call::extract(x1, "BytesSize")?, rt::call::extract(x2, "PC")?, rt::call::extract(x3, "OutString")?, rt::call::extract(x4, "OutStringSize")?));
+    c"LLVMDisasmInstruction(DC, Bytes, BytesSize, PC, OutString, OutStringSize)\n--\n\nDisassemble a single instruction using the disassembler context specified in\nthe parameter DC.  The bytes of the instruction are specified in the\nparameter Bytes, and contains at least BytesSize number of bytes.  The\ninstruction is at the address specified by the PC parameter.  If a valid\ninstruction can be disassembled, its string is returned indirectly in\nOutString whose size is specified in the parameter OutStringSize.  This\nfunction returns the number of bytes in the instruction or zero if there was\nno valid instruction.\n\nArgs:\n    DC\n    Bytes\n    BytesSize\n    PC\n    OutString\n    OutStringSize\n\nReturns: a tuple of 1 item(s):\n    int",
+    ["DC", "Bytes", "BytesSize", "PC", "OutString", "OutStringSize"],
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDisasmInstruction(py, rt::call::extract(x0, "DC")?, &x1, rt::call::extract(x2, "BytesSize")?, rt::call::extract(x3, "PC")?, rt::call::extract(x4, "OutString")?, rt::call::extract(x5, "OutStringSize")?));
 
-fn LLVMDisasmInstruction(py: Python<'_>, DC: rt::PtrArgMut, BytesSize: rt::CInt<u64>, PC: rt::CInt<u64>, OutString: rt::PtrArgMut, OutStringSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDisasmInstruction(py: Python<'_>, DC: rt::PtrArg, Bytes: &Bound<'_, PyAny>, BytesSize: rt::CInt<u64>, PC: rt::CInt<u64>, OutString: rt::PtrArg, OutStringSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisasmInstruction");
     let a_DC = DC.addr();
-    let mut o_Bytes: u8 = Default::default();
-    let a_Bytes = &mut o_Bytes as *mut u8 as usize;
+    let p_Bytes = rt::typed_ptr_arg(Bytes, None, 1, true)?;
+    let a_Bytes = p_Bytes.addr();
     let a_BytesSize = BytesSize.0;
     let a_PC = PC.0;
     let a_OutString = OutString.addr();
@@ -153,7 +153,7 @@ fn LLVMDisasmInstruction(py: Python<'_>, DC: rt::PtrArgMut, BytesSize: rt::CInt<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DC, a_Bytes, a_BytesSize, a_PC, a_OutString, a_OutStringSize) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?, rt::obj(py, o_Bytes)?])
+    Ok(rt::obj(py, __r)?)
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -97,7 +97,7 @@ rt::function!(F_LLVMCreateGenericValueOfPointer, C_LLVMCreateGenericValueOfPoint
     ["P"],
     |py, [x0]| LLVMCreateGenericValueOfPointer(py, rt::call::extract(x0, "P")?));
 
-fn LLVMCreateGenericValueOfPointer(py: Python<'_>, P: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMCreateGenericValueOfPointer(py: Python<'_>, P: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGenericValueOfPointer");
     let a_P = P.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -217,14 +217,14 @@ fn LLVMDisposeGenericValue(py: Python<'_>, GenVal: &Bound<'_, PyAny>) -> PyResul
     Ok(py.None())
 }
 rt::function!(F_LLVMCreateExecutionEngineForModule, C_LLVMCreateExecutionEngineForModule, c"LLVMCreateExecutionEngineForModule", "LLVMCreateExecutionEngineForModule",
-    c"LLVMCreateExecutionEngineForModule(OutEE, M)\n--\n\nArgs:\n    OutEE\n    M\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
-    ["OutEE", "M"],
-    |py, [x0, x1]| LLVMCreateExecutionEngineForModule(py, &x0, rt::call::extract(x1, "M")?));
+    c"LLVMCreateExecutionEngineForModule(M)\n--\n\nArgs:\n    M\n\nReturns: a tuple of 3 item(s):\n    int\n    OutEE: LLVMOpaqueExecutionEngine\n    OutError: bytes",
+    ["M"],
+    |py, [x0]| LLVMCreateExecutionEngineForModule(py, rt::call::extract(x0, "M")?));
 
-fn LLVMCreateExecutionEngineForModule(py: Python<'_>, OutEE: &Bound<'_, PyAny>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateExecutionEngineForModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateExecutionEngineForModule");
-    let mut h_OutEE = TYPES.handle_ref(2, OutEE, true)?;
-    let a_OutEE = h_OutEE.addr();
+    let mut o_OutEE: usize = Default::default();
+    let a_OutEE = &mut o_OutEE as *mut usize as usize;
     let a_M = M.addr();
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
@@ -235,17 +235,17 @@ fn LLVMCreateExecutionEngineForModule(py: Python<'_>, OutEE: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_OutEE, a_M, a_OutError) });
-    rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, TYPES.instance_at(py, 2, o_OutEE, None)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMCreateInterpreterForModule, C_LLVMCreateInterpreterForModule, c"LLVMCreateInterpreterForModule", "LLVMCreateInterpreterForModule",
-    c"LLVMCreateInterpreterForModule(OutInterp, M)\n--\n\nArgs:\n    OutInterp\n    M\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
-    ["OutInterp", "M"],
-    |py, [x0, x1]| LLVMCreateInterpreterForModule(py, &x0, rt::call::extract(x1, "M")?));
+    c"LLVMCreateInterpreterForModule(M)\n--\n\nArgs:\n    M\n\nReturns: a tuple of 3 item(s):\n    int\n    OutInterp: LLVMOpaqueExecutionEngine\n    OutError: bytes",
+    ["M"],
+    |py, [x0]| LLVMCreateInterpreterForModule(py, rt::call::extract(x0, "M")?));
 
-fn LLVMCreateInterpreterForModule(py: Python<'_>, OutInterp: &Bound<'_, PyAny>, M: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateInterpreterForModule(py: Python<'_>, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateInterpreterForModule");
-    let mut h_OutInterp = TYPES.handle_ref(2, OutInterp, true)?;
-    let a_OutInterp = h_OutInterp.addr();
+    let mut o_OutInterp: usize = Default::default();
+    let a_OutInterp = &mut o_OutInterp as *mut usize as usize;
     let a_M = M.addr();
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
@@ -256,17 +256,17 @@ fn LLVMCreateInterpreterForModule(py: Python<'_>, OutInterp: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_OutInterp, a_M, a_OutError) });
-    rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, TYPES.instance_at(py, 2, o_OutInterp, None)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMCreateJITCompilerForModule, C_LLVMCreateJITCompilerForModule, c"LLVMCreateJITCompilerForModule", "LLVMCreateJITCompilerForModule",
-    c"LLVMCreateJITCompilerForModule(OutJIT, M, OptLevel)\n--\n\nArgs:\n    OutJIT\n    M\n    OptLevel\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
-    ["OutJIT", "M", "OptLevel"],
-    |py, [x0, x1, x2]| LLVMCreateJITCompilerForModule(py, &x0, rt::call::extract(x1, "M")?, rt::call::extract(x2, "OptLevel")?));
+    c"LLVMCreateJITCompilerForModule(M, OptLevel)\n--\n\nArgs:\n    M\n    OptLevel\n\nReturns: a tuple of 3 item(s):\n    int\n    OutJIT: LLVMOpaqueExecutionEngine\n    OutError: bytes",
+    ["M", "OptLevel"],
+    |py, [x0, x1]| LLVMCreateJITCompilerForModule(py, rt::call::extract(x0, "M")?, rt::call::extract(x1, "OptLevel")?));
 
-fn LLVMCreateJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M: rt::PtrArg, OptLevel: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMCreateJITCompilerForModule(py: Python<'_>, M: rt::PtrArg, OptLevel: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateJITCompilerForModule");
-    let mut h_OutJIT = TYPES.handle_ref(2, OutJIT, true)?;
-    let a_OutJIT = h_OutJIT.addr();
+    let mut o_OutJIT: usize = Default::default();
+    let a_OutJIT = &mut o_OutJIT as *mut usize as usize;
     let a_M = M.addr();
     let a_OptLevel = OptLevel.0;
     let mut o_OutError: usize = Default::default();
@@ -278,7 +278,7 @@ fn LLVMCreateJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_OutJIT, a_M, a_OptLevel, a_OutError) });
-    rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, TYPES.instance_at(py, 2, o_OutJIT, None)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMInitializeMCJITCompilerOptions, C_LLVMInitializeMCJITCompilerOptions, c"LLVMInitializeMCJITCompilerOptions", "LLVMInitializeMCJITCompilerOptions",
     c"LLVMInitializeMCJITCompilerOptions(Options, SizeOfOptions)\n--\n\nArgs:\n    Options\n    SizeOfOptions",
@@ -300,14 +300,14 @@ fn LLVMInitializeMCJITCompilerOptions(py: Python<'_>, Options: &Bound<'_, PyAny>
     Ok(py.None())
 }
 rt::function!(F_LLVMCreateMCJITCompilerForModule, C_LLVMCreateMCJITCompilerForModule, c"LLVMCreateMCJITCompilerForModule", "LLVMCreateMCJITCompilerForModule",
-    c"LLVMCreateMCJITCompilerForModule(OutJIT, M, Options, SizeOfOptions)\n--\n\nCreate an MCJIT execution engine for a module, with the given options. It is\nthe responsibility of the caller to ensure that all fields in Options up to\nthe given SizeOfOptions are initialized. It is correct to pass a smaller\nvalue of SizeOfOptions that omits some fields. The canonical way of using\nthis is:\n\nLLVMMCJITCompilerOptions options;\nLLVMInitializeMCJITCompilerOptions(&options, sizeof(options));\n... fill in those options you care about\nLLVMCreateMCJITCompilerForModule(&jit, mod, &options, sizeof(options),\n&error);\n\nNote that this is also correct, though possibly suboptimal:\n\nLLVMCreateMCJITCompilerForModule(&jit, mod, 0, 0, &error);\n\nArgs:\n    OutJIT\n    M\n    Options\n    SizeOfOptions\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
-    ["OutJIT", "M", "Options", "SizeOfOptions"],
-    |py, [x0, x1, x2, x3]| LLVMCreateMCJITCompilerForModule(py, &x0, rt::call::extract(x1, "M")?, &x2, rt::call::extract(x3, "SizeOfOptions")?));
+    c"LLVMCreateMCJITCompilerForModule(M, Options, SizeOfOptions)\n--\n\nCreate an MCJIT execution engine for a module, with the given options. It is\nthe responsibility of the caller to ensure that all fields in Options up to\nthe given SizeOfOptions are initialized. It is correct to pass a smaller\nvalue of SizeOfOptions that omits some fields. The canonical way of using\nthis is:\n\nLLVMMCJITCompilerOptions options;\nLLVMInitializeMCJITCompilerOptions(&options, sizeof(options));\n... fill in those options you care about\nLLVMCreateMCJITCompilerForModule(&jit, mod, &options, sizeof(options),\n&error);\n\nNote that this is also correct, though possibly suboptimal:\n\nLLVMCreateMCJITCompilerForModule(&jit, mod, 0, 0, &error);\n\nArgs:\n    M\n    Options\n    SizeOfOptions\n\nReturns: a tuple of 3 item(s):\n    int\n    OutJIT: LLVMOpaqueExecutionEngine\n    OutError: bytes",
+    ["M", "Options", "SizeOfOptions"],
+    |py, [x0, x1, x2]| LLVMCreateMCJITCompilerForModule(py, rt::call::extract(x0, "M")?, &x1, rt::call::extract(x2, "SizeOfOptions")?));
 
-fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M: rt::PtrArg, Options: &Bound<'_, PyAny>, SizeOfOptions: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, M: rt::PtrArg, Options: &Bound<'_, PyAny>, SizeOfOptions: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMCJITCompilerForModule");
-    let mut h_OutJIT = TYPES.handle_ref(2, OutJIT, true)?;
-    let a_OutJIT = h_OutJIT.addr();
+    let mut o_OutJIT: usize = Default::default();
+    let a_OutJIT = &mut o_OutJIT as *mut usize as usize;
     let a_M = M.addr();
     let p_Options = TYPES.record_ptr_arg(0, Options, true)?;
     let a_Options = p_Options.addr();
@@ -321,7 +321,7 @@ fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, OutJIT: &Bound<'_, PyAny>, M
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_OutJIT, a_M, a_Options, a_SizeOfOptions, a_OutError) });
-    rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, TYPES.instance_at(py, 2, o_OutJIT, None)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMDisposeExecutionEngine, C_LLVMDisposeExecutionEngine, c"LLVMDisposeExecutionEngine", "LLVMDisposeExecutionEngine",
     c"LLVMDisposeExecutionEngine(EE)\n--\n\nArgs:\n    EE",
@@ -455,16 +455,16 @@ fn LLVMAddModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg) -> PyResult<PyOb
     Ok(py.None())
 }
 rt::function!(F_LLVMRemoveModule, C_LLVMRemoveModule, c"LLVMRemoveModule", "LLVMRemoveModule",
-    c"LLVMRemoveModule(EE, M, OutMod)\n--\n\nArgs:\n    EE\n    M\n    OutMod\n\nReturns: a tuple of 2 item(s):\n    int\n    OutError: bytes",
-    ["EE", "M", "OutMod"],
-    |py, [x0, x1, x2]| LLVMRemoveModule(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "M")?, &x2));
+    c"LLVMRemoveModule(EE, M)\n--\n\nArgs:\n    EE\n    M\n\nReturns: a tuple of 3 item(s):\n    int\n    OutMod: LLVMOpaqueModule\n    OutError: bytes",
+    ["EE", "M"],
+    |py, [x0, x1]| LLVMRemoveModule(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "M")?));
 
-fn LLVMRemoveModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg, OutMod: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMRemoveModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveModule");
     let a_EE = EE.addr();
     let a_M = M.addr();
-    let mut h_OutMod = super::llvm_types::TYPES.handle_ref(2, OutMod, true)?;
-    let a_OutMod = h_OutMod.addr();
+    let mut o_OutMod: usize = Default::default();
+    let a_OutMod = &mut o_OutMod as *mut usize as usize;
     let mut o_OutError: usize = Default::default();
     let a_OutError = &mut o_OutError as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -474,19 +474,19 @@ fn LLVMRemoveModule(py: Python<'_>, EE: rt::PtrArg, M: rt::PtrArg, OutMod: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_M, a_OutMod, a_OutError) });
-    rt::tuple(py, [rt::obj(py, __r)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
+    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 2, o_OutMod, None)?, rt::owned_cstr_result(py, o_OutError, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMFindFunction, C_LLVMFindFunction, c"LLVMFindFunction", "LLVMFindFunction",
-    c"LLVMFindFunction(EE, Name, OutFn)\n--\n\nArgs:\n    EE\n    Name\n    OutFn\n\nReturns: a tuple of 1 item(s):\n    int",
-    ["EE", "Name", "OutFn"],
-    |py, [x0, x1, x2]| LLVMFindFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Name")?, &x2));
+    c"LLVMFindFunction(EE, Name)\n--\n\nArgs:\n    EE\n    Name\n\nReturns: a tuple of 2 item(s):\n    int\n    OutFn: LLVMOpaqueValue",
+    ["EE", "Name"],
+    |py, [x0, x1]| LLVMFindFunction(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Name")?));
 
-fn LLVMFindFunction(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg, OutFn: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMFindFunction(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFindFunction");
     let a_EE = EE.addr();
     let a_Name = Name.addr();
-    let mut h_OutFn = super::llvm_types::TYPES.handle_ref(4, OutFn, true)?;
-    let a_OutFn = h_OutFn.addr();
+    let mut o_OutFn: usize = Default::default();
+    let a_OutFn = &mut o_OutFn as *mut usize as usize;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -494,7 +494,7 @@ fn LLVMFindFunction(py: Python<'_>, EE: rt::PtrArg, Name: rt::CStrArg, OutFn: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_EE, a_Name, a_OutFn) });
-    Ok(rt::obj(py, __r)?)
+    rt::tuple(py, [rt::obj(py, __r)?, super::llvm_types::TYPES.instance_at(py, 4, o_OutFn, None)?])
 }
 rt::function!(F_LLVMRecompileAndRelinkFunction, C_LLVMRecompileAndRelinkFunction, c"LLVMRecompileAndRelinkFunction", "LLVMRecompileAndRelinkFunction",
     c"LLVMRecompileAndRelinkFunction(EE, Fn)\n--\n\nArgs:\n    EE\n    Fn\n\nReturns: a tuple of 1 item(s):\n    Pointer",
@@ -553,7 +553,7 @@ rt::function!(F_LLVMAddGlobalMapping, C_LLVMAddGlobalMapping, c"LLVMAddGlobalMap
     ["EE", "Global", "Addr"],
     |py, [x0, x1, x2]| LLVMAddGlobalMapping(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Global")?, rt::call::extract(x2, "Addr")?));
 
-fn LLVMAddGlobalMapping(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg, Addr: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMAddGlobalMapping(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg, Addr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobalMapping");
     let a_EE = EE.addr();
     let a_Global = Global.addr();
@@ -645,7 +645,7 @@ rt::function!(F_LLVMCreateSimpleMCJITMemoryManager, C_LLVMCreateSimpleMCJITMemor
     ["Opaque", "AllocateCodeSection", "AllocateDataSection", "FinalizeMemory", "Destroy"],
     |py, [x0, x1, x2, x3, x4]| LLVMCreateSimpleMCJITMemoryManager(py, rt::call::extract(x0, "Opaque")?, rt::call::extract(x1, "AllocateCodeSection")?, rt::call::extract(x2, "AllocateDataSection")?, rt::call::extract(x3, "FinalizeMemory")?, rt::call::extract(x4, "Destroy")?));
 
-fn LLVMCreateSimpleMCJITMemoryManager(py: Python<'_>, Opaque: rt::PtrArgMut, AllocateCodeSection: rt::PtrArg, AllocateDataSection: rt::PtrArg, FinalizeMemory: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateSimpleMCJITMemoryManager(py: Python<'_>, Opaque: rt::PtrArg, AllocateCodeSection: rt::PtrArg, AllocateDataSection: rt::PtrArg, FinalizeMemory: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateSimpleMCJITMemoryManager");
     let a_Opaque = Opaque.addr();
     let a_AllocateCodeSection = AllocateCodeSection.addr();

@@ -90,7 +90,7 @@ rt::function!(F_LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator, C_LLVMOrcLLJITB
     ["Builder", "F", "Ctx"],
     |py, [x0, x1, x2]| LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "Ctx")?));
 
-fn LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py: Python<'_>, Builder: rt::PtrArg, F: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py: Python<'_>, Builder: rt::PtrArg, F: rt::PtrArg, Ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator");
     let a_Builder = Builder.addr();
     let a_F = F.addr();
@@ -303,15 +303,15 @@ fn LLVMOrcLLJITAddLLVMIRModuleWithRT(py: Python<'_>, J: rt::PtrArg, JD: rt::PtrA
     Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
 rt::function!(F_LLVMOrcLLJITLookup, C_LLVMOrcLLJITLookup, c"LLVMOrcLLJITLookup", "LLVMOrcLLJITLookup",
-    c"LLVMOrcLLJITLookup(J, Name)\n--\n\nLook up the given symbol in the main JITDylib of the given LLJIT instance.\n\nThis operation does not take ownership of the Name argument.\n\nArgs:\n    J\n    Name\n\nReturns: a tuple of 2 item(s):\n    LLVMOpaqueError\n    Result: int",
-    ["J", "Name"],
-    |py, [x0, x1]| LLVMOrcLLJITLookup(py, rt::call::extract(x0, "J")?, rt::call::extract(x1, "Name")?));
+    c"LLVMOrcLLJITLookup(J, Result, Name)\n--\n\nLook up the given symbol in the main JITDylib of the given LLJIT instance.\n\nThis operation does not take ownership of the Name argument.\n\nArgs:\n    J\n    Result\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
+    ["J", "Result", "Name"],
+    |py, [x0, x1, x2]| LLVMOrcLLJITLookup(py, rt::call::extract(x0, "J")?, &x1, rt::call::extract(x2, "Name")?));
 
-fn LLVMOrcLLJITLookup(py: Python<'_>, J: rt::PtrArg, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITLookup(py: Python<'_>, J: rt::PtrArg, Result: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITLookup");
     let a_J = J.addr();
-    let mut o_Result: u64 = Default::default();
-    let a_Result = &mut o_Result as *mut u64 as usize;
+    let p_Result = rt::typed_ptr_arg(Result, None, 8, true)?;
+    let a_Result = p_Result.addr();
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -320,7 +320,7 @@ fn LLVMOrcLLJITLookup(py: Python<'_>, J: rt::PtrArg, Name: rt::CStrArg) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_J, a_Result, a_Name) });
-    rt::tuple(py, [super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, rt::obj(py, o_Result)?])
+    Ok(super::llvm_error::TYPES.instance_at(py, 0, __r, None)?)
 }
 rt::function!(F_LLVMOrcLLJITGetObjLinkingLayer, C_LLVMOrcLLJITGetObjLinkingLayer, c"LLVMOrcLLJITGetObjLinkingLayer", "LLVMOrcLLJITGetObjLinkingLayer",
     c"LLVMOrcLLJITGetObjLinkingLayer(J)\n--\n\nReturns a non-owning reference to the LLJIT instance's object linking layer.\n\nArgs:\n    J\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueObjectLayer",

@@ -15,8 +15,6 @@ pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
 });
 
-/// Frees strings the library hands over.
-pub(crate) static FREE_LLVMDisposeMessage: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeMessage");
 /// Number of enum, record and handle types of this module.
 const NUM_TYPES: usize = 5;
 
@@ -39,16 +37,15 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.object",
 // definition whose docstring starts with the signature line `inspect.signature` reads), then the
 // function itself converts its arguments, calls C and builds the result.
 rt::function!(F_LLVMCreateBinary, C_LLVMCreateBinary, c"LLVMCreateBinary", "LLVMCreateBinary",
-    c"LLVMCreateBinary(MemBuf, Context)\n--\n\nCreate a binary file from the given memory buffer.\n\nThe exact type of the binary file will be inferred automatically, and the\nappropriate implementation selected.  The context may be NULL except if\nthe resulting file is an LLVM IR file.\n\nThe memory buffer is not consumed by this function.  It is the responsibilty\nof the caller to free it with \\c LLVMDisposeMemoryBuffer.\n\nIf NULL is returned, the ErrorMessage parameter is populated with the\nerror's description.  It is then the caller's responsibility to free this\nmessage by calling \\c LLVMDisposeMessage.\n\nSee: llvm::object::createBinary\n\nArgs:\n    MemBuf\n    Context\n\nReturns: a tuple of 2 item(s):\n    LLVMOpaqueBinary\n    ErrorMessage: bytes",
-    ["MemBuf", "Context"],
-    |py, [x0, x1]| LLVMCreateBinary(py, rt::call::extract(x0, "MemBuf")?, rt::call::extract(x1, "Context")?));
+    c"LLVMCreateBinary(MemBuf, Context, ErrorMessage)\n--\n\nCreate a binary file from the given memory buffer.\n\nThe exact type of the binary file will be inferred automatically, and the\nappropriate implementation selected.  The context may be NULL except if\nthe resulting file is an LLVM IR file.\n\nThe memory buffer is not consumed by this function.  It is the responsibilty\nof the caller to free it with \\c LLVMDisposeMemoryBuffer.\n\nIf NULL is returned, the ErrorMessage parameter is populated with the\nerror's description.  It is then the caller's responsibility to free this\nmessage by calling \\c LLVMDisposeMessage.\n\nSee: llvm::object::createBinary\n\nArgs:\n    MemBuf\n    Context\n    ErrorMessage\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBinary",
+    ["MemBuf", "Context", "ErrorMessage"],
+    |py, [x0, x1, x2]| LLVMCreateBinary(py, rt::call::extract(x0, "MemBuf")?, rt::call::extract(x1, "Context")?, rt::call::extract(x2, "ErrorMessage")?));
 
-fn LLVMCreateBinary(py: Python<'_>, MemBuf: rt::PtrArg, Context: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateBinary(py: Python<'_>, MemBuf: rt::PtrArg, Context: rt::PtrArg, ErrorMessage: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateBinary");
     let a_MemBuf = MemBuf.addr();
     let a_Context = Context.addr();
-    let mut o_ErrorMessage: usize = Default::default();
-    let a_ErrorMessage = &mut o_ErrorMessage as *mut usize as usize;
+    let a_ErrorMessage = ErrorMessage.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -56,7 +53,7 @@ fn LLVMCreateBinary(py: Python<'_>, MemBuf: rt::PtrArg, Context: rt::PtrArg) -> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf, a_Context, a_ErrorMessage) });
-    rt::tuple(py, [super::llvm_types::TYPES.instance_at(py, 18, __r, None)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
+    Ok(super::llvm_types::TYPES.instance_at(py, 18, __r, None)?)
 }
 rt::function!(F_LLVMDisposeBinary, C_LLVMDisposeBinary, c"LLVMDisposeBinary", "LLVMDisposeBinary",
     c"LLVMDisposeBinary(BR)\n--\n\nDispose of a binary file.\n\nThe binary file does not own its backing buffer.  It is the responsibilty\nof the caller to free it with \\c LLVMDisposeMemoryBuffer.\n\nArgs:\n    BR",
@@ -112,17 +109,16 @@ fn LLVMBinaryGetType(py: Python<'_>, BR: rt::PtrArg) -> PyResult<PyObject> {
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
 }
 rt::function!(F_LLVMMachOUniversalBinaryCopyObjectForArch, C_LLVMMachOUniversalBinaryCopyObjectForArch, c"LLVMMachOUniversalBinaryCopyObjectForArch", "LLVMMachOUniversalBinaryCopyObjectForArch",
-    c"LLVMMachOUniversalBinaryCopyObjectForArch(BR, Arch, ArchLen)\n--\n\nArgs:\n    BR\n    Arch\n    ArchLen\n\nReturns: a tuple of 2 item(s):\n    LLVMOpaqueBinary\n    ErrorMessage: bytes",
-    ["BR", "Arch", "ArchLen"],
-    |py, [x0, x1, x2]| LLVMMachOUniversalBinaryCopyObjectForArch(py, rt::call::extract(x0, "BR")?, rt::call::extract(x1, "Arch")?, rt::call::extract(x2, "ArchLen")?));
+    c"LLVMMachOUniversalBinaryCopyObjectForArch(BR, Arch, ArchLen, ErrorMessage)\n--\n\nArgs:\n    BR\n    Arch\n    ArchLen\n    ErrorMessage\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBinary",
+    ["BR", "Arch", "ArchLen", "ErrorMessage"],
+    |py, [x0, x1, x2, x3]| LLVMMachOUniversalBinaryCopyObjectForArch(py, rt::call::extract(x0, "BR")?, rt::call::extract(x1, "Arch")?, rt::call::extract(x2, "ArchLen")?, rt::call::extract(x3, "ErrorMessage")?));
 
-fn LLVMMachOUniversalBinaryCopyObjectForArch(py: Python<'_>, BR: rt::PtrArg, Arch: rt::CStrArg, ArchLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMMachOUniversalBinaryCopyObjectForArch(py: Python<'_>, BR: rt::PtrArg, Arch: rt::CStrArg, ArchLen: rt::CInt<u64>, ErrorMessage: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMachOUniversalBinaryCopyObjectForArch");
     let a_BR = BR.addr();
     let a_Arch = Arch.addr();
     let a_ArchLen = ArchLen.0;
-    let mut o_ErrorMessage: usize = Default::default();
-    let a_ErrorMessage = &mut o_ErrorMessage as *mut usize as usize;
+    let a_ErrorMessage = ErrorMessage.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -130,7 +126,7 @@ fn LLVMMachOUniversalBinaryCopyObjectForArch(py: Python<'_>, BR: rt::PtrArg, Arc
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_BR, a_Arch, a_ArchLen, a_ErrorMessage) });
-    rt::tuple(py, [super::llvm_types::TYPES.instance_at(py, 18, __r, None)?, rt::owned_cstr_result(py, o_ErrorMessage, &FREE_LLVMDisposeMessage)?])
+    Ok(super::llvm_types::TYPES.instance_at(py, 18, __r, None)?)
 }
 rt::function!(F_LLVMObjectFileCopySectionIterator, C_LLVMObjectFileCopySectionIterator, c"LLVMObjectFileCopySectionIterator", "LLVMObjectFileCopySectionIterator",
     c"LLVMObjectFileCopySectionIterator(BR)\n--\n\nRetrieve a copy of the section iterator for this object file.\n\nIf there are no sections, the result is NULL.\n\nThe returned iterator is merely a shallow copy. Nevertheless, it is\nthe responsibility of the caller to free it with\n\nSee: llvm::object::sections()\n\nArgs:\n    BR\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueSectionIterator",

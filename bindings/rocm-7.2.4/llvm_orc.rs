@@ -89,7 +89,7 @@ rt::function!(F_LLVMOrcExecutionSessionSetErrorReporter, C_LLVMOrcExecutionSessi
     ["ES", "ReportError", "Ctx"],
     |py, [x0, x1, x2]| LLVMOrcExecutionSessionSetErrorReporter(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "ReportError")?, rt::call::extract(x2, "Ctx")?));
 
-fn LLVMOrcExecutionSessionSetErrorReporter(py: Python<'_>, ES: rt::PtrArg, ReportError: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcExecutionSessionSetErrorReporter(py: Python<'_>, ES: rt::PtrArg, ReportError: rt::PtrArg, Ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionSetErrorReporter");
     let a_ES = ES.addr();
     let a_ReportError = ReportError.addr();
@@ -160,7 +160,7 @@ rt::function!(F_LLVMOrcExecutionSessionLookup, C_LLVMOrcExecutionSessionLookup, 
     ["ES", "K", "SearchOrder", "SearchOrderSize", "Symbols", "SymbolsSize", "HandleResult", "Ctx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMOrcExecutionSessionLookup(py, rt::call::extract(x0, "ES")?, &x1, rt::call::extract(x2, "SearchOrder")?, rt::call::extract(x3, "SearchOrderSize")?, rt::call::extract(x4, "Symbols")?, rt::call::extract(x5, "SymbolsSize")?, rt::call::extract(x6, "HandleResult")?, rt::call::extract(x7, "Ctx")?));
 
-fn LLVMOrcExecutionSessionLookup(py: Python<'_>, ES: rt::PtrArg, K: &Bound<'_, PyAny>, SearchOrder: rt::PtrArg, SearchOrderSize: rt::CInt<u64>, Symbols: rt::PtrArg, SymbolsSize: rt::CInt<u64>, HandleResult: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcExecutionSessionLookup(py: Python<'_>, ES: rt::PtrArg, K: &Bound<'_, PyAny>, SearchOrder: rt::PtrArg, SearchOrderSize: rt::CInt<u64>, Symbols: rt::PtrArg, SymbolsSize: rt::CInt<u64>, HandleResult: rt::PtrArg, Ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionLookup");
     let a_ES = ES.addr();
     let a_K = rt::narrow::<u32>(TYPES.enum_arg(1, K)?)?;
@@ -321,7 +321,7 @@ rt::function!(F_LLVMOrcCreateCustomMaterializationUnit, C_LLVMOrcCreateCustomMat
     ["Name", "Ctx", "Syms", "NumSyms", "InitSym", "Materialize", "Discard", "Destroy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMOrcCreateCustomMaterializationUnit(py, rt::call::extract(x0, "Name")?, rt::call::extract(x1, "Ctx")?, rt::call::extract(x2, "Syms")?, rt::call::extract(x3, "NumSyms")?, rt::call::extract(x4, "InitSym")?, rt::call::extract(x5, "Materialize")?, rt::call::extract(x6, "Discard")?, rt::call::extract(x7, "Destroy")?));
 
-fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx: rt::PtrArgMut, Syms: rt::PtrArg, NumSyms: rt::CInt<u64>, InitSym: rt::PtrArg, Materialize: rt::PtrArg, Discard: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx: rt::PtrArg, Syms: rt::PtrArg, NumSyms: rt::CInt<u64>, InitSym: rt::PtrArg, Materialize: rt::PtrArg, Discard: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateCustomMaterializationUnit");
     let a_Name = Name.addr();
     let a_Ctx = Ctx.addr();
@@ -431,15 +431,15 @@ fn LLVMOrcMaterializationResponsibilityGetExecutionSession(py: Python<'_>, MR: r
     Ok(TYPES.instance_at(py, 15, __r, None)?)
 }
 rt::function!(F_LLVMOrcMaterializationResponsibilityGetSymbols, C_LLVMOrcMaterializationResponsibilityGetSymbols, c"LLVMOrcMaterializationResponsibilityGetSymbols", "LLVMOrcMaterializationResponsibilityGetSymbols",
-    c"LLVMOrcMaterializationResponsibilityGetSymbols(MR)\n--\n\nReturns the symbol flags map for this responsibility instance.\n\nThe length of the array is returned in NumPairs and the caller is responsible\nfor the returned memory and needs to call LLVMOrcDisposeCSymbolFlagsMap.\n\nTo use the returned symbols beyond the livetime of the\nMaterializationResponsibility requires the caller to retain the symbols\nexplicitly.\n\nArgs:\n    MR\n\nReturns: a tuple of 2 item(s):\n    LLVMOrcCSymbolFlagsMapPairs\n    NumPairs: int",
-    ["MR"],
-    |py, [x0]| LLVMOrcMaterializationResponsibilityGetSymbols(py, rt::call::extract(x0, "MR")?));
+    c"LLVMOrcMaterializationResponsibilityGetSymbols(MR, NumPairs)\n--\n\nReturns the symbol flags map for this responsibility instance.\n\nThe length of the array is returned in NumPairs and the caller is responsible\nfor the returned memory and needs to call LLVMOrcDisposeCSymbolFlagsMap.\n\nTo use the returned symbols beyond the livetime of the\nMaterializationResponsibility requires the caller to retain the symbols\nexplicitly.\n\nArgs:\n    MR\n    NumPairs\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcCSymbolFlagsMapPairs",
+    ["MR", "NumPairs"],
+    |py, [x0, x1]| LLVMOrcMaterializationResponsibilityGetSymbols(py, rt::call::extract(x0, "MR")?, &x1));
 
-fn LLVMOrcMaterializationResponsibilityGetSymbols(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityGetSymbols(py: Python<'_>, MR: rt::PtrArg, NumPairs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityGetSymbols");
     let a_MR = MR.addr();
-    let mut o_NumPairs: u64 = Default::default();
-    let a_NumPairs = &mut o_NumPairs as *mut u64 as usize;
+    let p_NumPairs = rt::typed_ptr_arg(NumPairs, None, 8, true)?;
+    let a_NumPairs = p_NumPairs.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -447,7 +447,7 @@ fn LLVMOrcMaterializationResponsibilityGetSymbols(py: Python<'_>, MR: rt::PtrArg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_NumPairs) });
-    rt::tuple(py, [TYPES.instance_at(py, 19, __r, None)?, rt::obj(py, o_NumPairs)?])
+    Ok(TYPES.instance_at(py, 19, __r, None)?)
 }
 rt::function!(F_LLVMOrcDisposeCSymbolFlagsMap, C_LLVMOrcDisposeCSymbolFlagsMap, c"LLVMOrcDisposeCSymbolFlagsMap", "LLVMOrcDisposeCSymbolFlagsMap",
     c"LLVMOrcDisposeCSymbolFlagsMap(Pairs)\n--\n\nDisposes of the passed LLVMOrcCSymbolFlagsMap.\n\nDoes not release the entries themselves.\n\nArgs:\n    Pairs",
@@ -484,15 +484,15 @@ fn LLVMOrcMaterializationResponsibilityGetInitializerSymbol(py: Python<'_>, MR: 
     Ok(TYPES.instance_at(py, 18, __r, None)?)
 }
 rt::function!(F_LLVMOrcMaterializationResponsibilityGetRequestedSymbols, C_LLVMOrcMaterializationResponsibilityGetRequestedSymbols, c"LLVMOrcMaterializationResponsibilityGetRequestedSymbols", "LLVMOrcMaterializationResponsibilityGetRequestedSymbols",
-    c"LLVMOrcMaterializationResponsibilityGetRequestedSymbols(MR)\n--\n\nReturns the names of any symbols covered by this\nMaterializationResponsibility object that have queries pending. This\ninformation can be used to return responsibility for unrequested symbols\nback to the JITDylib via the delegate method.\n\nArgs:\n    MR\n\nReturns: a tuple of 2 item(s):\n    Pointer\n    NumSymbols: int",
-    ["MR"],
-    |py, [x0]| LLVMOrcMaterializationResponsibilityGetRequestedSymbols(py, rt::call::extract(x0, "MR")?));
+    c"LLVMOrcMaterializationResponsibilityGetRequestedSymbols(MR, NumSymbols)\n--\n\nReturns the names of any symbols covered by this\nMaterializationResponsibility object that have queries pending. This\ninformation can be used to return responsibility for unrequested symbols\nback to the JITDylib via the delegate method.\n\nArgs:\n    MR\n    NumSymbols\n\nReturns: a tuple of 1 item(s):\n    Pointer",
+    ["MR", "NumSymbols"],
+    |py, [x0, x1]| LLVMOrcMaterializationResponsibilityGetRequestedSymbols(py, rt::call::extract(x0, "MR")?, &x1));
 
-fn LLVMOrcMaterializationResponsibilityGetRequestedSymbols(py: Python<'_>, MR: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityGetRequestedSymbols(py: Python<'_>, MR: rt::PtrArg, NumSymbols: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityGetRequestedSymbols");
     let a_MR = MR.addr();
-    let mut o_NumSymbols: u64 = Default::default();
-    let a_NumSymbols = &mut o_NumSymbols as *mut u64 as usize;
+    let p_NumSymbols = rt::typed_ptr_arg(NumSymbols, None, 8, true)?;
+    let a_NumSymbols = p_NumSymbols.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -500,7 +500,7 @@ fn LLVMOrcMaterializationResponsibilityGetRequestedSymbols(py: Python<'_>, MR: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR, a_NumSymbols) });
-    rt::tuple(py, [rt::pointer_result(py, __r)?, rt::obj(py, o_NumSymbols)?])
+    Ok(rt::pointer_result(py, __r)?)
 }
 rt::function!(F_LLVMOrcDisposeSymbols, C_LLVMOrcDisposeSymbols, c"LLVMOrcDisposeSymbols", "LLVMOrcDisposeSymbols",
     c"LLVMOrcDisposeSymbols(Symbols)\n--\n\nDisposes of the passed LLVMOrcSymbolStringPoolEntryRef* .\n\nDoes not release the symbols themselves.\n\nArgs:\n    Symbols",
@@ -783,7 +783,7 @@ rt::function!(F_LLVMOrcCreateCustomCAPIDefinitionGenerator, C_LLVMOrcCreateCusto
     ["F", "Ctx", "Dispose"],
     |py, [x0, x1, x2]| LLVMOrcCreateCustomCAPIDefinitionGenerator(py, rt::call::extract(x0, "F")?, rt::call::extract(x1, "Ctx")?, rt::call::extract(x2, "Dispose")?));
 
-fn LLVMOrcCreateCustomCAPIDefinitionGenerator(py: Python<'_>, F: rt::PtrArg, Ctx: rt::PtrArgMut, Dispose: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcCreateCustomCAPIDefinitionGenerator(py: Python<'_>, F: rt::PtrArg, Ctx: rt::PtrArg, Dispose: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateCustomCAPIDefinitionGenerator");
     let a_F = F.addr();
     let a_Ctx = Ctx.addr();
@@ -820,7 +820,7 @@ rt::function!(F_LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess, C_LLVMOrcC
     ["Result", "GlobalPrefx", "Filter", "FilterCtx"],
     |py, [x0, x1, x2, x3]| LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py, &x0, rt::call::extract(x1, "GlobalPrefx")?, rt::call::extract(x2, "Filter")?, rt::call::extract(x3, "FilterCtx")?));
 
-fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: &Bound<'_, PyAny>, GlobalPrefx: rt::CInt<i8>, Filter: rt::PtrArg, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: &Bound<'_, PyAny>, GlobalPrefx: rt::CInt<i8>, Filter: rt::PtrArg, FilterCtx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess");
     let mut h_Result = TYPES.handle_ref(32, Result, true)?;
     let a_Result = h_Result.addr();
@@ -841,7 +841,7 @@ rt::function!(F_LLVMOrcCreateDynamicLibrarySearchGeneratorForPath, C_LLVMOrcCrea
     ["Result", "FileName", "GlobalPrefix", "Filter", "FilterCtx"],
     |py, [x0, x1, x2, x3, x4]| LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py, &x0, rt::call::extract(x1, "FileName")?, rt::call::extract(x2, "GlobalPrefix")?, rt::call::extract(x3, "Filter")?, rt::call::extract(x4, "FilterCtx")?));
 
-fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, FileName: rt::CStrArg, GlobalPrefix: rt::CInt<i8>, Filter: rt::PtrArg, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, FileName: rt::CStrArg, GlobalPrefix: rt::CInt<i8>, Filter: rt::PtrArg, FilterCtx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForPath");
     let mut h_Result = TYPES.handle_ref(32, Result, true)?;
     let a_Result = h_Result.addr();
@@ -969,7 +969,7 @@ rt::function!(F_LLVMOrcThreadSafeModuleWithModuleDo, C_LLVMOrcThreadSafeModuleWi
     ["TSM", "F", "Ctx"],
     |py, [x0, x1, x2]| LLVMOrcThreadSafeModuleWithModuleDo(py, rt::call::extract(x0, "TSM")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "Ctx")?));
 
-fn LLVMOrcThreadSafeModuleWithModuleDo(py: Python<'_>, TSM: rt::PtrArg, F: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcThreadSafeModuleWithModuleDo(py: Python<'_>, TSM: rt::PtrArg, F: rt::PtrArg, Ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcThreadSafeModuleWithModuleDo");
     let a_TSM = TSM.addr();
     let a_F = F.addr();
@@ -1168,7 +1168,7 @@ rt::function!(F_LLVMOrcIRTransformLayerSetTransform, C_LLVMOrcIRTransformLayerSe
     ["IRTransformLayer", "TransformFunction", "Ctx"],
     |py, [x0, x1, x2]| LLVMOrcIRTransformLayerSetTransform(py, rt::call::extract(x0, "IRTransformLayer")?, rt::call::extract(x1, "TransformFunction")?, rt::call::extract(x2, "Ctx")?));
 
-fn LLVMOrcIRTransformLayerSetTransform(py: Python<'_>, IRTransformLayer: rt::PtrArg, TransformFunction: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcIRTransformLayerSetTransform(py: Python<'_>, IRTransformLayer: rt::PtrArg, TransformFunction: rt::PtrArg, Ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcIRTransformLayerSetTransform");
     let a_IRTransformLayer = IRTransformLayer.addr();
     let a_TransformFunction = TransformFunction.addr();
@@ -1187,7 +1187,7 @@ rt::function!(F_LLVMOrcObjectTransformLayerSetTransform, C_LLVMOrcObjectTransfor
     ["ObjTransformLayer", "TransformFunction", "Ctx"],
     |py, [x0, x1, x2]| LLVMOrcObjectTransformLayerSetTransform(py, rt::call::extract(x0, "ObjTransformLayer")?, rt::call::extract(x1, "TransformFunction")?, rt::call::extract(x2, "Ctx")?));
 
-fn LLVMOrcObjectTransformLayerSetTransform(py: Python<'_>, ObjTransformLayer: rt::PtrArg, TransformFunction: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcObjectTransformLayerSetTransform(py: Python<'_>, ObjTransformLayer: rt::PtrArg, TransformFunction: rt::PtrArg, Ctx: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcObjectTransformLayerSetTransform");
     let a_ObjTransformLayer = ObjTransformLayer.addr();
     let a_TransformFunction = TransformFunction.addr();

@@ -1071,6 +1071,7 @@ mod tests {
             ty,
             usage,
             size_param: None,
+            written: false,
         }
     }
 

@@ -66,6 +66,9 @@ pub struct ModuleEntry {
     pub name: String,
     /// The Python module it is published as (`rocm.llvm.c.core`); none for alias tables.
     pub python_module: Option<String>,
+    /// Its name in AMD's 10.0 layout (`rocm.bindings.llvm.c.core`), an alias the package
+    /// installs (tools/layout.py); none for alias tables.
+    pub bindings_module: Option<String>,
 }
 
 /// The manifest of `release`, from its spec files (in dependency order).
@@ -83,6 +86,7 @@ pub fn build(release: &Release, files: &[SpecFile]) -> Result<Manifest> {
                 modules: vec![ModuleEntry {
                     name: alias.name,
                     python_module: None,
+                    bindings_module: None,
                 }],
                 loads: None,
             },
@@ -109,6 +113,7 @@ pub fn build(release: &Release, files: &[SpecFile]) -> Result<Manifest> {
                         .map(|s| ModuleEntry {
                             name: s.name.clone(),
                             python_module: Some(s.python_module()),
+                            bindings_module: Some(s.bindings_module()),
                         })
                         .collect(),
                     loads: Some(LoadEntry {

@@ -485,6 +485,7 @@ impl<'s> Walker<'s> {
                     ty: ir_ty,
                     usage: ir::Usage::In,
                     size_param: None,
+                    written: false,
                 }
             })
             .collect();

@@ -14,8 +14,13 @@ pub fn apply(spec: &Spec, lib: &mut Library) -> Result<()> {
     let keep_gil = compile_all(&spec.keep_gil)?;
     let serialize = compile_all(&spec.serialize)?;
     let destroys = compile_all(&spec.destroys)?;
+    let written = compile_all(&spec.written)?;
     for f in &mut lib.functions {
         usage::apply(spec, f)?;
+        for p in &mut f.params {
+            let target = format!("{}.{}", f.name, p.name);
+            p.written = written.iter().any(|r| r.is_match(&target));
+        }
         f.keep_gil = keep_gil.iter().any(|r| r.is_match(&f.name));
         f.serialize = serialize.iter().any(|r| r.is_match(&f.name));
         f.destroys = destroys.iter().any(|r| r.is_match(&f.name));

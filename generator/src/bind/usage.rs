@@ -35,29 +35,8 @@ pub fn default_usage(ty: &CType, scalar_pointers: Usage, handle_pointers: Usage)
 /// Sets every parameter's usage of `f`, checking that spec rules make sense.
 pub fn apply(spec: &Spec, f: &mut Function) -> Result<()> {
     let names: Vec<String> = f.params.iter().map(|p| p.name.clone()).collect();
-    let docs_out: Vec<String> = f
-        .doc
-        .params
-        .iter()
-        .filter(|(_, dir, _)| dir == "out")
-        .map(|(n, _, _)| n.clone())
-        .collect();
     for p in &mut f.params {
         p.usage = default_usage(&p.ty, spec.scalar_pointers, spec.handle_pointers);
-        // A struct the header documents as `@param[out]` is created by the call
-        // (amd_comgr's `amd_comgr_data_t *data`): return it.
-        if spec.record_outs_from_docs && p.usage == Usage::Pointer {
-            if let CType::Pointer {
-                pointee,
-                is_const: false,
-            } = &p.ty
-            {
-                let documented_out = docs_out.iter().any(|n| n == &p.name);
-                if matches!(**pointee, CType::Record { .. }) && documented_out {
-                    p.usage = Usage::Out;
-                }
-            }
-        }
         if let Some(rule) = spec.param_rule(&f.name, &p.name) {
             p.usage = rule.usage;
             p.size_param = rule.size_param.clone();

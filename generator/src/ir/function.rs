@@ -56,6 +56,10 @@ pub struct Param {
     /// `out_string`: the buffer's length.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size_param: Option<String>,
+    /// An untyped pointer the spec says C writes through (`written`): read-only buffers are
+    /// refused there and taken everywhere else.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub written: bool,
 }
 
 /// How a parameter travels between Python and C.

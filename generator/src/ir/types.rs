@@ -72,6 +72,11 @@ impl CType {
         matches!(self, CType::Int { is_char: true, .. })
     }
 
+    /// Whether this is a pointer to `char` (`char *`, `const char *`).
+    pub fn points_at_char(&self) -> bool {
+        matches!(self, CType::Pointer { pointee, .. } if pointee.is_char())
+    }
+
     /// Whether a value of this type is a plain number (integer, float, bool or enum).
     pub fn is_scalar(&self) -> bool {
         matches!(

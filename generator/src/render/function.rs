@@ -293,9 +293,29 @@ impl FnCtx<'_> {
                         optional: false,
                     });
                 }
+                Usage::Pointer if self.frees_strings(&f.name) && p.ty.points_at_char() => {
+                    // A string free function (`LLVMDisposeMessage`) given one of the copies
+                    // the bindings return: nothing to free, the copy is Python's memory.
+                    m.stub_params.push(stubs::param(&p.name, &p.ty, p.usage));
+                    m.prep.push(Prep::SkipCopiedString { arg: arg.clone() });
+                    m.prep.push(Prep::PtrArgOf {
+                        c: c.clone(),
+                        arg: arg.clone(),
+                        writable: false,
+                    });
+                    m.prep.push(Prep::HolderAddress {
+                        c: c.clone(),
+                        holder: "p".into(),
+                    });
+                    m.params.push(Param {
+                        name: arg,
+                        ty: ArgType::Any,
+                        optional: false,
+                    });
+                }
                 Usage::ByRef | Usage::Pointer => {
                     m.stub_params.push(stubs::param(&p.name, &p.ty, p.usage));
-                    let ty = self.pointer_param(&p.ty, &arg, &c, &mut m.prep)?;
+                    let ty = self.pointer_param(&p.ty, p.written, &arg, &c, &mut m.prep)?;
                     // A struct or handle pointer (`hipArray_t` of HIP 5, `hiprtcProgram *`):
                     // the Python object is at hand (`ArgType::Any`) to be marked.
                     if f.destroys && m.call_args.is_empty() && matches!(ty, ArgType::Any) {
@@ -410,6 +430,11 @@ impl FnCtx<'_> {
         })
     }
 
+    /// Whether `function` is a free function the spec's `owned_strings` names.
+    fn frees_strings(&self, function: &str) -> bool {
+        self.owned_strings.iter().any(|(_, free)| free == function)
+    }
+
     /// The Rust parameter type of a pointer argument, adding the statements that give its
     /// C value `a_<c>` to `prep`. What the header says the pointer points at picks the
     /// conversion: a handle (`hiprtcProgram *`: the handle object, or an address as is), a
@@ -418,6 +443,7 @@ impl FnCtx<'_> {
     fn pointer_param(
         &self,
         ty: &CType,
+        written: bool,
         arg: &str,
         c: &str,
         prep: &mut Vec<Prep>,
@@ -473,8 +499,11 @@ impl FnCtx<'_> {
                 Ok(ArgType::Any)
             }
             _ => {
+                // Untyped memory (`void *`, `char *`) takes read-only buffers, as hip-python
+                // does (`hiprtcGetBitcode(prog, bytes(n))`), unless the spec says C writes
+                // there (`written`: hipMemcpy's dst).
                 address(prep, c, arg);
-                Ok(if writable {
+                Ok(if writable && written {
                     ArgType::PtrMut
                 } else {
                     ArgType::Ptr

@@ -150,6 +150,9 @@ pub(crate) enum Prep {
     },
     /// `a_<c>`: the address held by `<holder>_<c>` (`h`, `p`).
     HolderAddress { c: String, holder: String },
+    /// Returns None at once when the Python object `arg` is a `CStr` copy: the string it
+    /// copied was freed when it was made, and its own memory is Python's.
+    SkipCopiedString { arg: String },
 }
 
 /// The C value of an input argument.

@@ -24,6 +24,10 @@ pub struct Spec {
     /// The Python module (default `hip.<name>`).
     #[serde(default)]
     pub python_module: Option<String>,
+    /// The module's name in AMD's 10.0 layout (default `rocm.bindings.<name>`), published as
+    /// an alias of the very same module object.
+    #[serde(default)]
+    pub bindings_module: Option<String>,
     /// The first release that has the library (`7.0`): older releases leave it out (see
     /// `release::SpecFile::belongs_to`, which reads it before the spec is parsed).
     #[serde(default)]
@@ -87,6 +91,12 @@ pub struct Spec {
     /// argument (`ValueError`), so C is never handed a dangling handle.
     #[serde(default)]
     pub destroys: Vec<String>,
+    /// Untyped pointer parameters (`function.param` regexes: `void *dst`, `char *buf`) that C
+    /// writes through and that must therefore refuse a read-only buffer (`bytes`) with a
+    /// TypeError. Every other such parameter takes read-only buffers too, as hip-python does
+    /// (its users pass `bytes(n)` to `hiprtcGetBitcode` and images to `hiprtcLinkAddData`).
+    #[serde(default)]
+    pub written: Vec<String>,
     /// Usage of non-const pointers to numbers, enums and pointers (`out` unless said
     /// otherwise): the math libraries take them as caller-provided buffers (`float *result`,
     /// `int *info`, batched `void *A[]`).
@@ -100,9 +110,6 @@ pub struct Spec {
     /// parameters) the caller must free, and with what; the first entry that matches wins.
     #[serde(default)]
     pub owned_strings: Vec<OwnedStrings>,
-    /// Non-const struct pointers the header documents as `@param[out]` are outputs.
-    #[serde(default)]
-    pub record_outs_from_docs: bool,
     /// Return a single result as itself, and no result as None, instead of a tuple, as
     /// rocm-llvm-python's LLVM modules do (`LLVMInt32Type()` is the type).
     #[serde(default)]
@@ -444,6 +451,13 @@ impl Spec {
         self.python_module
             .clone()
             .unwrap_or_else(|| format!("hip.{}", self.name))
+    }
+
+    /// The module's name in AMD's 10.0 layout (`rocm.bindings.hip` for `hip.hip`).
+    pub fn bindings_module(&self) -> String {
+        self.bindings_module
+            .clone()
+            .unwrap_or_else(|| format!("rocm.bindings.{}", self.name))
     }
 
     /// The rule for a parameter: the first key in the file that, as a regex, matches

@@ -403,11 +403,13 @@ fn demoDescribe(py: Python<'_>, code: rt::CInt<i32>) -> PyResult<PyObject> {
 rt::function!(F_demoFree, C_demoFree, c"demoFree", "demoFree",
     c"demoFree(s)\n--\n\nArgs:\n    s",
     ["s"],
-    |py, [x0]| demoFree(py, rt::call::extract(x0, "s")?));
+    |py, [x0]| demoFree(py, &x0));
 
-fn demoFree(py: Python<'_>, s: rt::PtrArgMut) -> PyResult<PyObject> {
+fn demoFree(py: Python<'_>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoFree");
-    let a_s = s.addr();
+    if rt::is_cstr_copy(s)? { return Ok(py.None()); }
+    let p_s = rt::PtrArg::convert(s, false)?;
+    let a_s = p_s.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

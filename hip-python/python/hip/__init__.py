@@ -10,7 +10,7 @@ module picks the one that matches the installed HIP runtime (see `hip._select`):
 
 import sys as _sys
 
-from hip import _select
+from hip import _select, _util  # noqa: F401 - hip-python's `import hip` makes `hip._util` available
 
 __all__ = ["HipLoadError", "platform", "ROCM_VERSION", "ROCM_VERSION_NAME", "ROCM_VERSION_TUPLE"]
 
@@ -52,10 +52,15 @@ def __getattr__(name):
         if "hip" not in _modules:
             raise AttributeError(name)
         h = _sys.modules["hip.hip"]
-        parts = (h.HIP_VERSION_MAJOR, h.HIP_VERSION_MINOR, h.HIP_VERSION_PATCH)
         if name == "HIP_VERSION":
             return h.HIP_VERSION
-        return ".".join(map(str, parts)) if name.lower() == "hip_version_name" else parts
+        # As hip-python: (major, minor, patch, git hash) and "major.minor.patch-hash".
+        githash = getattr(h, "HIP_VERSION_GITHASH", "")
+        githash = githash.decode() if isinstance(githash, bytes) else str(githash)
+        parts = (h.HIP_VERSION_MAJOR, h.HIP_VERSION_MINOR, h.HIP_VERSION_PATCH, githash)
+        if name.lower() != "hip_version_name":
+            return parts
+        return ".".join(map(str, parts[:3])) + (f"-{githash}" if githash else "")
     raise AttributeError(f"module 'hip' has no attribute {name!r}")
 
 

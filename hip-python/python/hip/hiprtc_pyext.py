@@ -46,6 +46,16 @@ _OLD_NAMES = {
 }
 
 
+def _option_enum():
+    """The release's option enum and how the other spelling maps onto its members: HIP 6 and
+    later name it `hipJitOption` (HIPRTC_JIT_* accepted too), HIP 5 `hiprtcJIT_option` with
+    only the HIPRTC_JIT_* names (hipJitOption* accepted too)."""
+    option = getattr(_hiprtc, "hipJitOption", None)
+    if option is not None:
+        return option, _OLD_NAMES
+    return _hiprtc.hiprtcJIT_option, {new: old for old, new in _OLD_NAMES.items()}
+
+
 def _as_pointer_value(value):
     """The pointer-sized value passed for one option: ints as is, objects by address."""
     if isinstance(value, bool):
@@ -62,14 +72,14 @@ class HiprtcLinkCreateOpts:
     """Option keys and values for `hiprtcLinkCreate`, unpacked as `(n, keys, values)`."""
 
     def __init__(self, **kwargs):
-        option = _hiprtc.hipJitOption
+        option, names = _option_enum()
         keys = []
         values = []
         self._keep = []  # buffers whose addresses are passed must outlive the call
         for name, value in kwargs.items():
-            member_name = _OLD_NAMES.get(name, name)
+            member_name = names.get(name, name)
             if member_name not in option.__members__:
-                raise KeyError(f"'{name}' is not a hipJitOption member")
+                raise KeyError(f"'{name}' is not a {option.__name__} member")
             keys.append(int(option[member_name]))
             if not isinstance(value, (bool, int, float)):
                 self._keep.append(value)

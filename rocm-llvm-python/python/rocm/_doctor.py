@@ -9,7 +9,7 @@ import platform
 import sys
 from importlib import metadata
 
-from rocm import _native
+from rocm import _native, _packages
 
 ENV_VARS = ("ROCM_PATH", "ROCM_PYTHON_LIBAMD_COMGR", "ROCM_PYTHON_LIBLLVM", "LD_LIBRARY_PATH")
 
@@ -35,7 +35,6 @@ def _version(library):
 
 def report(out=sys.stdout):
     """Writes the report and returns the exit status."""
-    import rocm
 
     def line(text=""):
         print(text, file=out)
@@ -44,7 +43,7 @@ def report(out=sys.stdout):
         version = metadata.version("rocm-llvm-python")
     except metadata.PackageNotFoundError:
         version = "not installed (source tree)"
-    line(f"rocm-llvm-python {version}, bindings generated for ROCm {rocm.ROCM_VERSION_NAME}")
+    line(f"rocm-llvm-python {version}, bindings generated for ROCm {_packages.ROCM_VERSION_NAME}")
     line(f"python {platform.python_version()} ({sys.executable})")
     line(f"system {platform.platform()} {platform.machine()} {'-'.join(platform.libc_ver())}")
     for var in ENV_VARS:

@@ -114,6 +114,14 @@ fn remember(
     Ok(made)
 }
 
+/// Whether `obj` is a `CStr`: a copy the bindings made, whose C string (if the library handed
+/// one over) was freed already. The library's free function given one does nothing: programs
+/// written for rocm-llvm-python free every message (`LLVMDisposeMessage(msg)`), which there
+/// is the library's pointer and here a copy whose memory Python owns.
+pub fn is_cstr_copy(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    obj.is_instance(class(obj.py())?.0.bind(obj.py()))
+}
+
 /// A `char *` the library handed over: copied into a `CStr`, then freed with the library's
 /// own function (`LLVMDisposeMessage`); None for NULL.
 pub fn owned_cstr_result(

@@ -7,26 +7,24 @@ use pyo3::types::{PyBytes, PyString};
 use std::ffi::{c_char, CString};
 
 /// A `const char *` argument: `bytes`, `str` (UTF-8), None, or anything pointer-like.
+///
+/// `bytes` and `str` pass their own storage, which CPython keeps NUL-terminated (a `str`'s
+/// UTF-8 form is cached in the object): no copy, and the pointer stays valid as long as the
+/// object, as in hip-python. A library may keep it (`LLVMCreateMemoryBufferWithMemoryRange`
+/// reads the caller's bytes later), and data with NULs inside (bitcode) passes whole.
 pub struct CStrArg {
     /// The address passed to C.
     addr: usize,
-    /// Owned copy for `str` arguments (and `bytes`, which need a NUL).
-    _owned: Option<CString>,
     /// Keeps a pointer-like argument's buffer alive.
     _ptr: Option<PtrArg>,
 }
 
-/// Copies `bytes` into a NUL-terminated string, rejecting embedded NULs.
-fn to_cstring(b: &[u8]) -> PyResult<CString> {
-    CString::new(b).map_err(|_| PyValueError::new_err("string contains an embedded NUL byte"))
-}
-
 impl<'py> FromPyObject<'py> for CStrArg {
     fn extract_bound(obj: &Bound<'py, PyAny>) -> PyResult<Self> {
-        let owned = if let Ok(b) = obj.downcast::<PyBytes>() {
-            to_cstring(b.as_bytes())?
+        let addr = if let Ok(b) = obj.downcast::<PyBytes>() {
+            b.as_bytes().as_ptr() as usize
         } else if let Ok(s) = obj.downcast::<PyString>() {
-            to_cstring(s.to_cow()?.as_bytes())?
+            s.to_str()?.as_ptr() as usize
         } else {
             let p = PtrArg::convert(obj, false).map_err(|_| {
                 PyTypeError::new_err(format!(
@@ -39,15 +37,10 @@ impl<'py> FromPyObject<'py> for CStrArg {
             })?;
             return Ok(CStrArg {
                 addr: p.addr,
-                _owned: None,
                 _ptr: Some(p),
             });
         };
-        Ok(CStrArg {
-            addr: owned.as_ptr() as usize,
-            _owned: Some(owned),
-            _ptr: None,
-        })
+        Ok(CStrArg { addr, _ptr: None })
     }
 }
 
@@ -57,6 +50,11 @@ impl CStrArg {
     pub fn addr(&self) -> usize {
         self.addr
     }
+}
+
+/// Copies `bytes` into a NUL-terminated string, rejecting embedded NULs.
+fn to_cstring(b: &[u8]) -> PyResult<CString> {
+    CString::new(b).map_err(|_| PyValueError::new_err("string contains an embedded NUL byte"))
 }
 
 /// A `const char **` argument: a list or tuple of `bytes`/`str`, None, or pointer-like.

@@ -1,1 +1,13 @@
-"""Helper types shared by all modules (hip-python's `hip._util`)."""
+"""Helper types shared by all modules (hip-python's `hip._util`): `hip._util.types`.
+
+`import hip` imports this package; `types` loads the native extension, so it is imported on
+first access.
+"""
+
+
+def __getattr__(name):
+    if name == "types":
+        from hip._util import types
+
+        return types
+    raise AttributeError(f"module 'hip._util' has no attribute {name!r}")

@@ -214,35 +214,34 @@ class code_object_info_s(Struct):
     def __init__(self, *_values: Any, _ptr: _PointerLike = ..., isa: _PointerLike = ..., size: SupportsIndex = ..., offset: SupportsIndex = ...) -> None: ...
 amd_comgr_code_object_info_t = code_object_info_s
 
-def amd_comgr_status_string(status: amd_comgr_status_s | int, status_string: _CStringArray) -> tuple[amd_comgr_status_s]:
+def amd_comgr_status_string(status: amd_comgr_status_s | int) -> tuple[amd_comgr_status_s, bytes]:
     """Query additional information about a status code.
 
     Args:
         status [in]: Status code.
-        status_string [out]: A NUL-terminated string that describes
-            the error status.
 
-    Returns: a tuple of 1 item(s):
+    Returns: a tuple of 2 item(s):
         amd_comgr_status_s
+        status_string: bytes
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
         status is an invalid status code, or status_string is NULL.
     """
 
-def amd_comgr_get_version(major: _PointerLike, minor: _PointerLike) -> tuple[()]:
+def amd_comgr_get_version() -> tuple[int, int]:
     """Get the version of the code object manager interface
     supported.
 
     An interface is backwards compatible with an implementation with an
     equal major version, and a greater than or equal minor version.
 
-    Args:
-        major [out]: Major version number.
-        minor [out]: Minor version number.
+    Returns: a tuple of 2 item(s):
+        major: int
+        minor: int
     """
 
-def amd_comgr_get_isa_count(count: _PointerLike) -> tuple[amd_comgr_status_s]:
+def amd_comgr_get_isa_count() -> tuple[amd_comgr_status_s, int]:
     """Return the number of isa names supported by this version of
     the code object manager library.
 
@@ -250,11 +249,9 @@ def amd_comgr_get_isa_count(count: _PointerLike) -> tuple[amd_comgr_status_s]:
     be used in the actions that involve machine code generation or
     inspection.
 
-    Args:
-        count [out]: The number of isa names supported.
-
-    Returns: a tuple of 1 item(s):
+    Returns: a tuple of 2 item(s):
         amd_comgr_status_s
+        count: int
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -263,18 +260,17 @@ def amd_comgr_get_isa_count(count: _PointerLike) -> tuple[amd_comgr_status_s]:
         Unable to update action info object as out of resources.
     """
 
-def amd_comgr_get_isa_name(index: SupportsIndex, isa_name: _CStringArray) -> tuple[amd_comgr_status_s]:
+def amd_comgr_get_isa_name(index: SupportsIndex) -> tuple[amd_comgr_status_s, bytes]:
     """Return the Nth isa name supported by this version of the
     code object manager library.
 
     Args:
         index [in]: The index of the isa name to be returned. The
             first isa name is index 0.
-        isa_name [out]: A null terminated string that is the isa name
-            being requested.
 
-    Returns: a tuple of 1 item(s):
+    Returns: a tuple of 2 item(s):
         amd_comgr_status_s
+        isa_name: bytes
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -351,15 +347,15 @@ def amd_comgr_release_data(data: amd_comgr_data_s) -> tuple[amd_comgr_status_s]:
         Unable to update the data object as out of resources.
     """
 
-def amd_comgr_get_data_kind(data: amd_comgr_data_s, kind: _PointerLike) -> tuple[amd_comgr_status_s]:
+def amd_comgr_get_data_kind(data: amd_comgr_data_s) -> tuple[amd_comgr_status_s, amd_comgr_data_kind_s]:
     """Get the kind of the data object.
 
     Args:
         data [in]: The data object to query.
-        kind [out]: The kind of data the object.
 
-    Returns: a tuple of 1 item(s):
+    Returns: a tuple of 2 item(s):
         amd_comgr_status_s
+        kind: amd_comgr_data_kind_s
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -695,17 +691,17 @@ def amd_comgr_data_set_remove(data_set: amd_comgr_data_set_s, data_kind: amd_com
         object as out of resources.
     """
 
-def amd_comgr_action_data_count(data_set: amd_comgr_data_set_s, data_kind: amd_comgr_data_kind_s | int, count: _PointerLike) -> tuple[amd_comgr_status_s]:
+def amd_comgr_action_data_count(data_set: amd_comgr_data_set_s, data_kind: amd_comgr_data_kind_s | int) -> tuple[amd_comgr_status_s, int]:
     """Return the number of data objects of a specified data kind that are
     added to a data set object.
 
     Args:
         data_set [in]: A handle to the data set object to be queried.
         data_kind [in]: The data kind of the data objects to be counted.
-        count [out]: The number of data objects of data kind data_kind.
 
-    Returns: a tuple of 1 item(s):
+    Returns: a tuple of 2 item(s):
         amd_comgr_status_s
+        count: int
         ::AMD_COMGR_STATUS_SUCCESS The function has been executed
         successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is an invalid
@@ -892,7 +888,7 @@ def amd_comgr_action_info_set_option_list(action_info: amd_comgr_action_info_s, 
         info object as out of resources.
     """
 
-def amd_comgr_action_info_get_option_list_count(action_info: amd_comgr_action_info_s, count: _PointerLike) -> tuple[amd_comgr_status_s]:
+def amd_comgr_action_info_get_option_list_count(action_info: amd_comgr_action_info_s) -> tuple[amd_comgr_status_s, int]:
     """Return the number of options in the options array.
 
     The action_info object must have had its options set with @p
@@ -900,10 +896,10 @@ def amd_comgr_action_info_get_option_list_count(action_info: amd_comgr_action_in
 
     Args:
         action_info [in]: The action info object to query.
-        count [out]: The number of options in the options array.
 
-    Returns: a tuple of 1 item(s):
+    Returns: a tuple of 2 item(s):
         amd_comgr_status_s
+        count: int
         ::AMD_COMGR_STATUS_SUCCESS The function has been executed
         successfully.
         ::AMD_COMGR_STATUS_ERROR The options of action_info were never
@@ -1184,15 +1180,15 @@ def amd_comgr_do_action(kind: amd_comgr_action_kind_s | int, info: amd_comgr_act
         Unable to update the data object as out of resources.
     """
 
-def amd_comgr_get_metadata_kind(metadata: amd_comgr_metadata_node_s, kind: _PointerLike) -> tuple[amd_comgr_status_s]:
+def amd_comgr_get_metadata_kind(metadata: amd_comgr_metadata_node_s) -> tuple[amd_comgr_status_s, amd_comgr_metadata_kind_s]:
     """Get the kind of the metadata node.
 
     Args:
         metadata [in]: The metadata node to query.
-        kind [out]: The kind of the metadata node.
 
-    Returns: a tuple of 1 item(s):
+    Returns: a tuple of 2 item(s):
         amd_comgr_status_s
+        kind: amd_comgr_metadata_kind_s
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -1226,15 +1222,15 @@ def amd_comgr_get_metadata_string(metadata: amd_comgr_metadata_node_s, size: _Po
         Unable to update the data object as out of resources.
     """
 
-def amd_comgr_get_metadata_map_size(metadata: amd_comgr_metadata_node_s, size: _PointerLike) -> tuple[amd_comgr_status_s]:
+def amd_comgr_get_metadata_map_size(metadata: amd_comgr_metadata_node_s) -> tuple[amd_comgr_status_s, int]:
     """Get the map size from a metadata map node.
 
     Args:
         metadata [in]: The metadata node to query.
-        size [out]: The number of entries in the map.
 
-    Returns: a tuple of 1 item(s):
+    Returns: a tuple of 2 item(s):
         amd_comgr_status_s
+        size: int
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -1296,15 +1292,15 @@ def amd_comgr_metadata_lookup(metadata: amd_comgr_metadata_node_s, key: _CString
         Unable to lookup metadata as out of resources.
     """
 
-def amd_comgr_get_metadata_list_size(metadata: amd_comgr_metadata_node_s, size: _PointerLike) -> tuple[amd_comgr_status_s]:
+def amd_comgr_get_metadata_list_size(metadata: amd_comgr_metadata_node_s) -> tuple[amd_comgr_status_s, int]:
     """Get the list size from a metadata list node.
 
     Args:
         metadata [in]: The metadata node to query.
-        size [out]: The number of entries in the list.
 
-    Returns: a tuple of 1 item(s):
+    Returns: a tuple of 2 item(s):
         amd_comgr_status_s
+        size: int
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -1364,7 +1360,7 @@ def amd_comgr_iterate_symbols(data: amd_comgr_data_s, callback: _PointerLike, us
         Unable to iterate the data object as out of resources.
     """
 
-def amd_comgr_symbol_lookup(data: amd_comgr_data_s, name: _CString) -> tuple[amd_comgr_status_s, amd_comgr_symbol_s]:
+def amd_comgr_symbol_lookup(data: amd_comgr_data_s, name: _CString, symbol: amd_comgr_symbol_s | _PointerLike) -> tuple[amd_comgr_status_s]:
     """Lookup a symbol in a machine code object by name.
 
     For a AMD_COMGR_DATA_KIND_RELOCATABLE the symbols in the ELF symtab section
@@ -1374,10 +1370,10 @@ def amd_comgr_symbol_lookup(data: amd_comgr_data_s, name: _CString) -> tuple[amd
     Args:
         data [in]: The data object to query.
         name [in]: A null terminated string that is the symbol name to lookup.
+        symbol [out]: The symbol with the name.
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         amd_comgr_status_s
-        symbol: amd_comgr_symbol_s
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR The machine code object has no symbol
@@ -1486,7 +1482,7 @@ def amd_comgr_disassemble_instruction(disassembly_info: amd_comgr_disassembly_in
         instruction as out of resources.
     """
 
-def amd_comgr_demangle_symbol_name(mangled_symbol_name: amd_comgr_data_s) -> tuple[amd_comgr_status_s, amd_comgr_data_s]:
+def amd_comgr_demangle_symbol_name(mangled_symbol_name: amd_comgr_data_s, demangled_symbol_name: amd_comgr_data_s | _PointerLike) -> tuple[amd_comgr_status_s]:
     """Demangle a symbol name.
 
     Note: If the mangled_symbol_name cannot be demangled, it will be copied
@@ -1496,10 +1492,12 @@ def amd_comgr_demangle_symbol_name(mangled_symbol_name: amd_comgr_data_s) -> tup
     Args:
         mangled_symbol_name [in]: A data object of kind @p
             AMD_COMGR_DATA_KIND_BYTES containing the mangled symbol name.
+        demangled_symbol_name [out]: A handle to the data object of kind @p
+            AMD_COMGR_DATA_KIND_BYTES created and set to contain the demangled symbol
+            name in case of successful completion. The handle must be released using
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         amd_comgr_status_s
-        demangled_symbol_name: amd_comgr_data_s
         ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT mangled_symbol_name is
         an invalid data object or not of kind AMD_COMGR_DATA_KIND_BYTES or

@@ -7,7 +7,7 @@ per-target functions.
 """
 
 import rocm._native  # noqa: F401 - publishes the generated modules
-from rocm._packages import attach
+from rocm._packages import attach, import_all
 from rocm.llvm.c import transforms  # noqa: F401
 
 __all__ = attach(__name__)
@@ -16,3 +16,5 @@ if "target" in __all__:
     from rocm.llvm.c import _inline
 
     _inline.install(target)  # noqa: F821 - attached just above
+
+import_all()

@@ -29,7 +29,7 @@ def _init_all(module, kind):
     """Calls LLVMInitialize<T><kind>() for every target T the bindings know; targets the
     loaded libLLVM was not built with (its symbol is missing) are passed over, as LLVM's own
     helper only names the targets of its build."""
-    from rocm import HipLoadError
+    from rocm._packages import HipLoadError
 
     pattern = re.compile(rf"LLVMInitialize(\w+){kind}")
     for name in dir(module):
@@ -100,7 +100,7 @@ def install(module):
         """Initializes the host's disassembler; 0 on success."""
         return _init_native(module, ("Disassembler",))
 
-    for fn in (
+    helpers = (
         LLVMInitializeAllTargetInfos,
         LLVMInitializeAllTargets,
         LLVMInitializeAllTargetMCs,
@@ -111,6 +111,10 @@ def install(module):
         LLVMInitializeNativeAsmParser,
         LLVMInitializeNativeAsmPrinter,
         LLVMInitializeNativeDisassembler,
-    ):
+    )
+    for fn in helpers:
         fn.__module__ = module.__name__
         setattr(module, fn.__name__, fn)
+    # `from rocm.llvm.c.target import *` brings them too, as in rocm-llvm-python.
+    exported = list(getattr(module, "__all__", ()))
+    module.__all__ = exported + sorted({fn.__name__ for fn in helpers} - set(exported))

@@ -38,47 +38,47 @@ def has_symbol(name: str) -> bool:
 def _symbol_address(name: str) -> int: ...
 
 
-def LLVMParseBitcode(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike, OutModule: LLVMOpaqueModule | _PointerLike) -> tuple[int, bytes]:
+def LLVMParseBitcode(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[int, LLVMOpaqueModule, bytes]:
     """Args:
         MemBuf
-        OutModule
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 3 item(s):
         int
+        OutModule: LLVMOpaqueModule
         OutMessage: bytes
     """
 
-def LLVMParseBitcode2(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike, OutModule: LLVMOpaqueModule | _PointerLike) -> int:
+def LLVMParseBitcode2(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[int, LLVMOpaqueModule]:
     """Args:
         MemBuf
-        OutModule
-
-    Returns: a tuple of 1 item(s):
-        int
-    """
-
-def LLVMParseBitcodeInContext(ContextRef: LLVMOpaqueContext | _PointerLike, MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike, OutModule: LLVMOpaqueModule | _PointerLike) -> tuple[int, bytes]:
-    """Args:
-        ContextRef
-        MemBuf
-        OutModule
 
     Returns: a tuple of 2 item(s):
         int
-        OutMessage: bytes
+        OutModule: LLVMOpaqueModule
     """
 
-def LLVMParseBitcodeInContext2(ContextRef: LLVMOpaqueContext | _PointerLike, MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike, OutModule: LLVMOpaqueModule | _PointerLike) -> int:
+def LLVMParseBitcodeInContext(ContextRef: LLVMOpaqueContext | _PointerLike, MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[int, LLVMOpaqueModule, bytes]:
     """Args:
         ContextRef
         MemBuf
-        OutModule
 
-    Returns: a tuple of 1 item(s):
+    Returns: a tuple of 3 item(s):
         int
+        OutModule: LLVMOpaqueModule
+        OutMessage: bytes
     """
 
-def LLVMGetBitcodeModuleInContext(ContextRef: LLVMOpaqueContext | _PointerLike, MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike, OutM: LLVMOpaqueModule | _PointerLike) -> tuple[int, bytes]:
+def LLVMParseBitcodeInContext2(ContextRef: LLVMOpaqueContext | _PointerLike, MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[int, LLVMOpaqueModule]:
+    """Args:
+        ContextRef
+        MemBuf
+
+    Returns: a tuple of 2 item(s):
+        int
+        OutModule: LLVMOpaqueModule
+    """
+
+def LLVMGetBitcodeModuleInContext(ContextRef: LLVMOpaqueContext | _PointerLike, MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[int, LLVMOpaqueModule, bytes]:
     """Reads a module from the specified path, returning via the OutMP parameter
     a module provider which performs lazy deserialization. Returns 0 on success.
     Optionally returns a human-readable error message via OutMessage.
@@ -87,14 +87,14 @@ def LLVMGetBitcodeModuleInContext(ContextRef: LLVMOpaqueContext | _PointerLike, 
     Args:
         ContextRef
         MemBuf
-        OutM
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 3 item(s):
         int
+        OutM: LLVMOpaqueModule
         OutMessage: bytes
     """
 
-def LLVMGetBitcodeModuleInContext2(ContextRef: LLVMOpaqueContext | _PointerLike, MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike, OutM: LLVMOpaqueModule | _PointerLike) -> int:
+def LLVMGetBitcodeModuleInContext2(ContextRef: LLVMOpaqueContext | _PointerLike, MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[int, LLVMOpaqueModule]:
     """Reads a module from the given memory buffer, returning via the OutMP
     parameter a module provider which performs lazy deserialization.
 
@@ -106,27 +106,27 @@ def LLVMGetBitcodeModuleInContext2(ContextRef: LLVMOpaqueContext | _PointerLike,
     Args:
         ContextRef
         MemBuf
-        OutM
-
-    Returns: a tuple of 1 item(s):
-        int
-    """
-
-def LLVMGetBitcodeModule(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike, OutM: LLVMOpaqueModule | _PointerLike) -> tuple[int, bytes]:
-    """Args:
-        MemBuf
-        OutM
 
     Returns: a tuple of 2 item(s):
         int
+        OutM: LLVMOpaqueModule
+    """
+
+def LLVMGetBitcodeModule(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[int, LLVMOpaqueModule, bytes]:
+    """Args:
+        MemBuf
+
+    Returns: a tuple of 3 item(s):
+        int
+        OutM: LLVMOpaqueModule
         OutMessage: bytes
     """
 
-def LLVMGetBitcodeModule2(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike, OutM: LLVMOpaqueModule | _PointerLike) -> int:
+def LLVMGetBitcodeModule2(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[int, LLVMOpaqueModule]:
     """Args:
         MemBuf
-        OutM
 
-    Returns: a tuple of 1 item(s):
+    Returns: a tuple of 2 item(s):
         int
+        OutM: LLVMOpaqueModule
     """

@@ -105,23 +105,19 @@ def llvm_blake3_hasher_update(self_: llvm_blake3_hasher | _PointerLike, input: _
         input_len
     """
 
-def llvm_blake3_hasher_finalize(self_: llvm_blake3_hasher | _PointerLike, out_len: SupportsIndex) -> int:
+def llvm_blake3_hasher_finalize(self_: llvm_blake3_hasher | _PointerLike, out: _PointerLike, out_len: SupportsIndex) -> None:
     """Args:
         self
+        out
         out_len
-
-    Returns: a tuple of 1 item(s):
-        out: int
     """
 
-def llvm_blake3_hasher_finalize_seek(self_: llvm_blake3_hasher | _PointerLike, seek: SupportsIndex, out_len: SupportsIndex) -> int:
+def llvm_blake3_hasher_finalize_seek(self_: llvm_blake3_hasher | _PointerLike, seek: SupportsIndex, out: _PointerLike, out_len: SupportsIndex) -> None:
     """Args:
         self
         seek
+        out
         out_len
-
-    Returns: a tuple of 1 item(s):
-        out: int
     """
 
 def llvm_blake3_hasher_reset(self_: llvm_blake3_hasher | _PointerLike) -> None:

@@ -263,18 +263,18 @@ def LLVMOrcLLJITAddLLVMIRModuleWithRT(J: LLVMOrcOpaqueLLJIT | _PointerLike, JD: 
         LLVMOpaqueError
     """
 
-def LLVMOrcLLJITLookup(J: LLVMOrcOpaqueLLJIT | _PointerLike, Name: _CString) -> tuple[LLVMOpaqueError, int]:
+def LLVMOrcLLJITLookup(J: LLVMOrcOpaqueLLJIT | _PointerLike, Result: _PointerLike, Name: _CString) -> LLVMOpaqueError:
     """Look up the given symbol in the main JITDylib of the given LLJIT instance.
 
     This operation does not take ownership of the Name argument.
 
     Args:
         J
+        Result
         Name
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         LLVMOpaqueError
-        Result: int
     """
 
 def LLVMOrcLLJITGetObjLinkingLayer(J: LLVMOrcOpaqueLLJIT | _PointerLike) -> LLVMOrcOpaqueObjectLayer:

@@ -110,17 +110,17 @@ def LLVMGetTargetFromName(Name: _CString) -> LLVMTarget:
         LLVMTarget
     """
 
-def LLVMGetTargetFromTriple(Triple: _CString, T: LLVMTarget | _PointerLike) -> tuple[int, bytes]:
+def LLVMGetTargetFromTriple(Triple: _CString) -> tuple[int, LLVMTarget, bytes]:
     """Finds the target corresponding to the given triple and stores it in T.
     Returns 0 on success. Optionally returns any error in ErrorMessage.
     Use LLVMDisposeMessage to dispose the message.
 
     Args:
         Triple
-        T
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 3 item(s):
         int
+        T: LLVMTarget
         ErrorMessage: bytes
     """
 
@@ -364,7 +364,7 @@ def LLVMSetTargetMachineMachineOutliner(T: LLVMOpaqueTargetMachine | _PointerLik
         Enable
     """
 
-def LLVMTargetMachineEmitToFile(T: LLVMOpaqueTargetMachine | _PointerLike, M: LLVMOpaqueModule | _PointerLike, Filename: _CString, codegen: LLVMCodeGenFileType | int) -> tuple[int, bytes]:
+def LLVMTargetMachineEmitToFile(T: LLVMOpaqueTargetMachine | _PointerLike, M: LLVMOpaqueModule | _PointerLike, Filename: _CString, codegen: LLVMCodeGenFileType | int, ErrorMessage: _CStringArray) -> int:
     """Emits an asm or object file for the given module to the filename. This
     wraps several c++ only classes (among them a file stream). Returns any
     error in ErrorMessage. Use LLVMDisposeMessage to dispose the message.
@@ -374,24 +374,24 @@ def LLVMTargetMachineEmitToFile(T: LLVMOpaqueTargetMachine | _PointerLike, M: LL
         M
         Filename
         codegen
+        ErrorMessage
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         int
-        ErrorMessage: bytes
     """
 
-def LLVMTargetMachineEmitToMemoryBuffer(T: LLVMOpaqueTargetMachine | _PointerLike, M: LLVMOpaqueModule | _PointerLike, codegen: LLVMCodeGenFileType | int, OutMemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[int, bytes]:
+def LLVMTargetMachineEmitToMemoryBuffer(T: LLVMOpaqueTargetMachine | _PointerLike, M: LLVMOpaqueModule | _PointerLike, codegen: LLVMCodeGenFileType | int, ErrorMessage: _CStringArray, OutMemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> int:
     """Compile the LLVM IR stored in M and store the result in OutMemBuf.
 
     Args:
         T
         M
         codegen
+        ErrorMessage
         OutMemBuf
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         int
-        ErrorMessage: bytes
     """
 
 def LLVMGetDefaultTargetTriple() -> bytes:

@@ -648,26 +648,26 @@ def LLVMCreateStringAttribute(C: LLVMOpaqueContext | _PointerLike, K: _CString, 
         LLVMOpaqueAttributeRef
     """
 
-def LLVMGetStringAttributeKind(A: LLVMOpaqueAttributeRef | _PointerLike) -> tuple[bytes, int]:
+def LLVMGetStringAttributeKind(A: LLVMOpaqueAttributeRef | _PointerLike, Length: _PointerLike) -> bytes:
     """Get the string attribute's kind.
 
     Args:
         A
+        Length
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        Length: int
     """
 
-def LLVMGetStringAttributeValue(A: LLVMOpaqueAttributeRef | _PointerLike) -> tuple[bytes, int]:
+def LLVMGetStringAttributeValue(A: LLVMOpaqueAttributeRef | _PointerLike, Length: _PointerLike) -> bytes:
     """Get the string attribute's value.
 
     Args:
         A
+        Length
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        Length: int
     """
 
 def LLVMIsEnumAttribute(A: LLVMOpaqueAttributeRef | _PointerLike) -> int:
@@ -783,17 +783,17 @@ def LLVMSetIsNewDbgInfoFormat(M: LLVMOpaqueModule | _PointerLike, UseNewFormat: 
         UseNewFormat
     """
 
-def LLVMGetModuleIdentifier(M: LLVMOpaqueModule | _PointerLike) -> tuple[bytes, int]:
+def LLVMGetModuleIdentifier(M: LLVMOpaqueModule | _PointerLike, Len: _PointerLike) -> bytes:
     """Obtain the identifier of a module.
 
     See: Module::getModuleIdentifier()
 
     Args:
         M: Module to obtain identifier of
+        Len: Out parameter which holds the length of the returned string.
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        Len: int
         The identifier of M.
     """
 
@@ -808,17 +808,17 @@ def LLVMSetModuleIdentifier(M: LLVMOpaqueModule | _PointerLike, Ident: _CString,
         Len: Length of Ident
     """
 
-def LLVMGetSourceFileName(M: LLVMOpaqueModule | _PointerLike) -> tuple[bytes, int]:
+def LLVMGetSourceFileName(M: LLVMOpaqueModule | _PointerLike, Len: _PointerLike) -> bytes:
     """Obtain the module's original source file name.
 
     See: Module::getSourceFileName()
 
     Args:
         M: Module to obtain the name of
+        Len: Out parameter which holds the length of the returned string
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        Len: int
         The original source file name of M
     """
 
@@ -890,7 +890,7 @@ def LLVMSetTarget(M: LLVMOpaqueModule | _PointerLike, Triple: _CString) -> None:
         Triple
     """
 
-def LLVMCopyModuleFlagsMetadata(M: LLVMOpaqueModule | _PointerLike) -> tuple[Pointer, int]:
+def LLVMCopyModuleFlagsMetadata(M: LLVMOpaqueModule | _PointerLike, Len: _PointerLike) -> Pointer:
     """Returns the module flags as an array of flag-key-value triples.  The caller
     is responsible for freeing this array by calling
 
@@ -898,10 +898,10 @@ def LLVMCopyModuleFlagsMetadata(M: LLVMOpaqueModule | _PointerLike) -> tuple[Poi
 
     Args:
         M
+        Len
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         Pointer
-        Len: int
     """
 
 def LLVMDisposeModuleFlagsMetadata(Entries: _PointerLike) -> None:
@@ -924,7 +924,7 @@ def LLVMModuleFlagEntriesGetFlagBehavior(Entries: _PointerLike, Index: SupportsI
         LLVMModuleFlagBehavior
     """
 
-def LLVMModuleFlagEntriesGetKey(Entries: _PointerLike, Index: SupportsIndex) -> tuple[bytes, int]:
+def LLVMModuleFlagEntriesGetKey(Entries: _PointerLike, Index: SupportsIndex, Len: _PointerLike) -> bytes:
     """Returns the key for a module flag entry at a specific index.
 
     See: Module::ModuleFlagEntry::Key
@@ -932,10 +932,10 @@ def LLVMModuleFlagEntriesGetKey(Entries: _PointerLike, Index: SupportsIndex) -> 
     Args:
         Entries
         Index
+        Len
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        Len: int
     """
 
 def LLVMModuleFlagEntriesGetMetadata(Entries: _PointerLike, Index: SupportsIndex) -> LLVMOpaqueMetadata:
@@ -989,7 +989,7 @@ def LLVMDumpModule(M: LLVMOpaqueModule | _PointerLike) -> None:
         M
     """
 
-def LLVMPrintModuleToFile(M: LLVMOpaqueModule | _PointerLike, Filename: _CString) -> tuple[int, bytes]:
+def LLVMPrintModuleToFile(M: LLVMOpaqueModule | _PointerLike, Filename: _CString, ErrorMessage: _CStringArray) -> int:
     """Print a representation of a module to a file. The ErrorMessage needs to be
     disposed with LLVMDisposeMessage. Returns 0 on success, 1 otherwise.
 
@@ -998,10 +998,10 @@ def LLVMPrintModuleToFile(M: LLVMOpaqueModule | _PointerLike, Filename: _CString
     Args:
         M
         Filename
+        ErrorMessage
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         int
-        ErrorMessage: bytes
     """
 
 def LLVMPrintModuleToString(M: LLVMOpaqueModule | _PointerLike) -> bytes:
@@ -1017,17 +1017,17 @@ def LLVMPrintModuleToString(M: LLVMOpaqueModule | _PointerLike) -> bytes:
         bytes
     """
 
-def LLVMGetModuleInlineAsm(M: LLVMOpaqueModule | _PointerLike) -> tuple[bytes, int]:
+def LLVMGetModuleInlineAsm(M: LLVMOpaqueModule | _PointerLike, Len: _PointerLike) -> bytes:
     """Get inline assembly for a module.
 
     See: Module::getModuleInlineAsm()
 
     Args:
         M
+        Len
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        Len: int
     """
 
 def LLVMSetModuleInlineAsm2(M: LLVMOpaqueModule | _PointerLike, Asm: _CString, Len: SupportsIndex) -> None:
@@ -1072,26 +1072,26 @@ def LLVMGetInlineAsm(Ty: LLVMOpaqueType | _PointerLike, AsmString: _CString, Asm
         LLVMOpaqueValue
     """
 
-def LLVMGetInlineAsmAsmString(InlineAsmVal: LLVMOpaqueValue | _PointerLike) -> tuple[bytes, int]:
+def LLVMGetInlineAsmAsmString(InlineAsmVal: LLVMOpaqueValue | _PointerLike, Len: _PointerLike) -> bytes:
     """Get the template string used for an inline assembly snippet
 
     Args:
         InlineAsmVal
+        Len
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        Len: int
     """
 
-def LLVMGetInlineAsmConstraintString(InlineAsmVal: LLVMOpaqueValue | _PointerLike) -> tuple[bytes, int]:
+def LLVMGetInlineAsmConstraintString(InlineAsmVal: LLVMOpaqueValue | _PointerLike, Len: _PointerLike) -> bytes:
     """Get the raw constraint string for an inline assembly snippet
 
     Args:
         InlineAsmVal
+        Len
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        Len: int
     """
 
 def LLVMGetInlineAsmDialect(InlineAsmVal: LLVMOpaqueValue | _PointerLike) -> LLVMInlineAsmDialect:
@@ -1250,17 +1250,17 @@ def LLVMGetOrInsertNamedMetadata(M: LLVMOpaqueModule | _PointerLike, Name: _CStr
         LLVMOpaqueNamedMDNode
     """
 
-def LLVMGetNamedMetadataName(NamedMD: LLVMOpaqueNamedMDNode | _PointerLike) -> tuple[bytes, int]:
+def LLVMGetNamedMetadataName(NamedMD: LLVMOpaqueNamedMDNode | _PointerLike, NameLen: _PointerLike) -> bytes:
     """Retrieve the name of a NamedMDNode.
 
     See: llvm::NamedMDNode::getName()
 
     Args:
         NamedMD
+        NameLen
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        NameLen: int
     """
 
 def LLVMGetNamedMetadataNumOperands(M: LLVMOpaqueModule | _PointerLike, Name: _CString) -> int:
@@ -1305,7 +1305,7 @@ def LLVMAddNamedMetadataOperand(M: LLVMOpaqueModule | _PointerLike, Name: _CStri
         Val
     """
 
-def LLVMGetDebugLocDirectory(Val: LLVMOpaqueValue | _PointerLike) -> tuple[bytes, int]:
+def LLVMGetDebugLocDirectory(Val: LLVMOpaqueValue | _PointerLike, Length: _PointerLike) -> bytes:
     """Return the directory of the debug location for this value, which must be
     an llvm::Instruction, llvm::GlobalVariable, or llvm::Function.
 
@@ -1315,13 +1315,13 @@ def LLVMGetDebugLocDirectory(Val: LLVMOpaqueValue | _PointerLike) -> tuple[bytes
 
     Args:
         Val
+        Length
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        Length: int
     """
 
-def LLVMGetDebugLocFilename(Val: LLVMOpaqueValue | _PointerLike) -> tuple[bytes, int]:
+def LLVMGetDebugLocFilename(Val: LLVMOpaqueValue | _PointerLike, Length: _PointerLike) -> bytes:
     """Return the filename of the debug location for this value, which must be
     an llvm::Instruction, llvm::GlobalVariable, or llvm::Function.
 
@@ -1331,10 +1331,10 @@ def LLVMGetDebugLocFilename(Val: LLVMOpaqueValue | _PointerLike) -> tuple[bytes,
 
     Args:
         Val
+        Length
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        Length: int
     """
 
 def LLVMGetDebugLocLine(Val: LLVMOpaqueValue | _PointerLike) -> int:
@@ -2269,7 +2269,7 @@ def LLVMX86AMXType() -> LLVMOpaqueType:
         LLVMOpaqueType
     """
 
-def LLVMTargetExtTypeInContext(C: LLVMOpaqueContext | _PointerLike, Name: _CString, TypeParams: LLVMOpaqueType | _PointerLike, TypeParamCount: SupportsIndex, IntParamCount: SupportsIndex) -> tuple[LLVMOpaqueType, int]:
+def LLVMTargetExtTypeInContext(C: LLVMOpaqueContext | _PointerLike, Name: _CString, TypeParams: LLVMOpaqueType | _PointerLike, TypeParamCount: SupportsIndex, IntParams: _PointerLike, IntParamCount: SupportsIndex) -> LLVMOpaqueType:
     """Create a target extension type in LLVM context.
 
     Args:
@@ -2277,11 +2277,11 @@ def LLVMTargetExtTypeInContext(C: LLVMOpaqueContext | _PointerLike, Name: _CStri
         Name
         TypeParams
         TypeParamCount
+        IntParams
         IntParamCount
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         LLVMOpaqueType
-        IntParams: int
     """
 
 def LLVMGetTargetExtTypeName(TargetExtTy: LLVMOpaqueType | _PointerLike) -> bytes:
@@ -3527,7 +3527,7 @@ def LLVMConstIntGetSExtValue(ConstantVal: LLVMOpaqueValue | _PointerLike) -> int
         int
     """
 
-def LLVMConstRealGetDouble(ConstantVal: LLVMOpaqueValue | _PointerLike) -> tuple[float, int]:
+def LLVMConstRealGetDouble(ConstantVal: LLVMOpaqueValue | _PointerLike, losesInfo: _PointerLike) -> float:
     """Obtain the double value for an floating point constant value.
     losesInfo indicates if some precision was lost in the conversion.
 
@@ -3535,10 +3535,10 @@ def LLVMConstRealGetDouble(ConstantVal: LLVMOpaqueValue | _PointerLike) -> tuple
 
     Args:
         ConstantVal
+        losesInfo
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         float
-        losesInfo: int
     """
 
 def LLVMConstStringInContext(C: LLVMOpaqueContext | _PointerLike, Str: _CString, Length: SupportsIndex, DontNullTerminate: SupportsIndex) -> LLVMOpaqueValue:
@@ -3603,17 +3603,17 @@ def LLVMIsConstantString(c: LLVMOpaqueValue | _PointerLike) -> int:
         int
     """
 
-def LLVMGetAsString(c: LLVMOpaqueValue | _PointerLike) -> tuple[bytes, int]:
+def LLVMGetAsString(c: LLVMOpaqueValue | _PointerLike, Length: _PointerLike) -> bytes:
     """Get the given constant data sequential as a string.
 
     See: ConstantDataSequential::getAsString()
 
     Args:
         c
+        Length
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        Length: int
     """
 
 def LLVMConstStructInContext(C: LLVMOpaqueContext | _PointerLike, ConstantVals: LLVMOpaqueValue | _PointerLike, Count: SupportsIndex, Packed: SupportsIndex) -> LLVMOpaqueValue:
@@ -4256,7 +4256,7 @@ def LLVMGlobalClearMetadata(Global: LLVMOpaqueValue | _PointerLike) -> None:
         Global
     """
 
-def LLVMGlobalCopyAllMetadata(Value: LLVMOpaqueValue | _PointerLike) -> tuple[Pointer, int]:
+def LLVMGlobalCopyAllMetadata(Value: LLVMOpaqueValue | _PointerLike, NumEntries: _PointerLike) -> Pointer:
     """Retrieves an array of metadata entries representing the metadata attached to
     this value. The caller is responsible for freeing this array by calling
 
@@ -4264,10 +4264,10 @@ def LLVMGlobalCopyAllMetadata(Value: LLVMOpaqueValue | _PointerLike) -> tuple[Po
 
     Args:
         Value
+        NumEntries
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         Pointer
-        NumEntries: int
     """
 
 def LLVMDisposeValueMetadataEntries(Entries: _PointerLike) -> None:
@@ -4641,33 +4641,33 @@ def LLVMIntrinsicGetType(Ctx: LLVMOpaqueContext | _PointerLike, ID: SupportsInde
         LLVMOpaqueType
     """
 
-def LLVMIntrinsicGetName(ID: SupportsIndex) -> tuple[bytes, int]:
+def LLVMIntrinsicGetName(ID: SupportsIndex, NameLength: _PointerLike) -> bytes:
     """Retrieves the name of an intrinsic.
 
     See: llvm::Intrinsic::getName()
 
     Args:
         ID
+        NameLength
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        NameLength: int
     """
 
-def LLVMIntrinsicCopyOverloadedName(ID: SupportsIndex, ParamTypes: LLVMOpaqueType | _PointerLike, ParamCount: SupportsIndex) -> tuple[bytes, int]:
+def LLVMIntrinsicCopyOverloadedName(ID: SupportsIndex, ParamTypes: LLVMOpaqueType | _PointerLike, ParamCount: SupportsIndex, NameLength: _PointerLike) -> bytes:
     """Deprecated: Use LLVMIntrinsicCopyOverloadedName2 instead.
 
     Args:
         ID
         ParamTypes
         ParamCount
+        NameLength
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        NameLength: int
     """
 
-def LLVMIntrinsicCopyOverloadedName2(Mod: LLVMOpaqueModule | _PointerLike, ID: SupportsIndex, ParamTypes: LLVMOpaqueType | _PointerLike, ParamCount: SupportsIndex) -> tuple[bytes, int]:
+def LLVMIntrinsicCopyOverloadedName2(Mod: LLVMOpaqueModule | _PointerLike, ID: SupportsIndex, ParamTypes: LLVMOpaqueType | _PointerLike, ParamCount: SupportsIndex, NameLength: _PointerLike) -> bytes:
     """Copies the name of an overloaded intrinsic identified by a given list of
     parameter types.
 
@@ -4683,10 +4683,10 @@ def LLVMIntrinsicCopyOverloadedName2(Mod: LLVMOpaqueModule | _PointerLike, ID: S
         ID
         ParamTypes
         ParamCount
+        NameLength
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        NameLength: int
     """
 
 def LLVMIntrinsicIsOverloaded(ID: SupportsIndex) -> int:
@@ -5184,15 +5184,15 @@ def LLVMValueAsMetadata(Val: LLVMOpaqueValue | _PointerLike) -> LLVMOpaqueMetada
         LLVMOpaqueMetadata
     """
 
-def LLVMGetMDString(V: LLVMOpaqueValue | _PointerLike) -> tuple[bytes, int]:
+def LLVMGetMDString(V: LLVMOpaqueValue | _PointerLike, Length: _PointerLike) -> bytes:
     """Obtain the underlying string from a MDString value.
 
     Args:
         V: Instance to obtain string from.
+        Length: Memory address which will hold length of returned string.
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        Length: int
         String data in MDString.
     """
 
@@ -5303,17 +5303,17 @@ def LLVMDisposeOperandBundle(Bundle: LLVMOpaqueOperandBundle | _PointerLike) -> 
         Bundle
     """
 
-def LLVMGetOperandBundleTag(Bundle: LLVMOpaqueOperandBundle | _PointerLike) -> tuple[bytes, int]:
+def LLVMGetOperandBundleTag(Bundle: LLVMOpaqueOperandBundle | _PointerLike, Len: _PointerLike) -> bytes:
     """Obtain the tag of an operand bundle as a string.
 
     See: OperandBundleDef::getTag()
 
     Args:
         Bundle: Operand bundle to obtain tag of.
+        Len: Out parameter which holds the length of the returned string.
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        Len: int
         The tag name of Bundle.
     """
 
@@ -5687,7 +5687,7 @@ def LLVMSetMetadata(Val: LLVMOpaqueValue | _PointerLike, KindID: SupportsIndex, 
         Node
     """
 
-def LLVMInstructionGetAllMetadataOtherThanDebugLoc(Instr: LLVMOpaqueValue | _PointerLike) -> tuple[Pointer, int]:
+def LLVMInstructionGetAllMetadataOtherThanDebugLoc(Instr: LLVMOpaqueValue | _PointerLike, NumEntries: _PointerLike) -> Pointer:
     """Returns the metadata associated with an instruction value, but filters out
     all the debug locations.
 
@@ -5695,10 +5695,10 @@ def LLVMInstructionGetAllMetadataOtherThanDebugLoc(Instr: LLVMOpaqueValue | _Poi
 
     Args:
         Instr
+        NumEntries
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         Pointer
-        NumEntries: int
     """
 
 def LLVMGetInstructionParent(Inst: LLVMOpaqueValue | _PointerLike) -> LLVMOpaqueBasicBlock:
@@ -8160,22 +8160,20 @@ def LLVMDisposeModuleProvider(M: LLVMOpaqueModuleProvider | _PointerLike) -> Non
         M
     """
 
-def LLVMCreateMemoryBufferWithContentsOfFile(Path: _CString, OutMemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[int, bytes]:
+def LLVMCreateMemoryBufferWithContentsOfFile(Path: _CString) -> tuple[int, LLVMOpaqueMemoryBuffer, bytes]:
     """Args:
         Path
-        OutMemBuf
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 3 item(s):
         int
+        OutMemBuf: LLVMOpaqueMemoryBuffer
         OutMessage: bytes
     """
 
-def LLVMCreateMemoryBufferWithSTDIN(OutMemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[int, bytes]:
-    """Args:
-        OutMemBuf
-
-    Returns: a tuple of 2 item(s):
+def LLVMCreateMemoryBufferWithSTDIN() -> tuple[int, LLVMOpaqueMemoryBuffer, bytes]:
+    """Returns: a tuple of 3 item(s):
         int
+        OutMemBuf: LLVMOpaqueMemoryBuffer
         OutMessage: bytes
     """
 

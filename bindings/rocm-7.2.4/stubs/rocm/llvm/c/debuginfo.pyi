@@ -558,43 +558,43 @@ def LLVMDIScopeGetFile(Scope: LLVMOpaqueMetadata | _PointerLike) -> LLVMOpaqueMe
         LLVMOpaqueMetadata
     """
 
-def LLVMDIFileGetDirectory(File: LLVMOpaqueMetadata | _PointerLike) -> tuple[bytes, int]:
+def LLVMDIFileGetDirectory(File: LLVMOpaqueMetadata | _PointerLike, Len: _PointerLike) -> bytes:
     """Get the directory of a given file.
 
     See: DIFile::getDirectory()
 
     Args:
         File: The file object.
+        Len: The length of the returned string.
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        Len: int
     """
 
-def LLVMDIFileGetFilename(File: LLVMOpaqueMetadata | _PointerLike) -> tuple[bytes, int]:
+def LLVMDIFileGetFilename(File: LLVMOpaqueMetadata | _PointerLike, Len: _PointerLike) -> bytes:
     """Get the name of a given file.
 
     See: DIFile::getFilename()
 
     Args:
         File: The file object.
+        Len: The length of the returned string.
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        Len: int
     """
 
-def LLVMDIFileGetSource(File: LLVMOpaqueMetadata | _PointerLike) -> tuple[bytes, int]:
+def LLVMDIFileGetSource(File: LLVMOpaqueMetadata | _PointerLike, Len: _PointerLike) -> bytes:
     """Get the source of a given file.
 
     See: DIFile::getSource()
 
     Args:
         File: The file object.
+        Len: The length of the returned string.
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        Len: int
     """
 
 def LLVMDIBuilderGetOrCreateTypeArray(Builder: LLVMOpaqueDIBuilder | _PointerLike, Data: LLVMOpaqueMetadata | _PointerLike, NumElements: SupportsIndex) -> LLVMOpaqueMetadata:
@@ -1094,17 +1094,17 @@ def LLVMDIBuilderCreateArtificialType(Builder: LLVMOpaqueDIBuilder | _PointerLik
         LLVMOpaqueMetadata
     """
 
-def LLVMDITypeGetName(DType: LLVMOpaqueMetadata | _PointerLike) -> tuple[bytes, int]:
+def LLVMDITypeGetName(DType: LLVMOpaqueMetadata | _PointerLike, Length: _PointerLike) -> bytes:
     """Get the name of this DIType.
 
     See: DIType::getName()
 
     Args:
         DType: The DIType.
+        Length: The length of the returned string.
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         bytes
-        Length: int
     """
 
 def LLVMDITypeGetSizeInBits(DType: LLVMOpaqueMetadata | _PointerLike) -> int:
@@ -1191,17 +1191,17 @@ def LLVMDIBuilderGetOrCreateArray(Builder: LLVMOpaqueDIBuilder | _PointerLike, D
         LLVMOpaqueMetadata
     """
 
-def LLVMDIBuilderCreateExpression(Builder: LLVMOpaqueDIBuilder | _PointerLike, Length: SupportsIndex) -> tuple[LLVMOpaqueMetadata, int]:
+def LLVMDIBuilderCreateExpression(Builder: LLVMOpaqueDIBuilder | _PointerLike, Addr: _PointerLike, Length: SupportsIndex) -> LLVMOpaqueMetadata:
     """Create a new descriptor for the specified variable which has a complex
     address expression for its address.
 
     Args:
         Builder: The DIBuilder.
+        Addr: An array of complex address operations.
         Length: Length of the address operation array.
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         LLVMOpaqueMetadata
-        Addr: int
     """
 
 def LLVMDIBuilderCreateConstantValueExpression(Builder: LLVMOpaqueDIBuilder | _PointerLike, Value: SupportsIndex) -> LLVMOpaqueMetadata:

@@ -120,7 +120,7 @@ def LLVMDisasmDispose(DC: _PointerLike) -> None:
         DC
     """
 
-def LLVMDisasmInstruction(DC: _PointerLike, BytesSize: SupportsIndex, PC: SupportsIndex, OutString: _PointerLike, OutStringSize: SupportsIndex) -> tuple[int, int]:
+def LLVMDisasmInstruction(DC: _PointerLike, Bytes: _PointerLike, BytesSize: SupportsIndex, PC: SupportsIndex, OutString: _PointerLike, OutStringSize: SupportsIndex) -> int:
     """Disassemble a single instruction using the disassembler context specified in
     the parameter DC.  The bytes of the instruction are specified in the
     parameter Bytes, and contains at least BytesSize number of bytes.  The
@@ -132,12 +132,12 @@ def LLVMDisasmInstruction(DC: _PointerLike, BytesSize: SupportsIndex, PC: Suppor
 
     Args:
         DC
+        Bytes
         BytesSize
         PC
         OutString
         OutStringSize
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         int
-        Bytes: int
     """

@@ -141,34 +141,34 @@ def LLVMDisposeGenericValue(GenVal: LLVMOpaqueGenericValue | _PointerLike) -> No
         GenVal
     """
 
-def LLVMCreateExecutionEngineForModule(OutEE: LLVMOpaqueExecutionEngine | _PointerLike, M: LLVMOpaqueModule | _PointerLike) -> tuple[int, bytes]:
+def LLVMCreateExecutionEngineForModule(M: LLVMOpaqueModule | _PointerLike) -> tuple[int, LLVMOpaqueExecutionEngine, bytes]:
     """Args:
-        OutEE
         M
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 3 item(s):
         int
+        OutEE: LLVMOpaqueExecutionEngine
         OutError: bytes
     """
 
-def LLVMCreateInterpreterForModule(OutInterp: LLVMOpaqueExecutionEngine | _PointerLike, M: LLVMOpaqueModule | _PointerLike) -> tuple[int, bytes]:
+def LLVMCreateInterpreterForModule(M: LLVMOpaqueModule | _PointerLike) -> tuple[int, LLVMOpaqueExecutionEngine, bytes]:
     """Args:
-        OutInterp
         M
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 3 item(s):
         int
+        OutInterp: LLVMOpaqueExecutionEngine
         OutError: bytes
     """
 
-def LLVMCreateJITCompilerForModule(OutJIT: LLVMOpaqueExecutionEngine | _PointerLike, M: LLVMOpaqueModule | _PointerLike, OptLevel: SupportsIndex) -> tuple[int, bytes]:
+def LLVMCreateJITCompilerForModule(M: LLVMOpaqueModule | _PointerLike, OptLevel: SupportsIndex) -> tuple[int, LLVMOpaqueExecutionEngine, bytes]:
     """Args:
-        OutJIT
         M
         OptLevel
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 3 item(s):
         int
+        OutJIT: LLVMOpaqueExecutionEngine
         OutError: bytes
     """
 
@@ -178,7 +178,7 @@ def LLVMInitializeMCJITCompilerOptions(Options: LLVMMCJITCompilerOptions | _Poin
         SizeOfOptions
     """
 
-def LLVMCreateMCJITCompilerForModule(OutJIT: LLVMOpaqueExecutionEngine | _PointerLike, M: LLVMOpaqueModule | _PointerLike, Options: LLVMMCJITCompilerOptions | _PointerLike, SizeOfOptions: SupportsIndex) -> tuple[int, bytes]:
+def LLVMCreateMCJITCompilerForModule(M: LLVMOpaqueModule | _PointerLike, Options: LLVMMCJITCompilerOptions | _PointerLike, SizeOfOptions: SupportsIndex) -> tuple[int, LLVMOpaqueExecutionEngine, bytes]:
     """Create an MCJIT execution engine for a module, with the given options. It is
     the responsibility of the caller to ensure that all fields in Options up to
     the given SizeOfOptions are initialized. It is correct to pass a smaller
@@ -196,13 +196,13 @@ def LLVMCreateMCJITCompilerForModule(OutJIT: LLVMOpaqueExecutionEngine | _Pointe
     LLVMCreateMCJITCompilerForModule(&jit, mod, 0, 0, &error);
 
     Args:
-        OutJIT
         M
         Options
         SizeOfOptions
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 3 item(s):
         int
+        OutJIT: LLVMOpaqueExecutionEngine
         OutError: bytes
     """
 
@@ -256,25 +256,25 @@ def LLVMAddModule(EE: LLVMOpaqueExecutionEngine | _PointerLike, M: LLVMOpaqueMod
         M
     """
 
-def LLVMRemoveModule(EE: LLVMOpaqueExecutionEngine | _PointerLike, M: LLVMOpaqueModule | _PointerLike, OutMod: LLVMOpaqueModule | _PointerLike) -> tuple[int, bytes]:
+def LLVMRemoveModule(EE: LLVMOpaqueExecutionEngine | _PointerLike, M: LLVMOpaqueModule | _PointerLike) -> tuple[int, LLVMOpaqueModule, bytes]:
     """Args:
         EE
         M
-        OutMod
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 3 item(s):
         int
+        OutMod: LLVMOpaqueModule
         OutError: bytes
     """
 
-def LLVMFindFunction(EE: LLVMOpaqueExecutionEngine | _PointerLike, Name: _CString, OutFn: LLVMOpaqueValue | _PointerLike) -> int:
+def LLVMFindFunction(EE: LLVMOpaqueExecutionEngine | _PointerLike, Name: _CString) -> tuple[int, LLVMOpaqueValue]:
     """Args:
         EE
         Name
-        OutFn
 
-    Returns: a tuple of 1 item(s):
+    Returns: a tuple of 2 item(s):
         int
+        OutFn: LLVMOpaqueValue
     """
 
 def LLVMRecompileAndRelinkFunction(EE: LLVMOpaqueExecutionEngine | _PointerLike, Fn: LLVMOpaqueValue | _PointerLike) -> Pointer:

@@ -38,7 +38,7 @@ def has_symbol(name: str) -> bool:
 def _symbol_address(name: str) -> int: ...
 
 
-def LLVMParseIRInContext(ContextRef: LLVMOpaqueContext | _PointerLike, MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike, OutM: LLVMOpaqueModule | _PointerLike) -> tuple[int, bytes]:
+def LLVMParseIRInContext(ContextRef: LLVMOpaqueContext | _PointerLike, MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[int, LLVMOpaqueModule, bytes]:
     """Read LLVM IR from a memory buffer and convert it into an in-memory Module
     object. Returns 0 on success.
     Optionally returns a human-readable description of any errors that
@@ -50,9 +50,9 @@ def LLVMParseIRInContext(ContextRef: LLVMOpaqueContext | _PointerLike, MemBuf: L
     Args:
         ContextRef
         MemBuf
-        OutM
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 3 item(s):
         int
+        OutM: LLVMOpaqueModule
         OutMessage: bytes
     """

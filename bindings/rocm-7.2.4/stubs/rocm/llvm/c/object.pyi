@@ -68,7 +68,7 @@ LLVMRelocationIteratorRef = LLVMOpaqueRelocationIterator
 class LLVMOpaqueObjectFile(Pointer): ...
 LLVMObjectFileRef = LLVMOpaqueObjectFile
 
-def LLVMCreateBinary(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike, Context: LLVMOpaqueContext | _PointerLike) -> tuple[LLVMOpaqueBinary, bytes]:
+def LLVMCreateBinary(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike, Context: LLVMOpaqueContext | _PointerLike, ErrorMessage: _CStringArray) -> LLVMOpaqueBinary:
     """Create a binary file from the given memory buffer.
 
     The exact type of the binary file will be inferred automatically, and the
@@ -87,10 +87,10 @@ def LLVMCreateBinary(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike, Context: LLV
     Args:
         MemBuf
         Context
+        ErrorMessage
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         LLVMOpaqueBinary
-        ErrorMessage: bytes
     """
 
 def LLVMDisposeBinary(BR: LLVMOpaqueBinary | _PointerLike) -> None:
@@ -131,15 +131,15 @@ def LLVMBinaryGetType(BR: LLVMOpaqueBinary | _PointerLike) -> LLVMBinaryType:
         LLVMBinaryType
     """
 
-def LLVMMachOUniversalBinaryCopyObjectForArch(BR: LLVMOpaqueBinary | _PointerLike, Arch: _CString, ArchLen: SupportsIndex) -> tuple[LLVMOpaqueBinary, bytes]:
+def LLVMMachOUniversalBinaryCopyObjectForArch(BR: LLVMOpaqueBinary | _PointerLike, Arch: _CString, ArchLen: SupportsIndex, ErrorMessage: _CStringArray) -> LLVMOpaqueBinary:
     """Args:
         BR
         Arch
         ArchLen
+        ErrorMessage
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         LLVMOpaqueBinary
-        ErrorMessage: bytes
     """
 
 def LLVMObjectFileCopySectionIterator(BR: LLVMOpaqueBinary | _PointerLike) -> LLVMOpaqueSectionIterator:

@@ -579,7 +579,7 @@ def LLVMOrcMaterializationResponsibilityGetExecutionSession(MR: LLVMOrcOpaqueMat
         LLVMOrcOpaqueExecutionSession
     """
 
-def LLVMOrcMaterializationResponsibilityGetSymbols(MR: LLVMOrcOpaqueMaterializationResponsibility | _PointerLike) -> tuple[LLVMOrcCSymbolFlagsMapPairs, int]:
+def LLVMOrcMaterializationResponsibilityGetSymbols(MR: LLVMOrcOpaqueMaterializationResponsibility | _PointerLike, NumPairs: _PointerLike) -> LLVMOrcCSymbolFlagsMapPairs:
     """Returns the symbol flags map for this responsibility instance.
 
     The length of the array is returned in NumPairs and the caller is responsible
@@ -591,10 +591,10 @@ def LLVMOrcMaterializationResponsibilityGetSymbols(MR: LLVMOrcOpaqueMaterializat
 
     Args:
         MR
+        NumPairs
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         LLVMOrcCSymbolFlagsMapPairs
-        NumPairs: int
     """
 
 def LLVMOrcDisposeCSymbolFlagsMap(Pairs: LLVMOrcCSymbolFlagsMapPairs | _PointerLike) -> None:
@@ -621,7 +621,7 @@ def LLVMOrcMaterializationResponsibilityGetInitializerSymbol(MR: LLVMOrcOpaqueMa
         LLVMOrcOpaqueSymbolStringPoolEntry
     """
 
-def LLVMOrcMaterializationResponsibilityGetRequestedSymbols(MR: LLVMOrcOpaqueMaterializationResponsibility | _PointerLike) -> tuple[Pointer, int]:
+def LLVMOrcMaterializationResponsibilityGetRequestedSymbols(MR: LLVMOrcOpaqueMaterializationResponsibility | _PointerLike, NumSymbols: _PointerLike) -> Pointer:
     """Returns the names of any symbols covered by this
     MaterializationResponsibility object that have queries pending. This
     information can be used to return responsibility for unrequested symbols
@@ -629,10 +629,10 @@ def LLVMOrcMaterializationResponsibilityGetRequestedSymbols(MR: LLVMOrcOpaqueMat
 
     Args:
         MR
+        NumSymbols
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 1 item(s):
         Pointer
-        NumSymbols: int
     """
 
 def LLVMOrcDisposeSymbols(Symbols: LLVMOrcOpaqueSymbolStringPoolEntry | _PointerLike) -> None:
