@@ -6,6 +6,8 @@ copies of the handle and with the object a `createRef()` pointed at, and a handl
 anew into the same object is live again.
 """
 
+import ctypes
+
 import pytest
 
 from hip import hiprtc, hipsparse
@@ -107,9 +109,10 @@ def test_destroying_null_marks_nothing():
 def test_a_disposed_llvm_module_is_refused():
     core = pytest.importorskip("rocm.llvm.c.core")
     module = core.LLVMModuleCreateWithName(b"m")
-    assert bytes(core.LLVMGetModuleIdentifier(module)[0]) == b"m"
+    length = ctypes.c_size_t()
+    assert bytes(core.LLVMGetModuleIdentifier(module, ctypes.byref(length))) == b"m"
     core.LLVMDisposeModule(module)
     with pytest.raises(ValueError, match="LLVMDisposeModule"):
-        core.LLVMGetModuleIdentifier(module)
+        core.LLVMGetModuleIdentifier(module, ctypes.byref(length))
     with pytest.raises(ValueError):
         core.LLVMDisposeModule(module)

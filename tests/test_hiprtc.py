@@ -1,9 +1,12 @@
 """hip.hiprtc compiling real kernels with bookworm's hiprtc (comgr, no GPU needed)."""
 
+import os
 import struct
 import subprocess
 import sys
 import threading
+
+import pytest
 
 from hip import hiprtc
 
@@ -114,6 +117,8 @@ def test_compile_releases_the_gil():
 
 TWO_THREADS = """
 import threading
+import pytest
+
 from hip import hiprtc
 SRC = b'extern "C" __global__ void k(float* x) { x[0] = 1; }'
 results = []
@@ -144,3 +149,55 @@ def test_ext_link_options():
     opts = hiprtc.ext.HiprtcLinkCreateOpts(hipJitOptionOptimizationLevel=2)
     num, keys, values = opts
     assert num == 1 and len(keys) == 1 and len(values) == 1
+
+
+def test_read_only_buffers_are_taken_where_hip_python_takes_them():
+    # AMD's own examples fill a `bytes(n)` (hiprtcGetCode, hiprtcGetBitcode, hiprtcLinkAddData's
+    # image): hip-python passes any buffer. Only what the spec says C writes through
+    # (`written`: hipMemcpy's dst, test_arguments.py) refuses read-only buffers.
+    prog = create(SAXPY)
+    assert hiprtc.hiprtcCompileProgram(prog, 1, [b"--offload-arch=gfx90a"]) == (SUCCESS,)
+    status, size = hiprtc.hiprtcGetCodeSize(prog)
+    code = bytes(size)
+    assert hiprtc.hiprtcGetCode(prog, code) == (SUCCESS,)
+    assert code[:4] == b"\x7fELF" and code == code_of(prog)
+    status, size = hiprtc.hiprtcGetProgramLogSize(prog)
+    assert hiprtc.hiprtcGetProgramLog(prog, bytes(max(size, 1)))[0] == SUCCESS
+    hiprtc.hiprtcDestroyProgram(prog)
+
+
+@pytest.mark.skipif(bool(os.environ.get("HIPGEN_IN_ROOT")), reason="a root's runtime chooses its own release")
+def test_ext_link_options_under_every_release_the_wheel_carries():
+    # ROCm 5's hiprtc names its option enum hiprtcJIT_option with HIPRTC_JIT_* members only;
+    # later releases hipJitOption: hip-python's helper takes either spelling in each.
+    code = (
+        "from hip import hiprtc\n"
+        "o = hiprtc.ext.HiprtcLinkCreateOpts(HIPRTC_JIT_OPTIMIZATION_LEVEL=3, hipJitOptionMaxRegisters=64)\n"
+        "n, keys, values = o\n"
+        "print(hiprtc.__rocm_release__, n, list(keys), list(values))\n"
+    )
+    for release in ("5.7.1", "6.4.3", "7.2.4"):
+        env = {**os.environ, "HIP_PYTHON_ROCM_RELEASE": release}
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+        assert out.returncode == 0, out.stderr[-2000:]
+        assert out.stdout.split()[:2] == [release, "2"]
+        assert out.stdout.split(None, 2)[2].strip() == "[7, 0] [3, 64]"
+
+
+def test_link_takes_bitcode_given_as_bytes():
+    # AMD's hiprtc linking examples: bitcode read into `bytes(n)`, then handed to the linker
+    # as a `bytes` image (hiprtcLinkAddData's `void *image`). HIP 5.2 has no hiprtc linker.
+    prog = create(b'extern "C" __global__ void k(float* x) { x[0] = 1.0f; }')
+    assert hiprtc.hiprtcCompileProgram(prog, 2, [b"--offload-arch=gfx90a", b"-fgpu-rdc"]) == (SUCCESS,)
+    try:
+        status, size = hiprtc.hiprtcGetBitcodeSize(prog)
+    except RuntimeError as e:  # HipLoadError: the runtime lacks the symbol
+        pytest.skip(str(e).splitlines()[0])
+    bitcode = bytes(size)
+    assert hiprtc.hiprtcGetBitcode(prog, bitcode) == (SUCCESS,) and bitcode[:4] == b"BC\xc0\xde"
+    status, link = hiprtc.hiprtcLinkCreate(0, None, None)
+    assert status == SUCCESS
+    kind = hiprtc.hiprtcJITInputType.HIPRTC_JIT_INPUT_LLVM_BITCODE
+    assert hiprtc.hiprtcLinkAddData(link, kind, bitcode, len(bitcode), b"k", 0, None, None) == (SUCCESS,)
+    assert hiprtc.hiprtcLinkDestroy(link) == (SUCCESS,)
+    hiprtc.hiprtcDestroyProgram(prog)

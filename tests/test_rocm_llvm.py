@@ -14,7 +14,7 @@ import pytest
 from comgr_helpers import HIP_SOURCE, check, read_data
 from rocm import _native
 from rocm.amd_comgr import amd_comgr as comgr
-from rocm.llvm.c import analysis, bitreader, bitwriter, core, lljit, orc, target
+from rocm.llvm.c import analysis, bitreader, bitwriter, core, irreader, lljit, orc, target
 
 from conftest import REPO, load_ir
 
@@ -86,16 +86,30 @@ def build_module(ctx):
     return mod, fn
 
 
-def test_created_module_is_written_back_into_a_handle_object():
-    """A `LLVMModuleRef *` given the handle object itself: C's result lands in the object."""
+def test_created_objects_are_returned_after_the_result():
+    """rocm-llvm-python's convention: `Out*` handles and messages come back in the tuple
+    (`err, mod, msg = LLVMParseIRInContext(ctx, buf)`), None where C left NULL."""
     ctx = core.LLVMContextCreate()
     mod, _ = build_module(ctx)
     buf = bitwriter.LLVMWriteBitcodeToMemoryBuffer(mod)
-    out = type(mod)()  # a NULL module handle
-    assert int(out) == 0
-    assert bitreader.LLVMParseBitcodeInContext2(ctx, buf, out) == 0
-    assert int(out) != 0 and int(out) != int(mod)
+    rc, out = bitreader.LLVMParseBitcodeInContext2(ctx, buf)
+    assert rc == 0 and isinstance(out, type(mod)) and int(out) != int(mod)
     assert core.LLVMCountParams(core.LLVMGetNamedFunction(out, b"muladd")) == 2
+    ir = b"define i32 @f(i32 %x) {\n  ret i32 %x\n}\n"
+    err, parsed, msg = irreader.LLVMParseIRInContext(
+        ctx, core.LLVMCreateMemoryBufferWithMemoryRange(ir, len(ir), b"ir", 0)
+    )
+    assert (err, msg) == (0, None) and core.LLVMGetNamedFunction(parsed, b"f") is not None
+    bad = b"not IR"
+    err, parsed, msg = irreader.LLVMParseIRInContext(
+        ctx, core.LLVMCreateMemoryBufferWithMemoryRange(bad, len(bad), b"bad", 0)
+    )
+    assert err == 1 and parsed is None and "expected top-level entity" in str(msg)
+    # The program frees the message as rocm-llvm-python's users do: here it is a copy the
+    # bindings made (the C string went back to LLVM already), so nothing is freed twice.
+    assert core.LLVMDisposeMessage(msg) is None and core.LLVMDisposeMessage(msg) is None
+    # LLVM keeps the bytes of a memory buffer made without a copy: they stay the caller's.
+    assert bytes(ir).startswith(b"define")
 
 
 def test_ir_builder_verifier_and_bitcode_round_trip():
@@ -108,9 +122,13 @@ def test_ir_builder_verifier_and_bitcode_round_trip():
     buf = bitwriter.LLVMWriteBitcodeToMemoryBuffer(mod)
     size = core.LLVMGetBufferSize(buf)
     assert size > 100
-    assert ctypes.string_at(core.LLVMGetBufferStart(buf), 4) == b"BC\xc0\xde"
-    out = Pointer()
-    assert bitreader.LLVMParseBitcodeInContext2(ctx, buf, out.createRef()) == 0
+    # The buffer's start is memory, sized by the caller (rocm-llvm-python's NDBuffer idiom).
+    start = core.LLVMGetBufferStart(buf)
+    assert bytes(start) == b""
+    data = bytes(start.configure(_force=True, shape=(size,)))
+    assert len(data) == size and data[:4] == b"BC\xc0\xde"
+    rc, out = bitreader.LLVMParseBitcodeInContext2(ctx, buf)
+    assert rc == 0
     again = core.LLVMGetNamedFunction(out, b"muladd")
     assert again is not None and core.LLVMCountParams(again) == 2
     # `char *` results come back as bytes.
@@ -157,23 +175,21 @@ def test_lljit_runs_the_function_through_its_address():
     mod, _ = build_module(ctx)
     buf = bitwriter.LLVMWriteBitcodeToMemoryBuffer(mod)
     tsctx = orc.LLVMOrcCreateNewThreadSafeContext()
-    jit_module = Pointer()
-    assert (
-        bitreader.LLVMParseBitcodeInContext2(
-            orc.LLVMOrcThreadSafeContextGetContext(tsctx), buf, jit_module.createRef()
-        )
-        == 0
-    )
+    rc, jit_module = bitreader.LLVMParseBitcodeInContext2(orc.LLVMOrcThreadSafeContextGetContext(tsctx), buf)
+    assert rc == 0
     tsm = orc.LLVMOrcCreateNewThreadSafeModule(jit_module, tsctx)
+    # Orc's `Result` slots stay caller-provided, as in rocm-llvm-python.
     jit = Pointer()
     assert lljit.LLVMOrcCreateLLJIT(jit.createRef(), None) is None  # no LLVMErrorRef
     dylib = lljit.LLVMOrcLLJITGetMainJITDylib(jit)
     assert lljit.LLVMOrcLLJITAddLLVMIRModule(jit, dylib, tsm) is None
-    err, address = lljit.LLVMOrcLLJITLookup(jit, b"muladd")
-    assert err is None and address != 0
-    muladd = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, ctypes.c_int32)(address)
+    # The address slot is the caller's too (an `LLVMOrcExecutorAddress *`).
+    address = ctypes.c_uint64()
+    err = lljit.LLVMOrcLLJITLookup(jit, ctypes.byref(address), b"muladd")
+    assert err is None and address.value != 0
+    muladd = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, ctypes.c_int32)(address.value)
     assert muladd(6, 7) == 49 and muladd(-3, 5) == -8
-    err, _ = lljit.LLVMOrcLLJITLookup(jit, b"no_such_function")
+    err = lljit.LLVMOrcLLJITLookup(jit, ctypes.byref(address), b"no_such_function")
     assert err is not None
     message = sys.modules["rocm.llvm.c.error"].LLVMGetErrorMessage(err)
     assert b"no_such_function" in message
@@ -211,9 +227,8 @@ def test_llvm_and_comgr_load_whatever_the_hip_platform():
         "import ctypes\n"
         "from rocm.llvm.c import core\n"
         "from rocm.amd_comgr import amd_comgr\n"
-        "major, minor = ctypes.c_size_t(), ctypes.c_size_t()\n"
-        "amd_comgr.amd_comgr_get_version(ctypes.byref(major), ctypes.byref(minor))\n"
-        "print(core.LLVMGetVersion()[0], major.value)\n"
+        "_, major, minor = amd_comgr.amd_comgr_get_version()\n"
+        "print(core.LLVMGetVersion()[0], major)\n"
     )
     out = run_python(code, HIP_PLATFORM="nvidia")
     assert out.returncode == 0, out.stderr
@@ -229,17 +244,21 @@ def test_missing_library_is_a_clear_error():
 
 
 def test_byref_arguments():
-    major, minor = ctypes.c_size_t(), ctypes.c_size_t()
-    comgr.amd_comgr_get_version(ctypes.byref(major), ctypes.byref(minor))
-    p_major, p_minor = ctypes.c_size_t(), ctypes.c_size_t()
-    comgr.amd_comgr_get_version(ctypes.pointer(p_major), ctypes.pointer(p_minor))
-    assert (major.value, minor.value) == (p_major.value, p_minor.value) and major.value >= 2
-    # byref with an offset: the two slots of one array.
+    # Size pointers are caller-provided, as in rocm-llvm-python: `size_t *Len` of
+    # LLVMGetModuleIdentifier takes byref, pointer, byref with an offset and buffers.
+    mod = core.LLVMModuleCreateWithNameInContext(b"twelve chars", core.LLVMContextCreate())
+    n = ctypes.c_size_t()
+    assert str(core.LLVMGetModuleIdentifier(mod, ctypes.byref(n))) == "twelve chars" and n.value == 12
+    p = ctypes.c_size_t()
+    core.LLVMGetModuleIdentifier(mod, ctypes.pointer(p))
     slots = (ctypes.c_size_t * 2)()
-    comgr.amd_comgr_get_version(ctypes.byref(slots), ctypes.byref(slots, ctypes.sizeof(ctypes.c_size_t)))
-    assert tuple(slots) == (major.value, minor.value)
+    core.LLVMGetModuleIdentifier(mod, ctypes.byref(slots, ctypes.sizeof(ctypes.c_size_t)))
+    assert (p.value, tuple(slots)) == (12, (0, 12))
     with pytest.raises(TypeError):
-        comgr.amd_comgr_get_version("major", None)
+        core.LLVMGetModuleIdentifier(mod, "Len")
+    # comgr's version is returned after the status, as rocm-llvm-python does.
+    status, major, minor = comgr.amd_comgr_get_version()
+    assert status == comgr.amd_comgr_status_t.AMD_COMGR_STATUS_SUCCESS and major >= 2
 
 
 # --- amd_comgr -----------------------------------------------------------------------------
@@ -260,12 +279,11 @@ def metadata_string(node):
 @pytest.fixture(scope="module")
 def pipeline():
     """Source → bitcode → linked bitcode → relocatable → executable for gfx90a."""
-    major, minor = ctypes.c_size_t(), ctypes.c_size_t()
-    comgr.amd_comgr_get_version(ctypes.byref(major), ctypes.byref(minor))
-    if major.value != comgr.AMD_COMGR_INTERFACE_VERSION_MAJOR:
+    _, major, _ = comgr.amd_comgr_get_version()
+    if major != comgr.AMD_COMGR_INTERFACE_VERSION_MAJOR:
         pytest.skip(
             f"bindings for comgr interface {comgr.AMD_COMGR_INTERFACE_VERSION_MAJOR}, runtime "
-            f"{major.value}: build them from its header (tools/test.sh does)"
+            f"{major}: build them from its header (tools/test.sh does)"
         )
     source = check(comgr.amd_comgr_create_data(Kind.AMD_COMGR_DATA_KIND_SOURCE))
     check(comgr.amd_comgr_set_data(source, len(HIP_SOURCE), HIP_SOURCE))
@@ -294,9 +312,7 @@ def pipeline():
 
 
 def count(data_set, kind):
-    n = ctypes.c_size_t()
-    check(comgr.amd_comgr_action_data_count(data_set, kind, ctypes.byref(n)))
-    return n.value
+    return check(comgr.amd_comgr_action_data_count(data_set, kind))
 
 
 def test_comgr_compiles_hip_to_bitcode_and_links(pipeline):
@@ -325,10 +341,8 @@ def test_comgr_lists_the_kernels_in_the_metadata(pipeline):
     )
     metadata = check(comgr.amd_comgr_get_data_metadata(exe))
     kernels = check(comgr.amd_comgr_metadata_lookup(metadata, b"amdhsa.kernels"))
-    n = ctypes.c_size_t()
-    check(comgr.amd_comgr_get_metadata_list_size(kernels, ctypes.byref(n)))
     names = []
-    for i in range(n.value):
+    for i in range(check(comgr.amd_comgr_get_metadata_list_size(kernels))):
         kernel = check(comgr.amd_comgr_index_list_metadata(kernels, i))
         names.append(metadata_string(check(comgr.amd_comgr_metadata_lookup(kernel, b".name"))))
     assert names == [b"scale"]
@@ -384,10 +398,10 @@ def test_interface_mismatch_warns():
 def test_the_package_says_the_release_its_bindings_were_generated_from():
     # tools/test.sh installs these bindings from ROCm 5.2.3's headers: the package says so,
     # as each generated module does (it used to say the default release whatever it held).
-    import rocm
+    import rocm.amd_comgr
     import rocm.llvm
 
-    assert rocm.ROCM_VERSION_NAME == comgr.__rocm_release__ == core.__rocm_release__
-    major, minor, patch = rocm.ROCM_VERSION_TUPLE
-    assert rocm.ROCM_VERSION == major * 10_000_000 + minor * 100_000 + patch
-    assert rocm.llvm.ROCM_VERSION_NAME == rocm.ROCM_VERSION_NAME
+    assert rocm.llvm.ROCM_VERSION_NAME == comgr.__rocm_release__ == core.__rocm_release__
+    major, minor, patch = rocm.llvm.ROCM_VERSION_TUPLE
+    assert rocm.llvm.ROCM_VERSION == major * 10_000_000 + minor * 100_000 + patch
+    assert rocm.amd_comgr.ROCM_VERSION_TUPLE == rocm.llvm.ROCM_VERSION_TUPLE

@@ -151,9 +151,8 @@ def test_comgr_3_compiles_links_and_disassembles():
     from rocm.amd_comgr import amd_comgr as comgr
 
     Kind, Action = comgr.amd_comgr_data_kind_t, comgr.amd_comgr_action_kind_t
-    major, minor = ctypes.c_size_t(), ctypes.c_size_t()
-    comgr.amd_comgr_get_version(ctypes.byref(major), ctypes.byref(minor))
-    assert major.value == comgr.AMD_COMGR_INTERFACE_VERSION_MAJOR == 3
+    _, major, _ = comgr.amd_comgr_get_version()
+    assert major == comgr.AMD_COMGR_INTERFACE_VERSION_MAJOR == 3
     source = check(comgr.amd_comgr_create_data(Kind.AMD_COMGR_DATA_KIND_SOURCE))
     check(comgr.amd_comgr_set_data(source, len(HIP_SOURCE), HIP_SOURCE))
     check(comgr.amd_comgr_set_data_name(source, b"scale.hip"))

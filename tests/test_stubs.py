@@ -171,8 +171,8 @@ def test_every_module_has_the_package_version():
         if hasattr(hip, name):
             assert getattr(hip, name).__version__ == version
             assert getattr(hip, name).__rocm_release__
-    rocm = pytest.importorskip("rocm")
-    assert rocm.__version__ == importlib.metadata.version("rocm-llvm-python")
+    llvm = pytest.importorskip("rocm.llvm")
+    assert llvm.__version__ == importlib.metadata.version("rocm-llvm-python")
 
 
 def _mypy():

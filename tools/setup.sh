@@ -73,7 +73,8 @@ fetch_cuda "$CUDA_DIR/13" nvidia-cuda-runtime==13.5.37 nvidia-cuda-nvrtc==13.5.3
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-.venv/bin/pip install -q --disable-pip-version-check maturin ziglang auditwheel pytest numpy ruff mypy
+.venv/bin/pip install -q --disable-pip-version-check maturin ziglang auditwheel pytest numpy ruff mypy \
+  'clang==19.1.7'  # rocm-llvm-python's dependency (libclang's Python API), installed with --no-deps
 # AMD's hip-python 6.4.3 in a venv of its own: tests run hip-python's documented idioms under
 # it and under ours and compare (tests/idioms.py). Its hiprtc loads `libhiprtc.so`, which ROCm 5
 # keeps inside libamdhip64: a link in .venv-anchor/lib stands for it.
@@ -94,6 +95,11 @@ if [ "$(id -u)" = 0 ]; then
   for release in $(python3 tools/manifest.py runtimes); do
     bash tools/rocm-root.sh "$release" "$ROCM_DIR/root-$release"
   done
+  # numba-hip 0.2.1 (AMD's Numba backend) wants ROCm 7.2's runtime: the default release's root.
+  default=$(python3 tools/manifest.py default)
+  if [[ " $(python3 tools/manifest.py runtimes | tr '\n' ' ') " == *" $default "* ]]; then
+    HIPGEN_ROCM_DIR=$ROCM_DIR bash tools/numba-hip-env.sh "$default"
+  fi
 else
   echo "not root: no ROCm runtime roots (tools/rocm-root.sh needs chroot); their tests will not run"
 fi

@@ -140,7 +140,7 @@ pub mod hip {
     /// CUDA's cuMemGetAddressRange on HIP's hipMemGetAddressRange, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuMemGetAddressRange", signature = (dptr))]
-    fn v12_cuMemGetAddressRange(py: Python<'_>, dptr: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cuMemGetAddressRange(py: Python<'_>, dptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAddressRange");
         let (dptr,) = (dptr,);
         let mut o_pbase: usize = Default::default();
@@ -206,7 +206,7 @@ pub mod hip {
     /// CUDA's cuMemHostGetDevicePointer on HIP's hipHostGetDevicePointer, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuMemHostGetDevicePointer", signature = (p, Flags))]
-    fn v12_cuMemHostGetDevicePointer(py: Python<'_>, p: rt::PtrArg, Flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v12_cuMemHostGetDevicePointer(py: Python<'_>, p: rt::PtrArgMut, Flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostGetDevicePointer");
         let (hstPtr, flags,) = (p, Flags,);
         let mut o_devPtr: usize = Default::default();
@@ -293,7 +293,7 @@ pub mod hip {
     /// CUDA's cuMemAddressReserve on HIP's hipMemAddressReserve, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuMemAddressReserve", signature = (size, alignment, addr, flags))]
-    fn v12_cuMemAddressReserve(py: Python<'_>, size: rt::CInt<u64>, alignment: rt::CInt<u64>, addr: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v12_cuMemAddressReserve(py: Python<'_>, size: rt::CInt<u64>, alignment: rt::CInt<u64>, addr: rt::PtrArgMut, flags: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAddressReserve");
         let (size, alignment, addr, flags,) = (size, alignment, addr, flags,);
         let mut o_ptr: usize = Default::default();
@@ -317,7 +317,7 @@ pub mod hip {
     /// CUDA's cuMemImportFromShareableHandle on HIP's hipMemImportFromShareableHandle, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuMemImportFromShareableHandle", signature = (osHandle, shHandleType))]
-    fn v12_cuMemImportFromShareableHandle(py: Python<'_>, osHandle: rt::PtrArg, shHandleType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    fn v12_cuMemImportFromShareableHandle(py: Python<'_>, osHandle: rt::PtrArgMut, shHandleType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemImportFromShareableHandle");
         let (osHandle, shHandleType,) = (osHandle, shHandleType,);
         let mut o_handle: usize = Default::default();
@@ -339,7 +339,7 @@ pub mod hip {
     /// CUDA's cuMemRetainAllocationHandle on HIP's hipMemRetainAllocationHandle, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuMemRetainAllocationHandle", signature = (addr))]
-    fn v12_cuMemRetainAllocationHandle(py: Python<'_>, addr: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cuMemRetainAllocationHandle(py: Python<'_>, addr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRetainAllocationHandle");
         let (addr,) = (addr,);
         let mut o_handle: usize = Default::default();
@@ -472,7 +472,7 @@ pub mod hip {
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuStreamWaitValue32", signature = (stream, addr, value, flags))]
-    fn v12_cuStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArg, value: Option<rt::CInt<u32>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v12_cuStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArgMut, value: Option<rt::CInt<u32>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue32");
         let (stream, ptr, value, flags, mask,) = (stream, addr, value.unwrap_or(rt::CInt(0)), flags, rt::CInt(0),);
         let a_stream = stream.addr();
@@ -495,7 +495,7 @@ pub mod hip {
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuStreamWaitValue64", signature = (stream, addr, value, flags))]
-    fn v12_cuStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArg, value: Option<rt::CInt<u64>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v12_cuStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArgMut, value: Option<rt::CInt<u64>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue64");
         let (stream, ptr, value, flags, mask,) = (stream, addr, value.unwrap_or(rt::CInt(0)), flags, rt::CInt(0),);
         let a_stream = stream.addr();
@@ -747,7 +747,7 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_7.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem, bufferDesc,) = (rt::PtrArg::convert(&__zero, false)?, bufferDesc,);
+        let (extMem, bufferDesc,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?), bufferDesc,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
         let a_extMem = extMem.addr();
@@ -971,7 +971,7 @@ pub mod hip {
     /// CUDA's cudaHostGetDevicePointer on HIP's hipHostGetDevicePointer, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaHostGetDevicePointer", signature = (pHost, flags))]
-    fn v12_cudaHostGetDevicePointer(py: Python<'_>, pHost: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v12_cudaHostGetDevicePointer(py: Python<'_>, pHost: rt::PtrArgMut, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostGetDevicePointer");
         let (hstPtr, flags,) = (pHost, flags,);
         let mut o_devPtr: usize = Default::default();
@@ -1259,7 +1259,7 @@ pub mod hip {
     /// CUDA's cuMemGetAddressRange on HIP's hipMemGetAddressRange, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuMemGetAddressRange", signature = (dptr))]
-    fn v13_cuMemGetAddressRange(py: Python<'_>, dptr: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cuMemGetAddressRange(py: Python<'_>, dptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAddressRange");
         let (dptr,) = (dptr,);
         let mut o_pbase: usize = Default::default();
@@ -1325,7 +1325,7 @@ pub mod hip {
     /// CUDA's cuMemHostGetDevicePointer on HIP's hipHostGetDevicePointer, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuMemHostGetDevicePointer", signature = (p, Flags))]
-    fn v13_cuMemHostGetDevicePointer(py: Python<'_>, p: rt::PtrArg, Flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v13_cuMemHostGetDevicePointer(py: Python<'_>, p: rt::PtrArgMut, Flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostGetDevicePointer");
         let (hstPtr, flags,) = (p, Flags,);
         let mut o_devPtr: usize = Default::default();
@@ -1412,7 +1412,7 @@ pub mod hip {
     /// CUDA's cuMemAddressReserve on HIP's hipMemAddressReserve, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuMemAddressReserve", signature = (size, alignment, addr, flags))]
-    fn v13_cuMemAddressReserve(py: Python<'_>, size: rt::CInt<u64>, alignment: rt::CInt<u64>, addr: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v13_cuMemAddressReserve(py: Python<'_>, size: rt::CInt<u64>, alignment: rt::CInt<u64>, addr: rt::PtrArgMut, flags: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAddressReserve");
         let (size, alignment, addr, flags,) = (size, alignment, addr, flags,);
         let mut o_ptr: usize = Default::default();
@@ -1436,7 +1436,7 @@ pub mod hip {
     /// CUDA's cuMemImportFromShareableHandle on HIP's hipMemImportFromShareableHandle, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuMemImportFromShareableHandle", signature = (osHandle, shHandleType))]
-    fn v13_cuMemImportFromShareableHandle(py: Python<'_>, osHandle: rt::PtrArg, shHandleType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    fn v13_cuMemImportFromShareableHandle(py: Python<'_>, osHandle: rt::PtrArgMut, shHandleType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemImportFromShareableHandle");
         let (osHandle, shHandleType,) = (osHandle, shHandleType,);
         let mut o_handle: usize = Default::default();
@@ -1458,7 +1458,7 @@ pub mod hip {
     /// CUDA's cuMemRetainAllocationHandle on HIP's hipMemRetainAllocationHandle, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuMemRetainAllocationHandle", signature = (addr))]
-    fn v13_cuMemRetainAllocationHandle(py: Python<'_>, addr: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cuMemRetainAllocationHandle(py: Python<'_>, addr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRetainAllocationHandle");
         let (addr,) = (addr,);
         let mut o_handle: usize = Default::default();
@@ -1615,7 +1615,7 @@ pub mod hip {
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuStreamWaitValue32", signature = (stream, addr, value, flags))]
-    fn v13_cuStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArg, value: Option<rt::CInt<u32>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v13_cuStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArgMut, value: Option<rt::CInt<u32>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue32");
         let (stream, ptr, value, flags, mask,) = (stream, addr, value.unwrap_or(rt::CInt(0)), flags, rt::CInt(0),);
         let a_stream = stream.addr();
@@ -1638,7 +1638,7 @@ pub mod hip {
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuStreamWaitValue64", signature = (stream, addr, value, flags))]
-    fn v13_cuStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArg, value: Option<rt::CInt<u64>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v13_cuStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArgMut, value: Option<rt::CInt<u64>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue64");
         let (stream, ptr, value, flags, mask,) = (stream, addr, value.unwrap_or(rt::CInt(0)), flags, rt::CInt(0),);
         let a_stream = stream.addr();
@@ -2139,7 +2139,7 @@ pub mod hip {
     /// CUDA's cudaHostGetDevicePointer on HIP's hipHostGetDevicePointer, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaHostGetDevicePointer", signature = (pHost, flags))]
-    fn v13_cudaHostGetDevicePointer(py: Python<'_>, pHost: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v13_cudaHostGetDevicePointer(py: Python<'_>, pHost: rt::PtrArgMut, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostGetDevicePointer");
         let (hstPtr, flags,) = (pHost, flags,);
         let mut o_devPtr: usize = Default::default();

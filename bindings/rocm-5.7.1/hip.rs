@@ -880,7 +880,7 @@ rt::function!(F_hipIpcGetMemHandle, C_hipIpcGetMemHandle, c"hipIpcGetMemHandle",
     ["devPtr"],
     |py, [x0]| hipIpcGetMemHandle(py, rt::call::extract(x0, "devPtr")?));
 
-fn hipIpcGetMemHandle(py: Python<'_>, devPtr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipIpcGetMemHandle(py: Python<'_>, devPtr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcGetMemHandle");
     let o_handle = TYPES.class(py, 138)?.call0()?;
     let a_handle = rt::PtrArg::convert(&o_handle, false)?.addr();
@@ -919,7 +919,7 @@ rt::function!(F_hipIpcCloseMemHandle, C_hipIpcCloseMemHandle, c"hipIpcCloseMemHa
     ["devPtr"],
     |py, [x0]| hipIpcCloseMemHandle(py, rt::call::extract(x0, "devPtr")?));
 
-fn hipIpcCloseMemHandle(py: Python<'_>, devPtr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipIpcCloseMemHandle(py: Python<'_>, devPtr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipIpcCloseMemHandle");
     let a_devPtr = devPtr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -1382,7 +1382,7 @@ rt::function!(F_hipStreamAddCallback, C_hipStreamAddCallback, c"hipStreamAddCall
     ["stream", "callback", "userData", "flags"],
     |py, [x0, x1, x2, x3]| hipStreamAddCallback(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "userData")?, rt::call::extract(x3, "flags")?));
 
-fn hipStreamAddCallback(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg, userData: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipStreamAddCallback(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg, userData: rt::PtrArgMut, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamAddCallback");
     let a_stream = stream.addr();
     let a_callback = callback.addr();
@@ -1402,7 +1402,7 @@ rt::function!(F_hipStreamWaitValue32, C_hipStreamWaitValue32, c"hipStreamWaitVal
     ["stream", "ptr", "value", "flags", "mask"],
     |py, [x0, x1, x2, x3, x4]| hipStreamWaitValue32(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "ptr")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "flags")?, rt::call::extract(x4, "mask")?));
 
-fn hipStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArg, value: rt::CInt<u32>, flags: rt::CInt<u32>, mask: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: rt::CInt<u32>, flags: rt::CInt<u32>, mask: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue32");
     let a_stream = stream.addr();
     let a_ptr = ptr.addr();
@@ -1423,7 +1423,7 @@ rt::function!(F_hipStreamWaitValue64, C_hipStreamWaitValue64, c"hipStreamWaitVal
     ["stream", "ptr", "value", "flags", "mask"],
     |py, [x0, x1, x2, x3, x4]| hipStreamWaitValue64(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "ptr")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "flags")?, rt::call::extract(x4, "mask")?));
 
-fn hipStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArg, value: rt::CInt<u64>, flags: rt::CInt<u32>, mask: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: rt::CInt<u64>, flags: rt::CInt<u32>, mask: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue64");
     let a_stream = stream.addr();
     let a_ptr = ptr.addr();
@@ -1444,7 +1444,7 @@ rt::function!(F_hipStreamWriteValue32, C_hipStreamWriteValue32, c"hipStreamWrite
     ["stream", "ptr", "value", "flags"],
     |py, [x0, x1, x2, x3]| hipStreamWriteValue32(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "ptr")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "flags")?));
 
-fn hipStreamWriteValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArg, value: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipStreamWriteValue32(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWriteValue32");
     let a_stream = stream.addr();
     let a_ptr = ptr.addr();
@@ -1464,7 +1464,7 @@ rt::function!(F_hipStreamWriteValue64, C_hipStreamWriteValue64, c"hipStreamWrite
     ["stream", "ptr", "value", "flags"],
     |py, [x0, x1, x2, x3]| hipStreamWriteValue64(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "ptr")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "flags")?));
 
-fn hipStreamWriteValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArg, value: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipStreamWriteValue64(py: Python<'_>, stream: rt::PtrArg, ptr: rt::PtrArgMut, value: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWriteValue64");
     let a_stream = stream.addr();
     let a_ptr = ptr.addr();
@@ -1614,7 +1614,7 @@ rt::function!(F_hipPointerSetAttribute, C_hipPointerSetAttribute, c"hipPointerSe
     ["value", "attribute", "ptr"],
     |py, [x0, x1, x2]| hipPointerSetAttribute(py, rt::call::extract(x0, "value")?, &x1, rt::call::extract(x2, "ptr")?));
 
-fn hipPointerSetAttribute(py: Python<'_>, value: rt::PtrArg, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipPointerSetAttribute(py: Python<'_>, value: rt::PtrArg, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerSetAttribute");
     let a_value = value.addr();
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(14, attribute)?)?;
@@ -1652,7 +1652,7 @@ rt::function!(F_hipPointerGetAttribute, C_hipPointerGetAttribute, c"hipPointerGe
     ["data", "attribute", "ptr"],
     |py, [x0, x1, x2]| hipPointerGetAttribute(py, rt::call::extract(x0, "data")?, &x1, rt::call::extract(x2, "ptr")?));
 
-fn hipPointerGetAttribute(py: Python<'_>, data: rt::PtrArg, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipPointerGetAttribute(py: Python<'_>, data: rt::PtrArgMut, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttribute");
     let a_data = data.addr();
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(14, attribute)?)?;
@@ -1671,7 +1671,7 @@ rt::function!(F_hipDrvPointerGetAttributes, C_hipDrvPointerGetAttributes, c"hipD
     ["numAttributes", "ptr"],
     |py, [x0, x1]| hipDrvPointerGetAttributes(py, rt::call::extract(x0, "numAttributes")?, rt::call::extract(x1, "ptr")?));
 
-fn hipDrvPointerGetAttributes(py: Python<'_>, numAttributes: rt::CInt<u32>, ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDrvPointerGetAttributes(py: Python<'_>, numAttributes: rt::CInt<u32>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDrvPointerGetAttributes");
     let a_numAttributes = numAttributes.0;
     let mut o_attributes: u32 = Default::default();
@@ -1693,7 +1693,7 @@ rt::function!(F_hipImportExternalSemaphore, C_hipImportExternalSemaphore, c"hipI
     ["extSem_out", "semHandleDesc"],
     |py, [x0, x1]| hipImportExternalSemaphore(py, rt::call::extract(x0, "extSem_out")?, &x1));
 
-fn hipImportExternalSemaphore(py: Python<'_>, extSem_out: rt::PtrArg, semHandleDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipImportExternalSemaphore(py: Python<'_>, extSem_out: rt::PtrArgMut, semHandleDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipImportExternalSemaphore");
     let a_extSem_out = extSem_out.addr();
     let p_semHandleDesc = TYPES.record_ptr_arg(152, semHandleDesc, false)?;
@@ -1775,7 +1775,7 @@ rt::function!(F_hipImportExternalMemory, C_hipImportExternalMemory, c"hipImportE
     ["extMem_out", "memHandleDesc"],
     |py, [x0, x1]| hipImportExternalMemory(py, rt::call::extract(x0, "extMem_out")?, &x1));
 
-fn hipImportExternalMemory(py: Python<'_>, extMem_out: rt::PtrArg, memHandleDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipImportExternalMemory(py: Python<'_>, extMem_out: rt::PtrArgMut, memHandleDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipImportExternalMemory");
     let a_extMem_out = extMem_out.addr();
     let p_memHandleDesc = TYPES.record_ptr_arg(148, memHandleDesc, false)?;
@@ -1794,7 +1794,7 @@ rt::function!(F_hipExternalMemoryGetMappedBuffer, C_hipExternalMemoryGetMappedBu
     ["extMem", "bufferDesc"],
     |py, [x0, x1]| hipExternalMemoryGetMappedBuffer(py, rt::call::extract(x0, "extMem")?, &x1));
 
-fn hipExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: rt::PtrArg, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipExternalMemoryGetMappedBuffer(py: Python<'_>, extMem: rt::PtrArgMut, bufferDesc: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
     let mut o_devPtr: usize = Default::default();
     let a_devPtr = &mut o_devPtr as *mut usize as usize;
@@ -1993,7 +1993,7 @@ rt::function!(F_hipMemRangeGetAttribute, C_hipMemRangeGetAttribute, c"hipMemRang
     ["data", "data_size", "attribute", "dev_ptr", "count"],
     |py, [x0, x1, x2, x3, x4]| hipMemRangeGetAttribute(py, rt::call::extract(x0, "data")?, rt::call::extract(x1, "data_size")?, &x2, rt::call::extract(x3, "dev_ptr")?, rt::call::extract(x4, "count")?));
 
-fn hipMemRangeGetAttribute(py: Python<'_>, data: rt::PtrArg, data_size: rt::CInt<u64>, attribute: &Bound<'_, PyAny>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemRangeGetAttribute(py: Python<'_>, data: rt::PtrArgMut, data_size: rt::CInt<u64>, attribute: &Bound<'_, PyAny>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRangeGetAttribute");
     let a_data = data.addr();
     let a_data_size = data_size.0;
@@ -2039,7 +2039,7 @@ rt::function!(F_hipStreamAttachMemAsync, C_hipStreamAttachMemAsync, c"hipStreamA
     ["stream", "dev_ptr", "length", "flags"],
     |py, [x0, x1, x2, x3]| hipStreamAttachMemAsync(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "dev_ptr")?, rt::call::extract(x2, "length")?, rt::call::extract(x3, "flags")?));
 
-fn hipStreamAttachMemAsync(py: Python<'_>, stream: rt::PtrArg, dev_ptr: rt::PtrArg, length: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipStreamAttachMemAsync(py: Python<'_>, stream: rt::PtrArg, dev_ptr: rt::PtrArgMut, length: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamAttachMemAsync");
     let a_stream = stream.addr();
     let a_dev_ptr = dev_ptr.addr();
@@ -2079,7 +2079,7 @@ rt::function!(F_hipFreeAsync, C_hipFreeAsync, c"hipFreeAsync", "hipFreeAsync",
     ["dev_ptr", "stream"],
     |py, [x0, x1]| hipFreeAsync(py, rt::call::extract(x0, "dev_ptr")?, rt::call::extract(x1, "stream")?));
 
-fn hipFreeAsync(py: Python<'_>, dev_ptr: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipFreeAsync(py: Python<'_>, dev_ptr: rt::PtrArgMut, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFreeAsync");
     let a_dev_ptr = dev_ptr.addr();
     let a_stream = stream.addr();
@@ -2115,7 +2115,7 @@ rt::function!(F_hipMemPoolSetAttribute, C_hipMemPoolSetAttribute, c"hipMemPoolSe
     ["mem_pool", "attr", "value"],
     |py, [x0, x1, x2]| hipMemPoolSetAttribute(py, rt::call::extract(x0, "mem_pool")?, &x1, rt::call::extract(x2, "value")?));
 
-fn hipMemPoolSetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemPoolSetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolSetAttribute");
     let a_mem_pool = mem_pool.addr();
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(24, attr)?)?;
@@ -2134,7 +2134,7 @@ rt::function!(F_hipMemPoolGetAttribute, C_hipMemPoolGetAttribute, c"hipMemPoolGe
     ["mem_pool", "attr", "value"],
     |py, [x0, x1, x2]| hipMemPoolGetAttribute(py, rt::call::extract(x0, "mem_pool")?, &x1, rt::call::extract(x2, "value")?));
 
-fn hipMemPoolGetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemPoolGetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAttribute");
     let a_mem_pool = mem_pool.addr();
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(24, attr)?)?;
@@ -2256,7 +2256,7 @@ rt::function!(F_hipMemPoolExportToShareableHandle, C_hipMemPoolExportToShareable
     ["shared_handle", "mem_pool", "handle_type", "flags"],
     |py, [x0, x1, x2, x3]| hipMemPoolExportToShareableHandle(py, rt::call::extract(x0, "shared_handle")?, rt::call::extract(x1, "mem_pool")?, &x2, rt::call::extract(x3, "flags")?));
 
-fn hipMemPoolExportToShareableHandle(py: Python<'_>, shared_handle: rt::PtrArg, mem_pool: rt::PtrArg, handle_type: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipMemPoolExportToShareableHandle(py: Python<'_>, shared_handle: rt::PtrArgMut, mem_pool: rt::PtrArg, handle_type: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportToShareableHandle");
     let a_shared_handle = shared_handle.addr();
     let a_mem_pool = mem_pool.addr();
@@ -2276,7 +2276,7 @@ rt::function!(F_hipMemPoolImportFromShareableHandle, C_hipMemPoolImportFromShare
     ["shared_handle", "handle_type", "flags"],
     |py, [x0, x1, x2]| hipMemPoolImportFromShareableHandle(py, rt::call::extract(x0, "shared_handle")?, &x1, rt::call::extract(x2, "flags")?));
 
-fn hipMemPoolImportFromShareableHandle(py: Python<'_>, shared_handle: rt::PtrArg, handle_type: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipMemPoolImportFromShareableHandle(py: Python<'_>, shared_handle: rt::PtrArgMut, handle_type: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolImportFromShareableHandle");
     let mut o_mem_pool: usize = Default::default();
     let a_mem_pool = &mut o_mem_pool as *mut usize as usize;
@@ -2297,7 +2297,7 @@ rt::function!(F_hipMemPoolExportPointer, C_hipMemPoolExportPointer, c"hipMemPool
     ["export_data", "dev_ptr"],
     |py, [x0, x1]| hipMemPoolExportPointer(py, &x0, rt::call::extract(x1, "dev_ptr")?));
 
-fn hipMemPoolExportPointer(py: Python<'_>, export_data: &Bound<'_, PyAny>, dev_ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemPoolExportPointer(py: Python<'_>, export_data: &Bound<'_, PyAny>, dev_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolExportPointer");
     let p_export_data = TYPES.record_ptr_arg(144, export_data, true)?;
     let a_export_data = p_export_data.addr();
@@ -2357,7 +2357,7 @@ rt::function!(F_hipHostGetDevicePointer, C_hipHostGetDevicePointer, c"hipHostGet
     ["hstPtr", "flags"],
     |py, [x0, x1]| hipHostGetDevicePointer(py, rt::call::extract(x0, "hstPtr")?, rt::call::extract(x1, "flags")?));
 
-fn hipHostGetDevicePointer(py: Python<'_>, hstPtr: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipHostGetDevicePointer(py: Python<'_>, hstPtr: rt::PtrArgMut, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostGetDevicePointer");
     let mut o_devPtr: usize = Default::default();
     let a_devPtr = &mut o_devPtr as *mut usize as usize;
@@ -2377,7 +2377,7 @@ rt::function!(F_hipHostGetFlags, C_hipHostGetFlags, c"hipHostGetFlags", "hipHost
     ["hostPtr"],
     |py, [x0]| hipHostGetFlags(py, rt::call::extract(x0, "hostPtr")?));
 
-fn hipHostGetFlags(py: Python<'_>, hostPtr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipHostGetFlags(py: Python<'_>, hostPtr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostGetFlags");
     let mut o_flagsPtr: u32 = Default::default();
     let a_flagsPtr = &mut o_flagsPtr as *mut u32 as usize;
@@ -2396,7 +2396,7 @@ rt::function!(F_hipHostRegister, C_hipHostRegister, c"hipHostRegister", "hipHost
     ["hostPtr", "sizeBytes", "flags"],
     |py, [x0, x1, x2]| hipHostRegister(py, rt::call::extract(x0, "hostPtr")?, rt::call::extract(x1, "sizeBytes")?, rt::call::extract(x2, "flags")?));
 
-fn hipHostRegister(py: Python<'_>, hostPtr: rt::PtrArg, sizeBytes: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipHostRegister(py: Python<'_>, hostPtr: rt::PtrArgMut, sizeBytes: rt::CInt<u64>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostRegister");
     let a_hostPtr = hostPtr.addr();
     let a_sizeBytes = sizeBytes.0;
@@ -2415,7 +2415,7 @@ rt::function!(F_hipHostUnregister, C_hipHostUnregister, c"hipHostUnregister", "h
     ["hostPtr"],
     |py, [x0]| hipHostUnregister(py, rt::call::extract(x0, "hostPtr")?));
 
-fn hipHostUnregister(py: Python<'_>, hostPtr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipHostUnregister(py: Python<'_>, hostPtr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostUnregister");
     let a_hostPtr = hostPtr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2477,7 +2477,7 @@ rt::function!(F_hipFree, C_hipFree, c"hipFree", "hipFree",
     ["ptr"],
     |py, [x0]| hipFree(py, rt::call::extract(x0, "ptr")?));
 
-fn hipFree(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFree");
     let a_ptr = ptr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2494,7 +2494,7 @@ rt::function!(F_hipFreeHost, C_hipFreeHost, c"hipFreeHost", "hipFreeHost",
     ["ptr"],
     |py, [x0]| hipFreeHost(py, rt::call::extract(x0, "ptr")?));
 
-fn hipFreeHost(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipFreeHost(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipFreeHost");
     let a_ptr = ptr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2511,7 +2511,7 @@ rt::function!(F_hipHostFree, C_hipHostFree, c"hipHostFree", "hipHostFree",
     ["ptr"],
     |py, [x0]| hipHostFree(py, rt::call::extract(x0, "ptr")?));
 
-fn hipHostFree(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipHostFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostFree");
     let a_ptr = ptr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2528,7 +2528,7 @@ rt::function!(F_hipMemcpy, C_hipMemcpy, c"hipMemcpy", "hipMemcpy",
     ["dst", "src", "sizeBytes", "kind"],
     |py, [x0, x1, x2, x3]| hipMemcpy(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, &x3));
 
-fn hipMemcpy(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy");
     let a_dst = dst.addr();
     let a_src = src.addr();
@@ -2548,7 +2548,7 @@ rt::function!(F_hipMemcpyWithStream, C_hipMemcpyWithStream, c"hipMemcpyWithStrea
     ["dst", "src", "sizeBytes", "kind", "stream"],
     |py, [x0, x1, x2, x3, x4]| hipMemcpyWithStream(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, &x3, rt::call::extract(x4, "stream")?));
 
-fn hipMemcpyWithStream(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyWithStream(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyWithStream");
     let a_dst = dst.addr();
     let a_src = src.addr();
@@ -2569,7 +2569,7 @@ rt::function!(F_hipMemcpyHtoD, C_hipMemcpyHtoD, c"hipMemcpyHtoD", "hipMemcpyHtoD
     ["dst", "src", "sizeBytes"],
     |py, [x0, x1, x2]| hipMemcpyHtoD(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?));
 
-fn hipMemcpyHtoD(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemcpyHtoD(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyHtoD");
     let a_dst = dst.addr();
     let a_src = src.addr();
@@ -2588,7 +2588,7 @@ rt::function!(F_hipMemcpyDtoH, C_hipMemcpyDtoH, c"hipMemcpyDtoH", "hipMemcpyDtoH
     ["dst", "src", "sizeBytes"],
     |py, [x0, x1, x2]| hipMemcpyDtoH(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?));
 
-fn hipMemcpyDtoH(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemcpyDtoH(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyDtoH");
     let a_dst = dst.addr();
     let a_src = src.addr();
@@ -2607,7 +2607,7 @@ rt::function!(F_hipMemcpyDtoD, C_hipMemcpyDtoD, c"hipMemcpyDtoD", "hipMemcpyDtoD
     ["dst", "src", "sizeBytes"],
     |py, [x0, x1, x2]| hipMemcpyDtoD(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?));
 
-fn hipMemcpyDtoD(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemcpyDtoD(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyDtoD");
     let a_dst = dst.addr();
     let a_src = src.addr();
@@ -2626,7 +2626,7 @@ rt::function!(F_hipMemcpyHtoDAsync, C_hipMemcpyHtoDAsync, c"hipMemcpyHtoDAsync",
     ["dst", "src", "sizeBytes", "stream"],
     |py, [x0, x1, x2, x3]| hipMemcpyHtoDAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "stream")?));
 
-fn hipMemcpyHtoDAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyHtoDAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyHtoDAsync");
     let a_dst = dst.addr();
     let a_src = src.addr();
@@ -2646,7 +2646,7 @@ rt::function!(F_hipMemcpyDtoHAsync, C_hipMemcpyDtoHAsync, c"hipMemcpyDtoHAsync",
     ["dst", "src", "sizeBytes", "stream"],
     |py, [x0, x1, x2, x3]| hipMemcpyDtoHAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "stream")?));
 
-fn hipMemcpyDtoHAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyDtoHAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyDtoHAsync");
     let a_dst = dst.addr();
     let a_src = src.addr();
@@ -2666,7 +2666,7 @@ rt::function!(F_hipMemcpyDtoDAsync, C_hipMemcpyDtoDAsync, c"hipMemcpyDtoDAsync",
     ["dst", "src", "sizeBytes", "stream"],
     |py, [x0, x1, x2, x3]| hipMemcpyDtoDAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "stream")?));
 
-fn hipMemcpyDtoDAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyDtoDAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyDtoDAsync");
     let a_dst = dst.addr();
     let a_src = src.addr();
@@ -2789,7 +2789,7 @@ rt::function!(F_hipMemcpyFromSymbol, C_hipMemcpyFromSymbol, c"hipMemcpyFromSymbo
     ["dst", "symbol", "sizeBytes", "offset", "kind"],
     |py, [x0, x1, x2, x3, x4]| hipMemcpyFromSymbol(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "symbol")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "offset")?, &x4));
 
-fn hipMemcpyFromSymbol(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpyFromSymbol(py: Python<'_>, dst: rt::PtrArgWritten, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromSymbol");
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
@@ -2810,7 +2810,7 @@ rt::function!(F_hipMemcpyFromSymbolAsync, C_hipMemcpyFromSymbolAsync, c"hipMemcp
     ["dst", "symbol", "sizeBytes", "offset", "kind", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyFromSymbolAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "symbol")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "offset")?, &x4, rt::call::extract(x5, "stream")?));
 
-fn hipMemcpyFromSymbolAsync(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyFromSymbolAsync(py: Python<'_>, dst: rt::PtrArgWritten, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromSymbolAsync");
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
@@ -2832,7 +2832,7 @@ rt::function!(F_hipMemcpyAsync, C_hipMemcpyAsync, c"hipMemcpyAsync", "hipMemcpyA
     ["dst", "src", "sizeBytes", "kind", "stream"],
     |py, [x0, x1, x2, x3, x4]| hipMemcpyAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, &x3, rt::call::extract(x4, "stream")?));
 
-fn hipMemcpyAsync(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAsync");
     let a_dst = dst.addr();
     let a_src = src.addr();
@@ -2853,7 +2853,7 @@ rt::function!(F_hipMemset, C_hipMemset, c"hipMemset", "hipMemset",
     ["dst", "value", "sizeBytes"],
     |py, [x0, x1, x2]| hipMemset(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "sizeBytes")?));
 
-fn hipMemset(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemset(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset");
     let a_dst = dst.addr();
     let a_value = value.0;
@@ -2872,7 +2872,7 @@ rt::function!(F_hipMemsetD8, C_hipMemsetD8, c"hipMemsetD8", "hipMemsetD8",
     ["dest", "value", "count"],
     |py, [x0, x1, x2]| hipMemsetD8(py, rt::call::extract(x0, "dest")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "count")?));
 
-fn hipMemsetD8(py: Python<'_>, dest: rt::PtrArg, value: rt::CInt<u8>, count: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemsetD8(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u8>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD8");
     let a_dest = dest.addr();
     let a_value = value.0;
@@ -2891,7 +2891,7 @@ rt::function!(F_hipMemsetD8Async, C_hipMemsetD8Async, c"hipMemsetD8Async", "hipM
     ["dest", "value", "count", "stream"],
     |py, [x0, x1, x2, x3]| hipMemsetD8Async(py, rt::call::extract(x0, "dest")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "count")?, rt::call::extract(x3, "stream")?));
 
-fn hipMemsetD8Async(py: Python<'_>, dest: rt::PtrArg, value: rt::CInt<u8>, count: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetD8Async(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u8>, count: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD8Async");
     let a_dest = dest.addr();
     let a_value = value.0;
@@ -2911,7 +2911,7 @@ rt::function!(F_hipMemsetD16, C_hipMemsetD16, c"hipMemsetD16", "hipMemsetD16",
     ["dest", "value", "count"],
     |py, [x0, x1, x2]| hipMemsetD16(py, rt::call::extract(x0, "dest")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "count")?));
 
-fn hipMemsetD16(py: Python<'_>, dest: rt::PtrArg, value: rt::CInt<u16>, count: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemsetD16(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u16>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD16");
     let a_dest = dest.addr();
     let a_value = value.0;
@@ -2930,7 +2930,7 @@ rt::function!(F_hipMemsetD16Async, C_hipMemsetD16Async, c"hipMemsetD16Async", "h
     ["dest", "value", "count", "stream"],
     |py, [x0, x1, x2, x3]| hipMemsetD16Async(py, rt::call::extract(x0, "dest")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "count")?, rt::call::extract(x3, "stream")?));
 
-fn hipMemsetD16Async(py: Python<'_>, dest: rt::PtrArg, value: rt::CInt<u16>, count: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetD16Async(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u16>, count: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD16Async");
     let a_dest = dest.addr();
     let a_value = value.0;
@@ -2950,7 +2950,7 @@ rt::function!(F_hipMemsetD32, C_hipMemsetD32, c"hipMemsetD32", "hipMemsetD32",
     ["dest", "value", "count"],
     |py, [x0, x1, x2]| hipMemsetD32(py, rt::call::extract(x0, "dest")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "count")?));
 
-fn hipMemsetD32(py: Python<'_>, dest: rt::PtrArg, value: rt::CInt<i32>, count: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemsetD32(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<i32>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD32");
     let a_dest = dest.addr();
     let a_value = value.0;
@@ -2969,7 +2969,7 @@ rt::function!(F_hipMemsetAsync, C_hipMemsetAsync, c"hipMemsetAsync", "hipMemsetA
     ["dst", "value", "sizeBytes", "stream"],
     |py, [x0, x1, x2, x3]| hipMemsetAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "stream")?));
 
-fn hipMemsetAsync(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetAsync(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetAsync");
     let a_dst = dst.addr();
     let a_value = value.0;
@@ -2989,7 +2989,7 @@ rt::function!(F_hipMemsetD32Async, C_hipMemsetD32Async, c"hipMemsetD32Async", "h
     ["dst", "value", "count", "stream"],
     |py, [x0, x1, x2, x3]| hipMemsetD32Async(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "count")?, rt::call::extract(x3, "stream")?));
 
-fn hipMemsetD32Async(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, count: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetD32Async(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, count: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetD32Async");
     let a_dst = dst.addr();
     let a_value = value.0;
@@ -3009,7 +3009,7 @@ rt::function!(F_hipMemset2D, C_hipMemset2D, c"hipMemset2D", "hipMemset2D",
     ["dst", "pitch", "value", "width", "height"],
     |py, [x0, x1, x2, x3, x4]| hipMemset2D(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "pitch")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "width")?, rt::call::extract(x4, "height")?));
 
-fn hipMemset2D(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemset2D(py: Python<'_>, dst: rt::PtrArgWritten, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset2D");
     let a_dst = dst.addr();
     let a_pitch = pitch.0;
@@ -3030,7 +3030,7 @@ rt::function!(F_hipMemset2DAsync, C_hipMemset2DAsync, c"hipMemset2DAsync", "hipM
     ["dst", "pitch", "value", "width", "height", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| hipMemset2DAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "pitch")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "width")?, rt::call::extract(x4, "height")?, rt::call::extract(x5, "stream")?));
 
-fn hipMemset2DAsync(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemset2DAsync(py: Python<'_>, dst: rt::PtrArgWritten, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset2DAsync");
     let a_dst = dst.addr();
     let a_pitch = pitch.0;
@@ -3111,7 +3111,7 @@ rt::function!(F_hipMemPtrGetInfo, C_hipMemPtrGetInfo, c"hipMemPtrGetInfo", "hipM
     ["ptr"],
     |py, [x0]| hipMemPtrGetInfo(py, rt::call::extract(x0, "ptr")?));
 
-fn hipMemPtrGetInfo(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemPtrGetInfo(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPtrGetInfo");
     let a_ptr = ptr.addr();
     let mut o_size: u64 = Default::default();
@@ -3340,7 +3340,7 @@ rt::function!(F_hipMemcpy2D, C_hipMemcpy2D, c"hipMemcpy2D", "hipMemcpy2D",
     ["dst", "dpitch", "src", "spitch", "width", "height", "kind"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipMemcpy2D(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "spitch")?, rt::call::extract(x4, "width")?, rt::call::extract(x5, "height")?, &x6));
 
-fn hipMemcpy2D(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2D(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2D");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
@@ -3400,7 +3400,7 @@ rt::function!(F_hipMemcpy2DAsync, C_hipMemcpy2DAsync, c"hipMemcpy2DAsync", "hipM
     ["dst", "dpitch", "src", "spitch", "width", "height", "kind", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "spitch")?, rt::call::extract(x4, "width")?, rt::call::extract(x5, "height")?, &x6, rt::call::extract(x7, "stream")?));
 
-fn hipMemcpy2DAsync(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DAsync(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DAsync");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
@@ -3498,7 +3498,7 @@ rt::function!(F_hipMemcpyFromArray, C_hipMemcpyFromArray, c"hipMemcpyFromArray",
     ["dst", "srcArray", "wOffset", "hOffset", "count", "kind"],
     |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyFromArray(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "srcArray")?, rt::call::extract(x2, "wOffset")?, rt::call::extract(x3, "hOffset")?, rt::call::extract(x4, "count")?, &x5));
 
-fn hipMemcpyFromArray(py: Python<'_>, dst: rt::PtrArgMut, srcArray: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpyFromArray(py: Python<'_>, dst: rt::PtrArgWritten, srcArray: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromArray");
     let a_dst = dst.addr();
     let a_srcArray = srcArray.addr();
@@ -3520,7 +3520,7 @@ rt::function!(F_hipMemcpy2DFromArray, C_hipMemcpy2DFromArray, c"hipMemcpy2DFromA
     ["dst", "dpitch", "src", "wOffset", "hOffset", "width", "height", "kind"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DFromArray(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "wOffset")?, rt::call::extract(x4, "hOffset")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7));
 
-fn hipMemcpy2DFromArray(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2DFromArray(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArray");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
@@ -3544,7 +3544,7 @@ rt::function!(F_hipMemcpy2DFromArrayAsync, C_hipMemcpy2DFromArrayAsync, c"hipMem
     ["dst", "dpitch", "src", "wOffset", "hOffset", "width", "height", "kind", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipMemcpy2DFromArrayAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "wOffset")?, rt::call::extract(x4, "hOffset")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7, rt::call::extract(x8, "stream")?));
 
-fn hipMemcpy2DFromArrayAsync(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DFromArrayAsync(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArrayAsync");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
@@ -3569,7 +3569,7 @@ rt::function!(F_hipMemcpyAtoH, C_hipMemcpyAtoH, c"hipMemcpyAtoH", "hipMemcpyAtoH
     ["dst", "srcArray", "srcOffset", "count"],
     |py, [x0, x1, x2, x3]| hipMemcpyAtoH(py, rt::call::extract(x0, "dst")?, &x1, rt::call::extract(x2, "srcOffset")?, rt::call::extract(x3, "count")?));
 
-fn hipMemcpyAtoH(py: Python<'_>, dst: rt::PtrArgMut, srcArray: &Bound<'_, PyAny>, srcOffset: rt::CInt<u64>, count: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemcpyAtoH(py: Python<'_>, dst: rt::PtrArgWritten, srcArray: &Bound<'_, PyAny>, srcOffset: rt::CInt<u64>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAtoH");
     let a_dst = dst.addr();
     let p_srcArray = TYPES.record_ptr_arg(63, srcArray, true)?;
@@ -3740,7 +3740,7 @@ rt::function!(F_hipMemGetAddressRange, C_hipMemGetAddressRange, c"hipMemGetAddre
     ["dptr"],
     |py, [x0]| hipMemGetAddressRange(py, rt::call::extract(x0, "dptr")?));
 
-fn hipMemGetAddressRange(py: Python<'_>, dptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemGetAddressRange(py: Python<'_>, dptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAddressRange");
     let mut o_pbase: usize = Default::default();
     let a_pbase = &mut o_pbase as *mut usize as usize;
@@ -3761,7 +3761,7 @@ rt::function!(F_hipMemcpyPeer, C_hipMemcpyPeer, c"hipMemcpyPeer", "hipMemcpyPeer
     ["dst", "dstDeviceId", "src", "srcDeviceId", "sizeBytes"],
     |py, [x0, x1, x2, x3, x4]| hipMemcpyPeer(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dstDeviceId")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "srcDeviceId")?, rt::call::extract(x4, "sizeBytes")?));
 
-fn hipMemcpyPeer(py: Python<'_>, dst: rt::PtrArgMut, dstDeviceId: rt::CInt<i32>, src: rt::PtrArg, srcDeviceId: rt::CInt<i32>, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemcpyPeer(py: Python<'_>, dst: rt::PtrArgWritten, dstDeviceId: rt::CInt<i32>, src: rt::PtrArg, srcDeviceId: rt::CInt<i32>, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyPeer");
     let a_dst = dst.addr();
     let a_dstDeviceId = dstDeviceId.0;
@@ -3782,7 +3782,7 @@ rt::function!(F_hipMemcpyPeerAsync, C_hipMemcpyPeerAsync, c"hipMemcpyPeerAsync",
     ["dst", "dstDeviceId", "src", "srcDevice", "sizeBytes", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyPeerAsync(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dstDeviceId")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "srcDevice")?, rt::call::extract(x4, "sizeBytes")?, rt::call::extract(x5, "stream")?));
 
-fn hipMemcpyPeerAsync(py: Python<'_>, dst: rt::PtrArgMut, dstDeviceId: rt::CInt<i32>, src: rt::PtrArg, srcDevice: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyPeerAsync(py: Python<'_>, dst: rt::PtrArgWritten, dstDeviceId: rt::CInt<i32>, src: rt::PtrArg, srcDevice: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyPeerAsync");
     let a_dst = dst.addr();
     let a_dstDeviceId = dstDeviceId.0;
@@ -4321,7 +4321,7 @@ rt::function!(F_hipModuleLoadDataEx, C_hipModuleLoadDataEx, c"hipModuleLoadDataE
     ["image", "numOptions", "optionValues"],
     |py, [x0, x1, x2]| hipModuleLoadDataEx(py, rt::call::extract(x0, "image")?, rt::call::extract(x1, "numOptions")?, rt::call::extract(x2, "optionValues")?));
 
-fn hipModuleLoadDataEx(py: Python<'_>, image: rt::PtrArg, numOptions: rt::CInt<u32>, optionValues: rt::PtrArg) -> PyResult<PyObject> {
+fn hipModuleLoadDataEx(py: Python<'_>, image: rt::PtrArg, numOptions: rt::CInt<u32>, optionValues: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLoadDataEx");
     let mut o_module: usize = Default::default();
     let a_module = &mut o_module as *mut usize as usize;
@@ -4344,7 +4344,7 @@ rt::function!(F_hipModuleLaunchKernel, C_hipModuleLaunchKernel, c"hipModuleLaunc
     ["f", "gridDimX", "gridDimY", "gridDimZ", "blockDimX", "blockDimY", "blockDimZ", "sharedMemBytes", "stream", "kernelParams", "extra"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipModuleLaunchKernel(py, rt::call::extract(x0, "f")?, rt::call::extract(x1, "gridDimX")?, rt::call::extract(x2, "gridDimY")?, rt::call::extract(x3, "gridDimZ")?, rt::call::extract(x4, "blockDimX")?, rt::call::extract(x5, "blockDimY")?, rt::call::extract(x6, "blockDimZ")?, rt::call::extract(x7, "sharedMemBytes")?, rt::call::extract(x8, "stream")?, rt::call::extract(x9, "kernelParams")?, rt::call::extract(x10, "extra")?));
 
-fn hipModuleLaunchKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, stream: rt::PtrArg, kernelParams: rt::PtrArg, extra: rt::KernelExtra) -> PyResult<PyObject> {
+fn hipModuleLaunchKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, stream: rt::PtrArg, kernelParams: rt::PtrArgMut, extra: rt::KernelExtra) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchKernel");
     let a_f = f.addr();
     let a_gridDimX = gridDimX.0;
@@ -4371,7 +4371,7 @@ rt::function!(F_hipModuleLaunchCooperativeKernel, C_hipModuleLaunchCooperativeKe
     ["f", "gridDimX", "gridDimY", "gridDimZ", "blockDimX", "blockDimY", "blockDimZ", "sharedMemBytes", "stream", "kernelParams"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipModuleLaunchCooperativeKernel(py, rt::call::extract(x0, "f")?, rt::call::extract(x1, "gridDimX")?, rt::call::extract(x2, "gridDimY")?, rt::call::extract(x3, "gridDimZ")?, rt::call::extract(x4, "blockDimX")?, rt::call::extract(x5, "blockDimY")?, rt::call::extract(x6, "blockDimZ")?, rt::call::extract(x7, "sharedMemBytes")?, rt::call::extract(x8, "stream")?, rt::call::extract(x9, "kernelParams")?));
 
-fn hipModuleLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, stream: rt::PtrArg, kernelParams: rt::PtrArg) -> PyResult<PyObject> {
+fn hipModuleLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDimX: rt::CInt<u32>, gridDimY: rt::CInt<u32>, gridDimZ: rt::CInt<u32>, blockDimX: rt::CInt<u32>, blockDimY: rt::CInt<u32>, blockDimZ: rt::CInt<u32>, sharedMemBytes: rt::CInt<u32>, stream: rt::PtrArg, kernelParams: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipModuleLaunchCooperativeKernel");
     let a_f = f.addr();
     let a_gridDimX = gridDimX.0;
@@ -4417,7 +4417,7 @@ rt::function!(F_hipLaunchCooperativeKernel, C_hipLaunchCooperativeKernel, c"hipL
     ["f", "gridDim", "blockDimX", "kernelParams", "sharedMemBytes", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| hipLaunchCooperativeKernel(py, rt::call::extract(x0, "f")?, &x1, &x2, rt::call::extract(x3, "kernelParams")?, rt::call::extract(x4, "sharedMemBytes")?, rt::call::extract(x5, "stream")?));
 
-fn hipLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDimX: &Bound<'_, PyAny>, kernelParams: rt::PtrArg, sharedMemBytes: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDimX: &Bound<'_, PyAny>, kernelParams: rt::PtrArgMut, sharedMemBytes: rt::CInt<u32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel");
     let a_f = f.addr();
     let a_gridDim = TYPES.record_arg::<R_dim3>(145, gridDim)?;
@@ -4723,7 +4723,7 @@ rt::function!(F_hipLaunchKernel, C_hipLaunchKernel, c"hipLaunchKernel", "hipLaun
     ["function_address", "numBlocks", "dimBlocks", "args", "sharedMemBytes", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| hipLaunchKernel(py, rt::call::extract(x0, "function_address")?, &x1, &x2, rt::call::extract(x3, "args")?, rt::call::extract(x4, "sharedMemBytes")?, rt::call::extract(x5, "stream")?));
 
-fn hipLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArg, sharedMemBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel");
     let a_function_address = function_address.addr();
     let a_numBlocks = TYPES.record_arg::<R_dim3>(145, numBlocks)?;
@@ -4745,7 +4745,7 @@ rt::function!(F_hipLaunchHostFunc, C_hipLaunchHostFunc, c"hipLaunchHostFunc", "h
     ["stream", "fn", "userData"],
     |py, [x0, x1, x2]| hipLaunchHostFunc(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "fn")?, rt::call::extract(x2, "userData")?));
 
-fn hipLaunchHostFunc(py: Python<'_>, stream: rt::PtrArg, r#fn: rt::PtrArg, userData: rt::PtrArg) -> PyResult<PyObject> {
+fn hipLaunchHostFunc(py: Python<'_>, stream: rt::PtrArg, r#fn: rt::PtrArg, userData: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchHostFunc");
     let a_stream = stream.addr();
     let a_fn = r#fn.addr();
@@ -4782,7 +4782,7 @@ rt::function!(F_hipExtLaunchKernel, C_hipExtLaunchKernel, c"hipExtLaunchKernel",
     ["function_address", "numBlocks", "dimBlocks", "args", "sharedMemBytes", "stream", "startEvent", "stopEvent", "flags"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipExtLaunchKernel(py, rt::call::extract(x0, "function_address")?, &x1, &x2, rt::call::extract(x3, "args")?, rt::call::extract(x4, "sharedMemBytes")?, rt::call::extract(x5, "stream")?, rt::call::extract(x6, "startEvent")?, rt::call::extract(x7, "stopEvent")?, rt::call::extract(x8, "flags")?));
 
-fn hipExtLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArg, sharedMemBytes: rt::CInt<u64>, stream: rt::PtrArg, startEvent: rt::PtrArg, stopEvent: rt::PtrArg, flags: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipExtLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: rt::CInt<u64>, stream: rt::PtrArg, startEvent: rt::PtrArg, stopEvent: rt::PtrArg, flags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExtLaunchKernel");
     let a_function_address = function_address.addr();
     let a_numBlocks = TYPES.record_arg::<R_dim3>(145, numBlocks)?;
@@ -5608,7 +5608,7 @@ rt::function!(F_hipTexRefSetAddress, C_hipTexRefSetAddress, c"hipTexRefSetAddres
     ["texRef", "dptr", "bytes"],
     |py, [x0, x1, x2]| hipTexRefSetAddress(py, &x0, rt::call::extract(x1, "dptr")?, rt::call::extract(x2, "bytes")?));
 
-fn hipTexRefSetAddress(py: Python<'_>, texRef: &Bound<'_, PyAny>, dptr: rt::PtrArg, bytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipTexRefSetAddress(py: Python<'_>, texRef: &Bound<'_, PyAny>, dptr: rt::PtrArgMut, bytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetAddress");
     let mut o_ByteOffset: u64 = Default::default();
     let a_ByteOffset = &mut o_ByteOffset as *mut u64 as usize;
@@ -5630,7 +5630,7 @@ rt::function!(F_hipTexRefSetAddress2D, C_hipTexRefSetAddress2D, c"hipTexRefSetAd
     ["texRef", "desc", "dptr", "Pitch"],
     |py, [x0, x1, x2, x3]| hipTexRefSetAddress2D(py, &x0, &x1, rt::call::extract(x2, "dptr")?, rt::call::extract(x3, "Pitch")?));
 
-fn hipTexRefSetAddress2D(py: Python<'_>, texRef: &Bound<'_, PyAny>, desc: &Bound<'_, PyAny>, dptr: rt::PtrArg, Pitch: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipTexRefSetAddress2D(py: Python<'_>, texRef: &Bound<'_, PyAny>, desc: &Bound<'_, PyAny>, dptr: rt::PtrArgMut, Pitch: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipTexRefSetAddress2D");
     let p_texRef = TYPES.record_ptr_arg(135, texRef, true)?;
     let a_texRef = p_texRef.addr();
@@ -5897,7 +5897,7 @@ rt::function!(F_hipStreamGetCaptureInfo_v2, C_hipStreamGetCaptureInfo_v2, c"hipS
     ["stream", "dependencies_out"],
     |py, [x0, x1]| hipStreamGetCaptureInfo_v2(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "dependencies_out")?));
 
-fn hipStreamGetCaptureInfo_v2(py: Python<'_>, stream: rt::PtrArg, dependencies_out: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamGetCaptureInfo_v2(py: Python<'_>, stream: rt::PtrArg, dependencies_out: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetCaptureInfo_v2");
     let a_stream = stream.addr();
     let mut o_captureStatus_out: u32 = Default::default();
@@ -6251,7 +6251,7 @@ rt::function!(F_hipGraphInstantiate, C_hipGraphInstantiate, c"hipGraphInstantiat
     ["graph", "pLogBuffer", "bufferSize"],
     |py, [x0, x1, x2]| hipGraphInstantiate(py, rt::call::extract(x0, "graph")?, rt::call::extract(x1, "pLogBuffer")?, rt::call::extract(x2, "bufferSize")?));
 
-fn hipGraphInstantiate(py: Python<'_>, graph: rt::PtrArg, pLogBuffer: rt::PtrArg, bufferSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipGraphInstantiate(py: Python<'_>, graph: rt::PtrArg, pLogBuffer: rt::PtrArgMut, bufferSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphInstantiate");
     let mut o_pGraphExec: usize = Default::default();
     let a_pGraphExec = &mut o_pGraphExec as *mut usize as usize;
@@ -6577,7 +6577,7 @@ rt::function!(F_hipGraphAddMemcpyNode1D, C_hipGraphAddMemcpyNode1D, c"hipGraphAd
     ["graph", "pDependencies", "numDependencies", "dst", "src", "count", "kind"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipGraphAddMemcpyNode1D(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, rt::call::extract(x3, "dst")?, rt::call::extract(x4, "src")?, rt::call::extract(x5, "count")?, &x6));
 
-fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dst: rt::PtrArg, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dst: rt::PtrArgMut, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemcpyNode1D");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -6603,7 +6603,7 @@ rt::function!(F_hipGraphMemcpyNodeSetParams1D, C_hipGraphMemcpyNodeSetParams1D, 
     ["node", "dst", "src", "count", "kind"],
     |py, [x0, x1, x2, x3, x4]| hipGraphMemcpyNodeSetParams1D(py, rt::call::extract(x0, "node")?, rt::call::extract(x1, "dst")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "count")?, &x4));
 
-fn hipGraphMemcpyNodeSetParams1D(py: Python<'_>, node: rt::PtrArg, dst: rt::PtrArg, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphMemcpyNodeSetParams1D(py: Python<'_>, node: rt::PtrArg, dst: rt::PtrArgMut, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeSetParams1D");
     let a_node = node.addr();
     let a_dst = dst.addr();
@@ -6624,7 +6624,7 @@ rt::function!(F_hipGraphExecMemcpyNodeSetParams1D, C_hipGraphExecMemcpyNodeSetPa
     ["hGraphExec", "node", "dst", "src", "count", "kind"],
     |py, [x0, x1, x2, x3, x4, x5]| hipGraphExecMemcpyNodeSetParams1D(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "node")?, rt::call::extract(x2, "dst")?, rt::call::extract(x3, "src")?, rt::call::extract(x4, "count")?, &x5));
 
-fn hipGraphExecMemcpyNodeSetParams1D(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, dst: rt::PtrArg, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExecMemcpyNodeSetParams1D(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, dst: rt::PtrArgMut, src: rt::PtrArg, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecMemcpyNodeSetParams1D");
     let a_hGraphExec = hGraphExec.addr();
     let a_node = node.addr();
@@ -6646,7 +6646,7 @@ rt::function!(F_hipGraphAddMemcpyNodeFromSymbol, C_hipGraphAddMemcpyNodeFromSymb
     ["graph", "pDependencies", "numDependencies", "dst", "symbol", "count", "offset", "kind"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipGraphAddMemcpyNodeFromSymbol(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, rt::call::extract(x3, "dst")?, rt::call::extract(x4, "symbol")?, rt::call::extract(x5, "count")?, rt::call::extract(x6, "offset")?, &x7));
 
-fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dst: rt::PtrArg, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemcpyNodeFromSymbol");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -6673,7 +6673,7 @@ rt::function!(F_hipGraphMemcpyNodeSetParamsFromSymbol, C_hipGraphMemcpyNodeSetPa
     ["node", "dst", "symbol", "count", "offset", "kind"],
     |py, [x0, x1, x2, x3, x4, x5]| hipGraphMemcpyNodeSetParamsFromSymbol(py, rt::call::extract(x0, "node")?, rt::call::extract(x1, "dst")?, rt::call::extract(x2, "symbol")?, rt::call::extract(x3, "count")?, rt::call::extract(x4, "offset")?, &x5));
 
-fn hipGraphMemcpyNodeSetParamsFromSymbol(py: Python<'_>, node: rt::PtrArg, dst: rt::PtrArg, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphMemcpyNodeSetParamsFromSymbol(py: Python<'_>, node: rt::PtrArg, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemcpyNodeSetParamsFromSymbol");
     let a_node = node.addr();
     let a_dst = dst.addr();
@@ -6695,7 +6695,7 @@ rt::function!(F_hipGraphExecMemcpyNodeSetParamsFromSymbol, C_hipGraphExecMemcpyN
     ["hGraphExec", "node", "dst", "symbol", "count", "offset", "kind"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipGraphExecMemcpyNodeSetParamsFromSymbol(py, rt::call::extract(x0, "hGraphExec")?, rt::call::extract(x1, "node")?, rt::call::extract(x2, "dst")?, rt::call::extract(x3, "symbol")?, rt::call::extract(x4, "count")?, rt::call::extract(x5, "offset")?, &x6));
 
-fn hipGraphExecMemcpyNodeSetParamsFromSymbol(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, dst: rt::PtrArg, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipGraphExecMemcpyNodeSetParamsFromSymbol(py: Python<'_>, hGraphExec: rt::PtrArg, node: rt::PtrArg, dst: rt::PtrArgMut, symbol: rt::PtrArg, count: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphExecMemcpyNodeSetParamsFromSymbol");
     let a_hGraphExec = hGraphExec.addr();
     let a_node = node.addr();
@@ -7238,7 +7238,7 @@ rt::function!(F_hipGraphAddMemFreeNode, C_hipGraphAddMemFreeNode, c"hipGraphAddM
     ["graph", "pDependencies", "numDependencies", "dev_ptr"],
     |py, [x0, x1, x2, x3]| hipGraphAddMemFreeNode(py, rt::call::extract(x0, "graph")?, &x1, rt::call::extract(x2, "numDependencies")?, rt::call::extract(x3, "dev_ptr")?));
 
-fn hipGraphAddMemFreeNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dev_ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphAddMemFreeNode(py: Python<'_>, graph: rt::PtrArg, pDependencies: &Bound<'_, PyAny>, numDependencies: rt::CInt<u64>, dev_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphAddMemFreeNode");
     let mut o_pGraphNode: usize = Default::default();
     let a_pGraphNode = &mut o_pGraphNode as *mut usize as usize;
@@ -7261,7 +7261,7 @@ rt::function!(F_hipGraphMemFreeNodeGetParams, C_hipGraphMemFreeNodeGetParams, c"
     ["node", "dev_ptr"],
     |py, [x0, x1]| hipGraphMemFreeNodeGetParams(py, rt::call::extract(x0, "node")?, rt::call::extract(x1, "dev_ptr")?));
 
-fn hipGraphMemFreeNodeGetParams(py: Python<'_>, node: rt::PtrArg, dev_ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipGraphMemFreeNodeGetParams(py: Python<'_>, node: rt::PtrArg, dev_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGraphMemFreeNodeGetParams");
     let a_node = node.addr();
     let a_dev_ptr = dev_ptr.addr();
@@ -7279,7 +7279,7 @@ rt::function!(F_hipDeviceGetGraphMemAttribute, C_hipDeviceGetGraphMemAttribute, 
     ["device", "attr", "value"],
     |py, [x0, x1, x2]| hipDeviceGetGraphMemAttribute(py, rt::call::extract(x0, "device")?, &x1, rt::call::extract(x2, "value")?));
 
-fn hipDeviceGetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDeviceGetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceGetGraphMemAttribute");
     let a_device = device.0;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(44, attr)?)?;
@@ -7298,7 +7298,7 @@ rt::function!(F_hipDeviceSetGraphMemAttribute, C_hipDeviceSetGraphMemAttribute, 
     ["device", "attr", "value"],
     |py, [x0, x1, x2]| hipDeviceSetGraphMemAttribute(py, rt::call::extract(x0, "device")?, &x1, rt::call::extract(x2, "value")?));
 
-fn hipDeviceSetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hipDeviceSetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipDeviceSetGraphMemAttribute");
     let a_device = device.0;
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(44, attr)?)?;
@@ -7334,7 +7334,7 @@ rt::function!(F_hipUserObjectCreate, C_hipUserObjectCreate, c"hipUserObjectCreat
     ["ptr", "destroy", "initialRefcount", "flags"],
     |py, [x0, x1, x2, x3]| hipUserObjectCreate(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "destroy")?, rt::call::extract(x2, "initialRefcount")?, rt::call::extract(x3, "flags")?));
 
-fn hipUserObjectCreate(py: Python<'_>, ptr: rt::PtrArg, destroy: rt::PtrArg, initialRefcount: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipUserObjectCreate(py: Python<'_>, ptr: rt::PtrArgMut, destroy: rt::PtrArg, initialRefcount: rt::CInt<u32>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipUserObjectCreate");
     let mut o_object_out: usize = Default::default();
     let a_object_out = &mut o_object_out as *mut usize as usize;
@@ -7671,7 +7671,7 @@ rt::function!(F_hipMemAddressFree, C_hipMemAddressFree, c"hipMemAddressFree", "h
     ["devPtr", "size"],
     |py, [x0, x1]| hipMemAddressFree(py, rt::call::extract(x0, "devPtr")?, rt::call::extract(x1, "size")?));
 
-fn hipMemAddressFree(py: Python<'_>, devPtr: rt::PtrArg, size: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemAddressFree(py: Python<'_>, devPtr: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAddressFree");
     let a_devPtr = devPtr.addr();
     let a_size = size.0;
@@ -7689,7 +7689,7 @@ rt::function!(F_hipMemAddressReserve, C_hipMemAddressReserve, c"hipMemAddressRes
     ["size", "alignment", "addr", "flags"],
     |py, [x0, x1, x2, x3]| hipMemAddressReserve(py, rt::call::extract(x0, "size")?, rt::call::extract(x1, "alignment")?, rt::call::extract(x2, "addr")?, rt::call::extract(x3, "flags")?));
 
-fn hipMemAddressReserve(py: Python<'_>, size: rt::CInt<u64>, alignment: rt::CInt<u64>, addr: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemAddressReserve(py: Python<'_>, size: rt::CInt<u64>, alignment: rt::CInt<u64>, addr: rt::PtrArgMut, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAddressReserve");
     let mut o_ptr: usize = Default::default();
     let a_ptr = &mut o_ptr as *mut usize as usize;
@@ -7733,7 +7733,7 @@ rt::function!(F_hipMemExportToShareableHandle, C_hipMemExportToShareableHandle, 
     ["shareableHandle", "handle", "handleType", "flags"],
     |py, [x0, x1, x2, x3]| hipMemExportToShareableHandle(py, rt::call::extract(x0, "shareableHandle")?, rt::call::extract(x1, "handle")?, &x2, rt::call::extract(x3, "flags")?));
 
-fn hipMemExportToShareableHandle(py: Python<'_>, shareableHandle: rt::PtrArg, handle: rt::PtrArg, handleType: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemExportToShareableHandle(py: Python<'_>, shareableHandle: rt::PtrArgMut, handle: rt::PtrArg, handleType: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemExportToShareableHandle");
     let a_shareableHandle = shareableHandle.addr();
     let a_handle = handle.addr();
@@ -7753,7 +7753,7 @@ rt::function!(F_hipMemGetAccess, C_hipMemGetAccess, c"hipMemGetAccess", "hipMemG
     ["location", "ptr"],
     |py, [x0, x1]| hipMemGetAccess(py, &x0, rt::call::extract(x1, "ptr")?));
 
-fn hipMemGetAccess(py: Python<'_>, location: &Bound<'_, PyAny>, ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemGetAccess(py: Python<'_>, location: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAccess");
     let mut o_flags: u64 = Default::default();
     let a_flags = &mut o_flags as *mut u64 as usize;
@@ -7814,7 +7814,7 @@ rt::function!(F_hipMemImportFromShareableHandle, C_hipMemImportFromShareableHand
     ["osHandle", "shHandleType"],
     |py, [x0, x1]| hipMemImportFromShareableHandle(py, rt::call::extract(x0, "osHandle")?, &x1));
 
-fn hipMemImportFromShareableHandle(py: Python<'_>, osHandle: rt::PtrArg, shHandleType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemImportFromShareableHandle(py: Python<'_>, osHandle: rt::PtrArgMut, shHandleType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemImportFromShareableHandle");
     let mut o_handle: usize = Default::default();
     let a_handle = &mut o_handle as *mut usize as usize;
@@ -7834,7 +7834,7 @@ rt::function!(F_hipMemMap, C_hipMemMap, c"hipMemMap", "hipMemMap",
     ["ptr", "size", "offset", "handle", "flags"],
     |py, [x0, x1, x2, x3, x4]| hipMemMap(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "size")?, rt::call::extract(x2, "offset")?, rt::call::extract(x3, "handle")?, rt::call::extract(x4, "flags")?));
 
-fn hipMemMap(py: Python<'_>, ptr: rt::PtrArg, size: rt::CInt<u64>, offset: rt::CInt<u64>, handle: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemMap(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, offset: rt::CInt<u64>, handle: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemMap");
     let a_ptr = ptr.addr();
     let a_size = size.0;
@@ -7896,7 +7896,7 @@ rt::function!(F_hipMemRetainAllocationHandle, C_hipMemRetainAllocationHandle, c"
     ["addr"],
     |py, [x0]| hipMemRetainAllocationHandle(py, rt::call::extract(x0, "addr")?));
 
-fn hipMemRetainAllocationHandle(py: Python<'_>, addr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemRetainAllocationHandle(py: Python<'_>, addr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRetainAllocationHandle");
     let mut o_handle: usize = Default::default();
     let a_handle = &mut o_handle as *mut usize as usize;
@@ -7915,7 +7915,7 @@ rt::function!(F_hipMemSetAccess, C_hipMemSetAccess, c"hipMemSetAccess", "hipMemS
     ["ptr", "size", "desc", "count"],
     |py, [x0, x1, x2, x3]| hipMemSetAccess(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "size")?, &x2, rt::call::extract(x3, "count")?));
 
-fn hipMemSetAccess(py: Python<'_>, ptr: rt::PtrArg, size: rt::CInt<u64>, desc: &Bound<'_, PyAny>, count: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemSetAccess(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, desc: &Bound<'_, PyAny>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemSetAccess");
     let a_ptr = ptr.addr();
     let a_size = size.0;
@@ -7936,7 +7936,7 @@ rt::function!(F_hipMemUnmap, C_hipMemUnmap, c"hipMemUnmap", "hipMemUnmap",
     ["ptr", "size"],
     |py, [x0, x1]| hipMemUnmap(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "size")?));
 
-fn hipMemUnmap(py: Python<'_>, ptr: rt::PtrArg, size: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemUnmap(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemUnmap");
     let a_ptr = ptr.addr();
     let a_size = size.0;
@@ -8157,7 +8157,7 @@ rt::function!(F_hipMemcpy_spt, C_hipMemcpy_spt, c"hipMemcpy_spt", "hipMemcpy_spt
     ["dst", "src", "sizeBytes", "kind"],
     |py, [x0, x1, x2, x3]| hipMemcpy_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, &x3));
 
-fn hipMemcpy_spt(py: Python<'_>, dst: rt::PtrArg, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy_spt");
     let a_dst = dst.addr();
     let a_src = src.addr();
@@ -8198,7 +8198,7 @@ rt::function!(F_hipMemcpyFromSymbol_spt, C_hipMemcpyFromSymbol_spt, c"hipMemcpyF
     ["dst", "symbol", "sizeBytes", "offset", "kind"],
     |py, [x0, x1, x2, x3, x4]| hipMemcpyFromSymbol_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "symbol")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "offset")?, &x4));
 
-fn hipMemcpyFromSymbol_spt(py: Python<'_>, dst: rt::PtrArg, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpyFromSymbol_spt(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromSymbol_spt");
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
@@ -8219,7 +8219,7 @@ rt::function!(F_hipMemcpy2D_spt, C_hipMemcpy2D_spt, c"hipMemcpy2D_spt", "hipMemc
     ["dst", "dpitch", "src", "spitch", "width", "height", "kind"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipMemcpy2D_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "spitch")?, rt::call::extract(x4, "width")?, rt::call::extract(x5, "height")?, &x6));
 
-fn hipMemcpy2D_spt(py: Python<'_>, dst: rt::PtrArg, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2D_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2D_spt");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
@@ -8242,7 +8242,7 @@ rt::function!(F_hipMemcpy2DFromArray_spt, C_hipMemcpy2DFromArray_spt, c"hipMemcp
     ["dst", "dpitch", "src", "wOffset", "hOffset", "width", "height", "kind"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DFromArray_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "wOffset")?, rt::call::extract(x4, "hOffset")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7));
 
-fn hipMemcpy2DFromArray_spt(py: Python<'_>, dst: rt::PtrArg, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2DFromArray_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArray_spt");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
@@ -8284,7 +8284,7 @@ rt::function!(F_hipMemset_spt, C_hipMemset_spt, c"hipMemset_spt", "hipMemset_spt
     ["dst", "value", "sizeBytes"],
     |py, [x0, x1, x2]| hipMemset_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "sizeBytes")?));
 
-fn hipMemset_spt(py: Python<'_>, dst: rt::PtrArg, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemset_spt(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset_spt");
     let a_dst = dst.addr();
     let a_value = value.0;
@@ -8303,7 +8303,7 @@ rt::function!(F_hipMemsetAsync_spt, C_hipMemsetAsync_spt, c"hipMemsetAsync_spt",
     ["dst", "value", "sizeBytes", "stream"],
     |py, [x0, x1, x2, x3]| hipMemsetAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "stream")?));
 
-fn hipMemsetAsync_spt(py: Python<'_>, dst: rt::PtrArg, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetAsync_spt");
     let a_dst = dst.addr();
     let a_value = value.0;
@@ -8323,7 +8323,7 @@ rt::function!(F_hipMemset2D_spt, C_hipMemset2D_spt, c"hipMemset2D_spt", "hipMems
     ["dst", "pitch", "value", "width", "height"],
     |py, [x0, x1, x2, x3, x4]| hipMemset2D_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "pitch")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "width")?, rt::call::extract(x4, "height")?));
 
-fn hipMemset2D_spt(py: Python<'_>, dst: rt::PtrArg, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemset2D_spt(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset2D_spt");
     let a_dst = dst.addr();
     let a_pitch = pitch.0;
@@ -8344,7 +8344,7 @@ rt::function!(F_hipMemset2DAsync_spt, C_hipMemset2DAsync_spt, c"hipMemset2DAsync
     ["dst", "pitch", "value", "width", "height", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| hipMemset2DAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "pitch")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "width")?, rt::call::extract(x4, "height")?, rt::call::extract(x5, "stream")?));
 
-fn hipMemset2DAsync_spt(py: Python<'_>, dst: rt::PtrArg, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemset2DAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset2DAsync_spt");
     let a_dst = dst.addr();
     let a_pitch = pitch.0;
@@ -8405,7 +8405,7 @@ rt::function!(F_hipMemcpyAsync_spt, C_hipMemcpyAsync_spt, c"hipMemcpyAsync_spt",
     ["dst", "src", "sizeBytes", "kind", "stream"],
     |py, [x0, x1, x2, x3, x4]| hipMemcpyAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, &x3, rt::call::extract(x4, "stream")?));
 
-fn hipMemcpyAsync_spt(py: Python<'_>, dst: rt::PtrArg, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAsync_spt");
     let a_dst = dst.addr();
     let a_src = src.addr();
@@ -8445,7 +8445,7 @@ rt::function!(F_hipMemcpy2DAsync_spt, C_hipMemcpy2DAsync_spt, c"hipMemcpy2DAsync
     ["dst", "dpitch", "src", "spitch", "width", "height", "kind", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "spitch")?, rt::call::extract(x4, "width")?, rt::call::extract(x5, "height")?, &x6, rt::call::extract(x7, "stream")?));
 
-fn hipMemcpy2DAsync_spt(py: Python<'_>, dst: rt::PtrArg, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DAsync_spt");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
@@ -8469,7 +8469,7 @@ rt::function!(F_hipMemcpyFromSymbolAsync_spt, C_hipMemcpyFromSymbolAsync_spt, c"
     ["dst", "symbol", "sizeBytes", "offset", "kind", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyFromSymbolAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "symbol")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "offset")?, &x4, rt::call::extract(x5, "stream")?));
 
-fn hipMemcpyFromSymbolAsync_spt(py: Python<'_>, dst: rt::PtrArg, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyFromSymbolAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromSymbolAsync_spt");
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
@@ -8513,7 +8513,7 @@ rt::function!(F_hipMemcpyFromArray_spt, C_hipMemcpyFromArray_spt, c"hipMemcpyFro
     ["dst", "src", "wOffsetSrc", "hOffset", "count", "kind"],
     |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyFromArray_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "wOffsetSrc")?, rt::call::extract(x3, "hOffset")?, rt::call::extract(x4, "count")?, &x5));
 
-fn hipMemcpyFromArray_spt(py: Python<'_>, dst: rt::PtrArg, src: rt::PtrArg, wOffsetSrc: rt::CInt<u64>, hOffset: rt::CInt<u64>, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpyFromArray_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, wOffsetSrc: rt::CInt<u64>, hOffset: rt::CInt<u64>, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromArray_spt");
     let a_dst = dst.addr();
     let a_src = src.addr();
@@ -8560,7 +8560,7 @@ rt::function!(F_hipMemcpy2DFromArrayAsync_spt, C_hipMemcpy2DFromArrayAsync_spt, 
     ["dst", "dpitch", "src", "wOffsetSrc", "hOffsetSrc", "width", "height", "kind", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipMemcpy2DFromArrayAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "wOffsetSrc")?, rt::call::extract(x4, "hOffsetSrc")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7, rt::call::extract(x8, "stream")?));
 
-fn hipMemcpy2DFromArrayAsync_spt(py: Python<'_>, dst: rt::PtrArg, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffsetSrc: rt::CInt<u64>, hOffsetSrc: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DFromArrayAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffsetSrc: rt::CInt<u64>, hOffsetSrc: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArrayAsync_spt");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
@@ -8702,7 +8702,7 @@ rt::function!(F_hipStreamAddCallback_spt, C_hipStreamAddCallback_spt, c"hipStrea
     ["stream", "callback", "userData", "flags"],
     |py, [x0, x1, x2, x3]| hipStreamAddCallback_spt(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "userData")?, rt::call::extract(x3, "flags")?));
 
-fn hipStreamAddCallback_spt(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg, userData: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hipStreamAddCallback_spt(py: Python<'_>, stream: rt::PtrArg, callback: rt::PtrArg, userData: rt::PtrArgMut, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamAddCallback_spt");
     let a_stream = stream.addr();
     let a_callback = callback.addr();
@@ -8740,7 +8740,7 @@ rt::function!(F_hipLaunchCooperativeKernel_spt, C_hipLaunchCooperativeKernel_spt
     ["f", "gridDim", "blockDim", "kernelParams", "sharedMemBytes", "hStream"],
     |py, [x0, x1, x2, x3, x4, x5]| hipLaunchCooperativeKernel_spt(py, rt::call::extract(x0, "f")?, &x1, &x2, rt::call::extract(x3, "kernelParams")?, rt::call::extract(x4, "sharedMemBytes")?, rt::call::extract(x5, "hStream")?));
 
-fn hipLaunchCooperativeKernel_spt(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, kernelParams: rt::PtrArg, sharedMemBytes: rt::CInt<u32>, hStream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipLaunchCooperativeKernel_spt(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_, PyAny>, blockDim: &Bound<'_, PyAny>, kernelParams: rt::PtrArgMut, sharedMemBytes: rt::CInt<u32>, hStream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchCooperativeKernel_spt");
     let a_f = f.addr();
     let a_gridDim = TYPES.record_arg::<R_dim3>(145, gridDim)?;
@@ -8762,7 +8762,7 @@ rt::function!(F_hipLaunchKernel_spt, C_hipLaunchKernel_spt, c"hipLaunchKernel_sp
     ["function_address", "numBlocks", "dimBlocks", "args", "sharedMemBytes", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| hipLaunchKernel_spt(py, rt::call::extract(x0, "function_address")?, &x1, &x2, rt::call::extract(x3, "args")?, rt::call::extract(x4, "sharedMemBytes")?, rt::call::extract(x5, "stream")?));
 
-fn hipLaunchKernel_spt(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArg, sharedMemBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipLaunchKernel_spt(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bound<'_, PyAny>, dimBlocks: &Bound<'_, PyAny>, args: rt::PtrArgMut, sharedMemBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchKernel_spt");
     let a_function_address = function_address.addr();
     let a_numBlocks = TYPES.record_arg::<R_dim3>(145, numBlocks)?;
@@ -8879,7 +8879,7 @@ rt::function!(F_hipStreamGetCaptureInfo_v2_spt, C_hipStreamGetCaptureInfo_v2_spt
     ["stream", "dependencies_out"],
     |py, [x0, x1]| hipStreamGetCaptureInfo_v2_spt(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "dependencies_out")?));
 
-fn hipStreamGetCaptureInfo_v2_spt(py: Python<'_>, stream: rt::PtrArg, dependencies_out: rt::PtrArg) -> PyResult<PyObject> {
+fn hipStreamGetCaptureInfo_v2_spt(py: Python<'_>, stream: rt::PtrArg, dependencies_out: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamGetCaptureInfo_v2_spt");
     let a_stream = stream.addr();
     let mut o_captureStatus_out: u32 = Default::default();
@@ -8905,7 +8905,7 @@ rt::function!(F_hipLaunchHostFunc_spt, C_hipLaunchHostFunc_spt, c"hipLaunchHostF
     ["stream", "fn", "userData"],
     |py, [x0, x1, x2]| hipLaunchHostFunc_spt(py, rt::call::extract(x0, "stream")?, rt::call::extract(x1, "fn")?, rt::call::extract(x2, "userData")?));
 
-fn hipLaunchHostFunc_spt(py: Python<'_>, stream: rt::PtrArg, r#fn: rt::PtrArg, userData: rt::PtrArg) -> PyResult<PyObject> {
+fn hipLaunchHostFunc_spt(py: Python<'_>, stream: rt::PtrArg, r#fn: rt::PtrArg, userData: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipLaunchHostFunc_spt");
     let a_stream = stream.addr();
     let a_fn = r#fn.addr();

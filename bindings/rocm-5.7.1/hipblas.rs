@@ -88,7 +88,7 @@ rt::function!(F_hipblasSetStream, C_hipblasSetStream, c"hipblasSetStream", "hipb
     ["handle", "streamId"],
     |py, [x0, x1]| hipblasSetStream(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "streamId")?));
 
-fn hipblasSetStream(py: Python<'_>, handle: rt::PtrArg, streamId: rt::PtrArg) -> PyResult<PyObject> {
+fn hipblasSetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSetStream");
     let a_handle = handle.addr();
     let a_streamId = streamId.addr();
@@ -106,7 +106,7 @@ rt::function!(F_hipblasGetStream, C_hipblasGetStream, c"hipblasGetStream", "hipb
     ["handle", "streamId"],
     |py, [x0, x1]| hipblasGetStream(py, rt::call::extract(x0, "handle")?, &x1));
 
-fn hipblasGetStream(py: Python<'_>, handle: rt::PtrArg, streamId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasGetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasGetStream");
     let a_handle = handle.addr();
     let mut h_streamId = super::hip::TYPES.handle_ref(182, streamId, true)?;
@@ -125,7 +125,7 @@ rt::function!(F_hipblasSetPointerMode, C_hipblasSetPointerMode, c"hipblasSetPoin
     ["handle", "mode"],
     |py, [x0, x1]| hipblasSetPointerMode(py, rt::call::extract(x0, "handle")?, &x1));
 
-fn hipblasSetPointerMode(py: Python<'_>, handle: rt::PtrArg, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSetPointerMode(py: Python<'_>, handle: rt::PtrArgMut, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSetPointerMode");
     let a_handle = handle.addr();
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(2, mode)?)?;
@@ -143,7 +143,7 @@ rt::function!(F_hipblasGetPointerMode, C_hipblasGetPointerMode, c"hipblasGetPoin
     ["handle", "mode"],
     |py, [x0, x1]| hipblasGetPointerMode(py, rt::call::extract(x0, "handle")?, &x1));
 
-fn hipblasGetPointerMode(py: Python<'_>, handle: rt::PtrArg, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasGetPointerMode(py: Python<'_>, handle: rt::PtrArgMut, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasGetPointerMode");
     let a_handle = handle.addr();
     let p_mode = rt::typed_ptr_arg(mode, None, 4, true)?;
@@ -162,7 +162,7 @@ rt::function!(F_hipblasSetInt8Datatype, C_hipblasSetInt8Datatype, c"hipblasSetIn
     ["handle", "int8Type"],
     |py, [x0, x1]| hipblasSetInt8Datatype(py, rt::call::extract(x0, "handle")?, &x1));
 
-fn hipblasSetInt8Datatype(py: Python<'_>, handle: rt::PtrArg, int8Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSetInt8Datatype(py: Python<'_>, handle: rt::PtrArgMut, int8Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSetInt8Datatype");
     let a_handle = handle.addr();
     let a_int8Type = rt::narrow::<u32>(TYPES.enum_arg(9, int8Type)?)?;
@@ -180,7 +180,7 @@ rt::function!(F_hipblasGetInt8Datatype, C_hipblasGetInt8Datatype, c"hipblasGetIn
     ["handle", "int8Type"],
     |py, [x0, x1]| hipblasGetInt8Datatype(py, rt::call::extract(x0, "handle")?, &x1));
 
-fn hipblasGetInt8Datatype(py: Python<'_>, handle: rt::PtrArg, int8Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasGetInt8Datatype(py: Python<'_>, handle: rt::PtrArgMut, int8Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasGetInt8Datatype");
     let a_handle = handle.addr();
     let p_int8Type = rt::typed_ptr_arg(int8Type, None, 4, true)?;
@@ -199,7 +199,7 @@ rt::function!(F_hipblasSetVector, C_hipblasSetVector, c"hipblasSetVector", "hipb
     ["n", "elemSize", "x", "incx", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasSetVector(py, rt::call::extract(x0, "n")?, rt::call::extract(x1, "elemSize")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?));
 
-fn hipblasSetVector(py: Python<'_>, n: rt::CInt<i32>, elemSize: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSetVector(py: Python<'_>, n: rt::CInt<i32>, elemSize: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArgMut, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSetVector");
     let a_n = n.0;
     let a_elemSize = elemSize.0;
@@ -221,7 +221,7 @@ rt::function!(F_hipblasGetVector, C_hipblasGetVector, c"hipblasGetVector", "hipb
     ["n", "elemSize", "x", "incx", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasGetVector(py, rt::call::extract(x0, "n")?, rt::call::extract(x1, "elemSize")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?));
 
-fn hipblasGetVector(py: Python<'_>, n: rt::CInt<i32>, elemSize: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasGetVector(py: Python<'_>, n: rt::CInt<i32>, elemSize: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArgMut, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasGetVector");
     let a_n = n.0;
     let a_elemSize = elemSize.0;
@@ -243,7 +243,7 @@ rt::function!(F_hipblasSetMatrix, C_hipblasSetMatrix, c"hipblasSetMatrix", "hipb
     ["rows", "cols", "elemSize", "AP", "lda", "BP", "ldb"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasSetMatrix(py, rt::call::extract(x0, "rows")?, rt::call::extract(x1, "cols")?, rt::call::extract(x2, "elemSize")?, rt::call::extract(x3, "AP")?, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "BP")?, rt::call::extract(x6, "ldb")?));
 
-fn hipblasSetMatrix(py: Python<'_>, rows: rt::CInt<i32>, cols: rt::CInt<i32>, elemSize: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSetMatrix(py: Python<'_>, rows: rt::CInt<i32>, cols: rt::CInt<i32>, elemSize: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArgMut, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSetMatrix");
     let a_rows = rows.0;
     let a_cols = cols.0;
@@ -266,7 +266,7 @@ rt::function!(F_hipblasGetMatrix, C_hipblasGetMatrix, c"hipblasGetMatrix", "hipb
     ["rows", "cols", "elemSize", "AP", "lda", "BP", "ldb"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasGetMatrix(py, rt::call::extract(x0, "rows")?, rt::call::extract(x1, "cols")?, rt::call::extract(x2, "elemSize")?, rt::call::extract(x3, "AP")?, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "BP")?, rt::call::extract(x6, "ldb")?));
 
-fn hipblasGetMatrix(py: Python<'_>, rows: rt::CInt<i32>, cols: rt::CInt<i32>, elemSize: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasGetMatrix(py: Python<'_>, rows: rt::CInt<i32>, cols: rt::CInt<i32>, elemSize: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArgMut, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasGetMatrix");
     let a_rows = rows.0;
     let a_cols = cols.0;
@@ -289,7 +289,7 @@ rt::function!(F_hipblasSetVectorAsync, C_hipblasSetVectorAsync, c"hipblasSetVect
     ["n", "elemSize", "x", "incx", "y", "incy", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasSetVectorAsync(py, rt::call::extract(x0, "n")?, rt::call::extract(x1, "elemSize")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "stream")?));
 
-fn hipblasSetVectorAsync(py: Python<'_>, n: rt::CInt<i32>, elemSize: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipblasSetVectorAsync(py: Python<'_>, n: rt::CInt<i32>, elemSize: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArgMut, incy: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSetVectorAsync");
     let a_n = n.0;
     let a_elemSize = elemSize.0;
@@ -312,7 +312,7 @@ rt::function!(F_hipblasGetVectorAsync, C_hipblasGetVectorAsync, c"hipblasGetVect
     ["n", "elemSize", "x", "incx", "y", "incy", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasGetVectorAsync(py, rt::call::extract(x0, "n")?, rt::call::extract(x1, "elemSize")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "stream")?));
 
-fn hipblasGetVectorAsync(py: Python<'_>, n: rt::CInt<i32>, elemSize: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipblasGetVectorAsync(py: Python<'_>, n: rt::CInt<i32>, elemSize: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArgMut, incy: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasGetVectorAsync");
     let a_n = n.0;
     let a_elemSize = elemSize.0;
@@ -335,7 +335,7 @@ rt::function!(F_hipblasSetMatrixAsync, C_hipblasSetMatrixAsync, c"hipblasSetMatr
     ["rows", "cols", "elemSize", "AP", "lda", "BP", "ldb", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasSetMatrixAsync(py, rt::call::extract(x0, "rows")?, rt::call::extract(x1, "cols")?, rt::call::extract(x2, "elemSize")?, rt::call::extract(x3, "AP")?, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "BP")?, rt::call::extract(x6, "ldb")?, rt::call::extract(x7, "stream")?));
 
-fn hipblasSetMatrixAsync(py: Python<'_>, rows: rt::CInt<i32>, cols: rt::CInt<i32>, elemSize: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipblasSetMatrixAsync(py: Python<'_>, rows: rt::CInt<i32>, cols: rt::CInt<i32>, elemSize: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArgMut, ldb: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSetMatrixAsync");
     let a_rows = rows.0;
     let a_cols = cols.0;
@@ -359,7 +359,7 @@ rt::function!(F_hipblasGetMatrixAsync, C_hipblasGetMatrixAsync, c"hipblasGetMatr
     ["rows", "cols", "elemSize", "AP", "lda", "BP", "ldb", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasGetMatrixAsync(py, rt::call::extract(x0, "rows")?, rt::call::extract(x1, "cols")?, rt::call::extract(x2, "elemSize")?, rt::call::extract(x3, "AP")?, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "BP")?, rt::call::extract(x6, "ldb")?, rt::call::extract(x7, "stream")?));
 
-fn hipblasGetMatrixAsync(py: Python<'_>, rows: rt::CInt<i32>, cols: rt::CInt<i32>, elemSize: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipblasGetMatrixAsync(py: Python<'_>, rows: rt::CInt<i32>, cols: rt::CInt<i32>, elemSize: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArgMut, ldb: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasGetMatrixAsync");
     let a_rows = rows.0;
     let a_cols = cols.0;
@@ -383,7 +383,7 @@ rt::function!(F_hipblasSetAtomicsMode, C_hipblasSetAtomicsMode, c"hipblasSetAtom
     ["handle", "atomics_mode"],
     |py, [x0, x1]| hipblasSetAtomicsMode(py, rt::call::extract(x0, "handle")?, &x1));
 
-fn hipblasSetAtomicsMode(py: Python<'_>, handle: rt::PtrArg, atomics_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSetAtomicsMode(py: Python<'_>, handle: rt::PtrArgMut, atomics_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSetAtomicsMode");
     let a_handle = handle.addr();
     let a_atomics_mode = rt::narrow::<u32>(TYPES.enum_arg(8, atomics_mode)?)?;
@@ -401,7 +401,7 @@ rt::function!(F_hipblasGetAtomicsMode, C_hipblasGetAtomicsMode, c"hipblasGetAtom
     ["handle", "atomics_mode"],
     |py, [x0, x1]| hipblasGetAtomicsMode(py, rt::call::extract(x0, "handle")?, &x1));
 
-fn hipblasGetAtomicsMode(py: Python<'_>, handle: rt::PtrArg, atomics_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasGetAtomicsMode(py: Python<'_>, handle: rt::PtrArgMut, atomics_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasGetAtomicsMode");
     let a_handle = handle.addr();
     let p_atomics_mode = rt::typed_ptr_arg(atomics_mode, None, 4, true)?;
@@ -420,7 +420,7 @@ rt::function!(F_hipblasIsamax, C_hipblasIsamax, c"hipblasIsamax", "hipblasIsamax
     ["handle", "n", "x", "incx", "result"],
     |py, [x0, x1, x2, x3, x4]| hipblasIsamax(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4));
 
-fn hipblasIsamax(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIsamax(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIsamax");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -443,7 +443,7 @@ rt::function!(F_hipblasIdamax, C_hipblasIdamax, c"hipblasIdamax", "hipblasIdamax
     ["handle", "n", "x", "incx", "result"],
     |py, [x0, x1, x2, x3, x4]| hipblasIdamax(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4));
 
-fn hipblasIdamax(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIdamax(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIdamax");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -466,7 +466,7 @@ rt::function!(F_hipblasIcamax, C_hipblasIcamax, c"hipblasIcamax", "hipblasIcamax
     ["handle", "n", "x", "incx", "result"],
     |py, [x0, x1, x2, x3, x4]| hipblasIcamax(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4));
 
-fn hipblasIcamax(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIcamax(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIcamax");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -489,7 +489,7 @@ rt::function!(F_hipblasIzamax, C_hipblasIzamax, c"hipblasIzamax", "hipblasIzamax
     ["handle", "n", "x", "incx", "result"],
     |py, [x0, x1, x2, x3, x4]| hipblasIzamax(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4));
 
-fn hipblasIzamax(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIzamax(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIzamax");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -512,7 +512,7 @@ rt::function!(F_hipblasIsamaxBatched, C_hipblasIsamaxBatched, c"hipblasIsamaxBat
     ["handle", "n", "x", "incx", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasIsamaxBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "batchCount")?, &x5));
 
-fn hipblasIsamaxBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIsamaxBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIsamaxBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -535,7 +535,7 @@ rt::function!(F_hipblasIdamaxBatched, C_hipblasIdamaxBatched, c"hipblasIdamaxBat
     ["handle", "n", "x", "incx", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasIdamaxBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "batchCount")?, &x5));
 
-fn hipblasIdamaxBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIdamaxBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIdamaxBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -558,7 +558,7 @@ rt::function!(F_hipblasIcamaxBatched, C_hipblasIcamaxBatched, c"hipblasIcamaxBat
     ["handle", "n", "x", "incx", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasIcamaxBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "batchCount")?, &x5));
 
-fn hipblasIcamaxBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIcamaxBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIcamaxBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -581,7 +581,7 @@ rt::function!(F_hipblasIzamaxBatched, C_hipblasIzamaxBatched, c"hipblasIzamaxBat
     ["handle", "n", "x", "incx", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasIzamaxBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "batchCount")?, &x5));
 
-fn hipblasIzamaxBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIzamaxBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIzamaxBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -604,7 +604,7 @@ rt::function!(F_hipblasIsamaxStridedBatched, C_hipblasIsamaxStridedBatched, c"hi
     ["handle", "n", "x", "incx", "stridex", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasIsamaxStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, rt::call::extract(x5, "batchCount")?, &x6));
 
-fn hipblasIsamaxStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIsamaxStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIsamaxStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -629,7 +629,7 @@ rt::function!(F_hipblasIdamaxStridedBatched, C_hipblasIdamaxStridedBatched, c"hi
     ["handle", "n", "x", "incx", "stridex", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasIdamaxStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, rt::call::extract(x5, "batchCount")?, &x6));
 
-fn hipblasIdamaxStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIdamaxStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIdamaxStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -654,7 +654,7 @@ rt::function!(F_hipblasIcamaxStridedBatched, C_hipblasIcamaxStridedBatched, c"hi
     ["handle", "n", "x", "incx", "stridex", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasIcamaxStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, rt::call::extract(x5, "batchCount")?, &x6));
 
-fn hipblasIcamaxStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIcamaxStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIcamaxStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -679,7 +679,7 @@ rt::function!(F_hipblasIzamaxStridedBatched, C_hipblasIzamaxStridedBatched, c"hi
     ["handle", "n", "x", "incx", "stridex", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasIzamaxStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, rt::call::extract(x5, "batchCount")?, &x6));
 
-fn hipblasIzamaxStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIzamaxStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIzamaxStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -704,7 +704,7 @@ rt::function!(F_hipblasIsamin, C_hipblasIsamin, c"hipblasIsamin", "hipblasIsamin
     ["handle", "n", "x", "incx", "result"],
     |py, [x0, x1, x2, x3, x4]| hipblasIsamin(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4));
 
-fn hipblasIsamin(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIsamin(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIsamin");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -727,7 +727,7 @@ rt::function!(F_hipblasIdamin, C_hipblasIdamin, c"hipblasIdamin", "hipblasIdamin
     ["handle", "n", "x", "incx", "result"],
     |py, [x0, x1, x2, x3, x4]| hipblasIdamin(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4));
 
-fn hipblasIdamin(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIdamin(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIdamin");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -750,7 +750,7 @@ rt::function!(F_hipblasIcamin, C_hipblasIcamin, c"hipblasIcamin", "hipblasIcamin
     ["handle", "n", "x", "incx", "result"],
     |py, [x0, x1, x2, x3, x4]| hipblasIcamin(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4));
 
-fn hipblasIcamin(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIcamin(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIcamin");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -773,7 +773,7 @@ rt::function!(F_hipblasIzamin, C_hipblasIzamin, c"hipblasIzamin", "hipblasIzamin
     ["handle", "n", "x", "incx", "result"],
     |py, [x0, x1, x2, x3, x4]| hipblasIzamin(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4));
 
-fn hipblasIzamin(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIzamin(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIzamin");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -796,7 +796,7 @@ rt::function!(F_hipblasIsaminBatched, C_hipblasIsaminBatched, c"hipblasIsaminBat
     ["handle", "n", "x", "incx", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasIsaminBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "batchCount")?, &x5));
 
-fn hipblasIsaminBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIsaminBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIsaminBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -819,7 +819,7 @@ rt::function!(F_hipblasIdaminBatched, C_hipblasIdaminBatched, c"hipblasIdaminBat
     ["handle", "n", "x", "incx", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasIdaminBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "batchCount")?, &x5));
 
-fn hipblasIdaminBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIdaminBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIdaminBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -842,7 +842,7 @@ rt::function!(F_hipblasIcaminBatched, C_hipblasIcaminBatched, c"hipblasIcaminBat
     ["handle", "n", "x", "incx", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasIcaminBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "batchCount")?, &x5));
 
-fn hipblasIcaminBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIcaminBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIcaminBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -865,7 +865,7 @@ rt::function!(F_hipblasIzaminBatched, C_hipblasIzaminBatched, c"hipblasIzaminBat
     ["handle", "n", "x", "incx", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasIzaminBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "batchCount")?, &x5));
 
-fn hipblasIzaminBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIzaminBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIzaminBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -888,7 +888,7 @@ rt::function!(F_hipblasIsaminStridedBatched, C_hipblasIsaminStridedBatched, c"hi
     ["handle", "n", "x", "incx", "stridex", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasIsaminStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, rt::call::extract(x5, "batchCount")?, &x6));
 
-fn hipblasIsaminStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIsaminStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIsaminStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -913,7 +913,7 @@ rt::function!(F_hipblasIdaminStridedBatched, C_hipblasIdaminStridedBatched, c"hi
     ["handle", "n", "x", "incx", "stridex", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasIdaminStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, rt::call::extract(x5, "batchCount")?, &x6));
 
-fn hipblasIdaminStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIdaminStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIdaminStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -938,7 +938,7 @@ rt::function!(F_hipblasIcaminStridedBatched, C_hipblasIcaminStridedBatched, c"hi
     ["handle", "n", "x", "incx", "stridex", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasIcaminStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, rt::call::extract(x5, "batchCount")?, &x6));
 
-fn hipblasIcaminStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIcaminStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIcaminStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -963,7 +963,7 @@ rt::function!(F_hipblasIzaminStridedBatched, C_hipblasIzaminStridedBatched, c"hi
     ["handle", "n", "x", "incx", "stridex", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasIzaminStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, rt::call::extract(x5, "batchCount")?, &x6));
 
-fn hipblasIzaminStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasIzaminStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasIzaminStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -988,7 +988,7 @@ rt::function!(F_hipblasSasum, C_hipblasSasum, c"hipblasSasum", "hipblasSasum",
     ["handle", "n", "x", "incx", "result"],
     |py, [x0, x1, x2, x3, x4]| hipblasSasum(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4));
 
-fn hipblasSasum(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSasum(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSasum");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1011,7 +1011,7 @@ rt::function!(F_hipblasDasum, C_hipblasDasum, c"hipblasDasum", "hipblasDasum",
     ["handle", "n", "x", "incx", "result"],
     |py, [x0, x1, x2, x3, x4]| hipblasDasum(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4));
 
-fn hipblasDasum(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDasum(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDasum");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1034,7 +1034,7 @@ rt::function!(F_hipblasScasum, C_hipblasScasum, c"hipblasScasum", "hipblasScasum
     ["handle", "n", "x", "incx", "result"],
     |py, [x0, x1, x2, x3, x4]| hipblasScasum(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4));
 
-fn hipblasScasum(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasScasum(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasScasum");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1057,7 +1057,7 @@ rt::function!(F_hipblasDzasum, C_hipblasDzasum, c"hipblasDzasum", "hipblasDzasum
     ["handle", "n", "x", "incx", "result"],
     |py, [x0, x1, x2, x3, x4]| hipblasDzasum(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4));
 
-fn hipblasDzasum(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDzasum(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDzasum");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1080,7 +1080,7 @@ rt::function!(F_hipblasSasumBatched, C_hipblasSasumBatched, c"hipblasSasumBatche
     ["handle", "n", "x", "incx", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasSasumBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "batchCount")?, &x5));
 
-fn hipblasSasumBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSasumBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSasumBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1103,7 +1103,7 @@ rt::function!(F_hipblasDasumBatched, C_hipblasDasumBatched, c"hipblasDasumBatche
     ["handle", "n", "x", "incx", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasDasumBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "batchCount")?, &x5));
 
-fn hipblasDasumBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDasumBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDasumBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1126,7 +1126,7 @@ rt::function!(F_hipblasScasumBatched, C_hipblasScasumBatched, c"hipblasScasumBat
     ["handle", "n", "x", "incx", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasScasumBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "batchCount")?, &x5));
 
-fn hipblasScasumBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasScasumBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasScasumBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1149,7 +1149,7 @@ rt::function!(F_hipblasDzasumBatched, C_hipblasDzasumBatched, c"hipblasDzasumBat
     ["handle", "n", "x", "incx", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasDzasumBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "batchCount")?, &x5));
 
-fn hipblasDzasumBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDzasumBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDzasumBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1172,7 +1172,7 @@ rt::function!(F_hipblasSasumStridedBatched, C_hipblasSasumStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasSasumStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, rt::call::extract(x5, "batchCount")?, &x6));
 
-fn hipblasSasumStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSasumStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSasumStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1197,7 +1197,7 @@ rt::function!(F_hipblasDasumStridedBatched, C_hipblasDasumStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasDasumStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, rt::call::extract(x5, "batchCount")?, &x6));
 
-fn hipblasDasumStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDasumStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDasumStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1222,7 +1222,7 @@ rt::function!(F_hipblasScasumStridedBatched, C_hipblasScasumStridedBatched, c"hi
     ["handle", "n", "x", "incx", "stridex", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasScasumStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, rt::call::extract(x5, "batchCount")?, &x6));
 
-fn hipblasScasumStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasScasumStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasScasumStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1247,7 +1247,7 @@ rt::function!(F_hipblasDzasumStridedBatched, C_hipblasDzasumStridedBatched, c"hi
     ["handle", "n", "x", "incx", "stridex", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasDzasumStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, rt::call::extract(x5, "batchCount")?, &x6));
 
-fn hipblasDzasumStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDzasumStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDzasumStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1272,7 +1272,7 @@ rt::function!(F_hipblasHaxpy, C_hipblasHaxpy, c"hipblasHaxpy", "hipblasHaxpy",
     ["handle", "n", "alpha", "x", "incx", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasHaxpy(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?, &x5, rt::call::extract(x6, "incy")?));
 
-fn hipblasHaxpy(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasHaxpy(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasHaxpy");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1298,7 +1298,7 @@ rt::function!(F_hipblasSaxpy, C_hipblasSaxpy, c"hipblasSaxpy", "hipblasSaxpy",
     ["handle", "n", "alpha", "x", "incx", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasSaxpy(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?, &x5, rt::call::extract(x6, "incy")?));
 
-fn hipblasSaxpy(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSaxpy(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSaxpy");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1324,7 +1324,7 @@ rt::function!(F_hipblasDaxpy, C_hipblasDaxpy, c"hipblasDaxpy", "hipblasDaxpy",
     ["handle", "n", "alpha", "x", "incx", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasDaxpy(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?, &x5, rt::call::extract(x6, "incy")?));
 
-fn hipblasDaxpy(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDaxpy(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDaxpy");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1350,7 +1350,7 @@ rt::function!(F_hipblasCaxpy, C_hipblasCaxpy, c"hipblasCaxpy", "hipblasCaxpy",
     ["handle", "n", "alpha", "x", "incx", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasCaxpy(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?, &x5, rt::call::extract(x6, "incy")?));
 
-fn hipblasCaxpy(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCaxpy(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCaxpy");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1376,7 +1376,7 @@ rt::function!(F_hipblasZaxpy, C_hipblasZaxpy, c"hipblasZaxpy", "hipblasZaxpy",
     ["handle", "n", "alpha", "x", "incx", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasZaxpy(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?, &x5, rt::call::extract(x6, "incy")?));
 
-fn hipblasZaxpy(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZaxpy(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZaxpy");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1402,7 +1402,7 @@ rt::function!(F_hipblasHaxpyBatched, C_hipblasHaxpyBatched, c"hipblasHaxpyBatche
     ["handle", "n", "alpha", "x", "incx", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasHaxpyBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "x")?, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "y")?, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "batchCount")?));
 
-fn hipblasHaxpyBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasHaxpyBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasHaxpyBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1427,7 +1427,7 @@ rt::function!(F_hipblasSaxpyBatched, C_hipblasSaxpyBatched, c"hipblasSaxpyBatche
     ["handle", "n", "alpha", "x", "incx", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasSaxpyBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "x")?, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "y")?, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "batchCount")?));
 
-fn hipblasSaxpyBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSaxpyBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSaxpyBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1452,7 +1452,7 @@ rt::function!(F_hipblasDaxpyBatched, C_hipblasDaxpyBatched, c"hipblasDaxpyBatche
     ["handle", "n", "alpha", "x", "incx", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasDaxpyBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "x")?, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "y")?, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "batchCount")?));
 
-fn hipblasDaxpyBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDaxpyBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDaxpyBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1477,7 +1477,7 @@ rt::function!(F_hipblasCaxpyBatched, C_hipblasCaxpyBatched, c"hipblasCaxpyBatche
     ["handle", "n", "alpha", "x", "incx", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasCaxpyBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "x")?, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "y")?, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "batchCount")?));
 
-fn hipblasCaxpyBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCaxpyBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCaxpyBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1502,7 +1502,7 @@ rt::function!(F_hipblasZaxpyBatched, C_hipblasZaxpyBatched, c"hipblasZaxpyBatche
     ["handle", "n", "alpha", "x", "incx", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasZaxpyBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "x")?, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "y")?, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "batchCount")?));
 
-fn hipblasZaxpyBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZaxpyBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZaxpyBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1527,7 +1527,7 @@ rt::function!(F_hipblasHaxpyStridedBatched, C_hipblasHaxpyStridedBatched, c"hipb
     ["handle", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasHaxpyStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "stridex")?, &x6, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "stridey")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasHaxpyStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasHaxpyStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasHaxpyStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1556,7 +1556,7 @@ rt::function!(F_hipblasSaxpyStridedBatched, C_hipblasSaxpyStridedBatched, c"hipb
     ["handle", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasSaxpyStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "stridex")?, &x6, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "stridey")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasSaxpyStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSaxpyStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSaxpyStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1585,7 +1585,7 @@ rt::function!(F_hipblasDaxpyStridedBatched, C_hipblasDaxpyStridedBatched, c"hipb
     ["handle", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasDaxpyStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "stridex")?, &x6, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "stridey")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasDaxpyStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDaxpyStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDaxpyStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1614,7 +1614,7 @@ rt::function!(F_hipblasCaxpyStridedBatched, C_hipblasCaxpyStridedBatched, c"hipb
     ["handle", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasCaxpyStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "stridex")?, &x6, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "stridey")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasCaxpyStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCaxpyStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCaxpyStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1643,7 +1643,7 @@ rt::function!(F_hipblasZaxpyStridedBatched, C_hipblasZaxpyStridedBatched, c"hipb
     ["handle", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZaxpyStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "stridex")?, &x6, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "stridey")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasZaxpyStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZaxpyStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZaxpyStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1672,7 +1672,7 @@ rt::function!(F_hipblasScopy, C_hipblasScopy, c"hipblasScopy", "hipblasScopy",
     ["handle", "n", "x", "incx", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasScopy(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?));
 
-fn hipblasScopy(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasScopy(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasScopy");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1696,7 +1696,7 @@ rt::function!(F_hipblasDcopy, C_hipblasDcopy, c"hipblasDcopy", "hipblasDcopy",
     ["handle", "n", "x", "incx", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasDcopy(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?));
 
-fn hipblasDcopy(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDcopy(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDcopy");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1720,7 +1720,7 @@ rt::function!(F_hipblasCcopy, C_hipblasCcopy, c"hipblasCcopy", "hipblasCcopy",
     ["handle", "n", "x", "incx", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasCcopy(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?));
 
-fn hipblasCcopy(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCcopy(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCcopy");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1744,7 +1744,7 @@ rt::function!(F_hipblasZcopy, C_hipblasZcopy, c"hipblasZcopy", "hipblasZcopy",
     ["handle", "n", "x", "incx", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasZcopy(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?));
 
-fn hipblasZcopy(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZcopy(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZcopy");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1768,7 +1768,7 @@ rt::function!(F_hipblasScopyBatched, C_hipblasScopyBatched, c"hipblasScopyBatche
     ["handle", "n", "x", "incx", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasScopyBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasScopyBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasScopyBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasScopyBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1791,7 +1791,7 @@ rt::function!(F_hipblasDcopyBatched, C_hipblasDcopyBatched, c"hipblasDcopyBatche
     ["handle", "n", "x", "incx", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasDcopyBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasDcopyBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDcopyBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDcopyBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1814,7 +1814,7 @@ rt::function!(F_hipblasCcopyBatched, C_hipblasCcopyBatched, c"hipblasCcopyBatche
     ["handle", "n", "x", "incx", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasCcopyBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasCcopyBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCcopyBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCcopyBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1837,7 +1837,7 @@ rt::function!(F_hipblasZcopyBatched, C_hipblasZcopyBatched, c"hipblasZcopyBatche
     ["handle", "n", "x", "incx", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasZcopyBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasZcopyBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZcopyBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZcopyBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1860,7 +1860,7 @@ rt::function!(F_hipblasScopyStridedBatched, C_hipblasScopyStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasScopyStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasScopyStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasScopyStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasScopyStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1887,7 +1887,7 @@ rt::function!(F_hipblasDcopyStridedBatched, C_hipblasDcopyStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasDcopyStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasDcopyStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDcopyStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDcopyStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1914,7 +1914,7 @@ rt::function!(F_hipblasCcopyStridedBatched, C_hipblasCcopyStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasCcopyStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasCcopyStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCcopyStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCcopyStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1941,7 +1941,7 @@ rt::function!(F_hipblasZcopyStridedBatched, C_hipblasZcopyStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasZcopyStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasZcopyStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZcopyStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZcopyStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1968,7 +1968,7 @@ rt::function!(F_hipblasHdot, C_hipblasHdot, c"hipblasHdot", "hipblasHdot",
     ["handle", "n", "x", "incx", "y", "incy", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasHdot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?, &x6));
 
-fn hipblasHdot(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasHdot(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasHdot");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -1994,7 +1994,7 @@ rt::function!(F_hipblasBfdot, C_hipblasBfdot, c"hipblasBfdot", "hipblasBfdot",
     ["handle", "n", "x", "incx", "y", "incy", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasBfdot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?, &x6));
 
-fn hipblasBfdot(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasBfdot(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasBfdot");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2020,7 +2020,7 @@ rt::function!(F_hipblasSdot, C_hipblasSdot, c"hipblasSdot", "hipblasSdot",
     ["handle", "n", "x", "incx", "y", "incy", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasSdot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?, &x6));
 
-fn hipblasSdot(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSdot(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSdot");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2046,7 +2046,7 @@ rt::function!(F_hipblasDdot, C_hipblasDdot, c"hipblasDdot", "hipblasDdot",
     ["handle", "n", "x", "incx", "y", "incy", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasDdot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?, &x6));
 
-fn hipblasDdot(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDdot(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDdot");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2072,7 +2072,7 @@ rt::function!(F_hipblasCdotc, C_hipblasCdotc, c"hipblasCdotc", "hipblasCdotc",
     ["handle", "n", "x", "incx", "y", "incy", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasCdotc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?, &x6));
 
-fn hipblasCdotc(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasCdotc(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCdotc");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2098,7 +2098,7 @@ rt::function!(F_hipblasCdotu, C_hipblasCdotu, c"hipblasCdotu", "hipblasCdotu",
     ["handle", "n", "x", "incx", "y", "incy", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasCdotu(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?, &x6));
 
-fn hipblasCdotu(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasCdotu(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCdotu");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2124,7 +2124,7 @@ rt::function!(F_hipblasZdotc, C_hipblasZdotc, c"hipblasZdotc", "hipblasZdotc",
     ["handle", "n", "x", "incx", "y", "incy", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasZdotc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?, &x6));
 
-fn hipblasZdotc(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasZdotc(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZdotc");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2150,7 +2150,7 @@ rt::function!(F_hipblasZdotu, C_hipblasZdotu, c"hipblasZdotu", "hipblasZdotu",
     ["handle", "n", "x", "incx", "y", "incy", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasZdotu(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?, &x6));
 
-fn hipblasZdotu(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasZdotu(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZdotu");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2176,7 +2176,7 @@ rt::function!(F_hipblasHdotBatched, C_hipblasHdotBatched, c"hipblasHdotBatched",
     ["handle", "n", "x", "incx", "y", "incy", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasHdotBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "batchCount")?, &x7));
 
-fn hipblasHdotBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasHdotBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasHdotBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2201,7 +2201,7 @@ rt::function!(F_hipblasBfdotBatched, C_hipblasBfdotBatched, c"hipblasBfdotBatche
     ["handle", "n", "x", "incx", "y", "incy", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasBfdotBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "batchCount")?, &x7));
 
-fn hipblasBfdotBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasBfdotBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasBfdotBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2226,7 +2226,7 @@ rt::function!(F_hipblasSdotBatched, C_hipblasSdotBatched, c"hipblasSdotBatched",
     ["handle", "n", "x", "incx", "y", "incy", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasSdotBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "batchCount")?, &x7));
 
-fn hipblasSdotBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSdotBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSdotBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2251,7 +2251,7 @@ rt::function!(F_hipblasDdotBatched, C_hipblasDdotBatched, c"hipblasDdotBatched",
     ["handle", "n", "x", "incx", "y", "incy", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasDdotBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "batchCount")?, &x7));
 
-fn hipblasDdotBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDdotBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDdotBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2276,7 +2276,7 @@ rt::function!(F_hipblasCdotcBatched, C_hipblasCdotcBatched, c"hipblasCdotcBatche
     ["handle", "n", "x", "incx", "y", "incy", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasCdotcBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "batchCount")?, &x7));
 
-fn hipblasCdotcBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasCdotcBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCdotcBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2301,7 +2301,7 @@ rt::function!(F_hipblasCdotuBatched, C_hipblasCdotuBatched, c"hipblasCdotuBatche
     ["handle", "n", "x", "incx", "y", "incy", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasCdotuBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "batchCount")?, &x7));
 
-fn hipblasCdotuBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasCdotuBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCdotuBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2326,7 +2326,7 @@ rt::function!(F_hipblasZdotcBatched, C_hipblasZdotcBatched, c"hipblasZdotcBatche
     ["handle", "n", "x", "incx", "y", "incy", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasZdotcBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "batchCount")?, &x7));
 
-fn hipblasZdotcBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasZdotcBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZdotcBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2351,7 +2351,7 @@ rt::function!(F_hipblasZdotuBatched, C_hipblasZdotuBatched, c"hipblasZdotuBatche
     ["handle", "n", "x", "incx", "y", "incy", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasZdotuBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "batchCount")?, &x7));
 
-fn hipblasZdotuBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasZdotuBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZdotuBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2376,7 +2376,7 @@ rt::function!(F_hipblasHdotStridedBatched, C_hipblasHdotStridedBatched, c"hipbla
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasHdotStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, rt::call::extract(x8, "batchCount")?, &x9));
 
-fn hipblasHdotStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasHdotStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasHdotStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2405,7 +2405,7 @@ rt::function!(F_hipblasBfdotStridedBatched, C_hipblasBfdotStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasBfdotStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, rt::call::extract(x8, "batchCount")?, &x9));
 
-fn hipblasBfdotStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasBfdotStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasBfdotStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2434,7 +2434,7 @@ rt::function!(F_hipblasSdotStridedBatched, C_hipblasSdotStridedBatched, c"hipbla
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasSdotStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, rt::call::extract(x8, "batchCount")?, &x9));
 
-fn hipblasSdotStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSdotStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSdotStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2463,7 +2463,7 @@ rt::function!(F_hipblasDdotStridedBatched, C_hipblasDdotStridedBatched, c"hipbla
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasDdotStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, rt::call::extract(x8, "batchCount")?, &x9));
 
-fn hipblasDdotStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDdotStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDdotStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2492,7 +2492,7 @@ rt::function!(F_hipblasCdotcStridedBatched, C_hipblasCdotcStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasCdotcStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, rt::call::extract(x8, "batchCount")?, &x9));
 
-fn hipblasCdotcStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasCdotcStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCdotcStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2521,7 +2521,7 @@ rt::function!(F_hipblasCdotuStridedBatched, C_hipblasCdotuStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasCdotuStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, rt::call::extract(x8, "batchCount")?, &x9));
 
-fn hipblasCdotuStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasCdotuStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCdotuStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2550,7 +2550,7 @@ rt::function!(F_hipblasZdotcStridedBatched, C_hipblasZdotcStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZdotcStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, rt::call::extract(x8, "batchCount")?, &x9));
 
-fn hipblasZdotcStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasZdotcStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZdotcStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2579,7 +2579,7 @@ rt::function!(F_hipblasZdotuStridedBatched, C_hipblasZdotuStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZdotuStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, rt::call::extract(x8, "batchCount")?, &x9));
 
-fn hipblasZdotuStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasZdotuStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZdotuStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2608,7 +2608,7 @@ rt::function!(F_hipblasSnrm2, C_hipblasSnrm2, c"hipblasSnrm2", "hipblasSnrm2",
     ["handle", "n", "x", "incx", "result"],
     |py, [x0, x1, x2, x3, x4]| hipblasSnrm2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4));
 
-fn hipblasSnrm2(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSnrm2(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSnrm2");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2631,7 +2631,7 @@ rt::function!(F_hipblasDnrm2, C_hipblasDnrm2, c"hipblasDnrm2", "hipblasDnrm2",
     ["handle", "n", "x", "incx", "result"],
     |py, [x0, x1, x2, x3, x4]| hipblasDnrm2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4));
 
-fn hipblasDnrm2(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDnrm2(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDnrm2");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2654,7 +2654,7 @@ rt::function!(F_hipblasScnrm2, C_hipblasScnrm2, c"hipblasScnrm2", "hipblasScnrm2
     ["handle", "n", "x", "incx", "result"],
     |py, [x0, x1, x2, x3, x4]| hipblasScnrm2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4));
 
-fn hipblasScnrm2(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasScnrm2(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasScnrm2");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2677,7 +2677,7 @@ rt::function!(F_hipblasDznrm2, C_hipblasDznrm2, c"hipblasDznrm2", "hipblasDznrm2
     ["handle", "n", "x", "incx", "result"],
     |py, [x0, x1, x2, x3, x4]| hipblasDznrm2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4));
 
-fn hipblasDznrm2(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDznrm2(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDznrm2");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2700,7 +2700,7 @@ rt::function!(F_hipblasSnrm2Batched, C_hipblasSnrm2Batched, c"hipblasSnrm2Batche
     ["handle", "n", "x", "incx", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasSnrm2Batched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "batchCount")?, &x5));
 
-fn hipblasSnrm2Batched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSnrm2Batched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSnrm2Batched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2723,7 +2723,7 @@ rt::function!(F_hipblasDnrm2Batched, C_hipblasDnrm2Batched, c"hipblasDnrm2Batche
     ["handle", "n", "x", "incx", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasDnrm2Batched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "batchCount")?, &x5));
 
-fn hipblasDnrm2Batched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDnrm2Batched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDnrm2Batched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2746,7 +2746,7 @@ rt::function!(F_hipblasScnrm2Batched, C_hipblasScnrm2Batched, c"hipblasScnrm2Bat
     ["handle", "n", "x", "incx", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasScnrm2Batched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "batchCount")?, &x5));
 
-fn hipblasScnrm2Batched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasScnrm2Batched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasScnrm2Batched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2769,7 +2769,7 @@ rt::function!(F_hipblasDznrm2Batched, C_hipblasDznrm2Batched, c"hipblasDznrm2Bat
     ["handle", "n", "x", "incx", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasDznrm2Batched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "batchCount")?, &x5));
 
-fn hipblasDznrm2Batched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDznrm2Batched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDznrm2Batched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2792,7 +2792,7 @@ rt::function!(F_hipblasSnrm2StridedBatched, C_hipblasSnrm2StridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasSnrm2StridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, rt::call::extract(x5, "batchCount")?, &x6));
 
-fn hipblasSnrm2StridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSnrm2StridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSnrm2StridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2817,7 +2817,7 @@ rt::function!(F_hipblasDnrm2StridedBatched, C_hipblasDnrm2StridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasDnrm2StridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, rt::call::extract(x5, "batchCount")?, &x6));
 
-fn hipblasDnrm2StridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDnrm2StridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDnrm2StridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2842,7 +2842,7 @@ rt::function!(F_hipblasScnrm2StridedBatched, C_hipblasScnrm2StridedBatched, c"hi
     ["handle", "n", "x", "incx", "stridex", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasScnrm2StridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, rt::call::extract(x5, "batchCount")?, &x6));
 
-fn hipblasScnrm2StridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasScnrm2StridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasScnrm2StridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2867,7 +2867,7 @@ rt::function!(F_hipblasDznrm2StridedBatched, C_hipblasDznrm2StridedBatched, c"hi
     ["handle", "n", "x", "incx", "stridex", "batchCount", "result"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasDznrm2StridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, rt::call::extract(x5, "batchCount")?, &x6));
 
-fn hipblasDznrm2StridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDznrm2StridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDznrm2StridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2892,7 +2892,7 @@ rt::function!(F_hipblasSrot, C_hipblasSrot, c"hipblasSrot", "hipblasSrot",
     ["handle", "n", "x", "incx", "y", "incy", "c", "s"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasSrot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?, &x6, &x7));
 
-fn hipblasSrot(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSrot(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSrot");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2920,7 +2920,7 @@ rt::function!(F_hipblasDrot, C_hipblasDrot, c"hipblasDrot", "hipblasDrot",
     ["handle", "n", "x", "incx", "y", "incy", "c", "s"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasDrot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?, &x6, &x7));
 
-fn hipblasDrot(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDrot(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDrot");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2948,7 +2948,7 @@ rt::function!(F_hipblasCrot, C_hipblasCrot, c"hipblasCrot", "hipblasCrot",
     ["handle", "n", "x", "incx", "y", "incy", "c", "s"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasCrot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?, &x6, &x7));
 
-fn hipblasCrot(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasCrot(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCrot");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2976,7 +2976,7 @@ rt::function!(F_hipblasCsrot, C_hipblasCsrot, c"hipblasCsrot", "hipblasCsrot",
     ["handle", "n", "x", "incx", "y", "incy", "c", "s"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasCsrot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?, &x6, &x7));
 
-fn hipblasCsrot(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasCsrot(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsrot");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3004,7 +3004,7 @@ rt::function!(F_hipblasZrot, C_hipblasZrot, c"hipblasZrot", "hipblasZrot",
     ["handle", "n", "x", "incx", "y", "incy", "c", "s"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasZrot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?, &x6, &x7));
 
-fn hipblasZrot(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasZrot(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZrot");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3032,7 +3032,7 @@ rt::function!(F_hipblasZdrot, C_hipblasZdrot, c"hipblasZdrot", "hipblasZdrot",
     ["handle", "n", "x", "incx", "y", "incy", "c", "s"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasZdrot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?, &x6, &x7));
 
-fn hipblasZdrot(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasZdrot(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZdrot");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3060,7 +3060,7 @@ rt::function!(F_hipblasSrotBatched, C_hipblasSrotBatched, c"hipblasSrotBatched",
     ["handle", "n", "x", "incx", "y", "incy", "c", "s", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasSrotBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, &x6, &x7, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasSrotBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSrotBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSrotBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3087,7 +3087,7 @@ rt::function!(F_hipblasDrotBatched, C_hipblasDrotBatched, c"hipblasDrotBatched",
     ["handle", "n", "x", "incx", "y", "incy", "c", "s", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasDrotBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, &x6, &x7, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasDrotBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDrotBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDrotBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3114,7 +3114,7 @@ rt::function!(F_hipblasCrotBatched, C_hipblasCrotBatched, c"hipblasCrotBatched",
     ["handle", "n", "x", "incx", "y", "incy", "c", "s", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasCrotBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, &x6, &x7, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasCrotBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCrotBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCrotBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3141,7 +3141,7 @@ rt::function!(F_hipblasCsrotBatched, C_hipblasCsrotBatched, c"hipblasCsrotBatche
     ["handle", "n", "x", "incx", "y", "incy", "c", "s", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasCsrotBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, &x6, &x7, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasCsrotBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsrotBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsrotBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3168,7 +3168,7 @@ rt::function!(F_hipblasZrotBatched, C_hipblasZrotBatched, c"hipblasZrotBatched",
     ["handle", "n", "x", "incx", "y", "incy", "c", "s", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasZrotBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, &x6, &x7, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasZrotBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZrotBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZrotBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3195,7 +3195,7 @@ rt::function!(F_hipblasZdrotBatched, C_hipblasZdrotBatched, c"hipblasZdrotBatche
     ["handle", "n", "x", "incx", "y", "incy", "c", "s", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasZdrotBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, &x6, &x7, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasZdrotBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZdrotBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZdrotBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3222,7 +3222,7 @@ rt::function!(F_hipblasSrotStridedBatched, C_hipblasSrotStridedBatched, c"hipbla
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "c", "s", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasSrotStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, &x8, &x9, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasSrotStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSrotStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSrotStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3253,7 +3253,7 @@ rt::function!(F_hipblasDrotStridedBatched, C_hipblasDrotStridedBatched, c"hipbla
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "c", "s", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDrotStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, &x8, &x9, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasDrotStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDrotStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDrotStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3284,7 +3284,7 @@ rt::function!(F_hipblasCrotStridedBatched, C_hipblasCrotStridedBatched, c"hipbla
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "c", "s", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCrotStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, &x8, &x9, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasCrotStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCrotStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCrotStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3315,7 +3315,7 @@ rt::function!(F_hipblasCsrotStridedBatched, C_hipblasCsrotStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "c", "s", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCsrotStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, &x8, &x9, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasCsrotStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsrotStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsrotStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3346,7 +3346,7 @@ rt::function!(F_hipblasZrotStridedBatched, C_hipblasZrotStridedBatched, c"hipbla
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "c", "s", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZrotStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, &x8, &x9, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasZrotStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZrotStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZrotStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3377,7 +3377,7 @@ rt::function!(F_hipblasZdrotStridedBatched, C_hipblasZdrotStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "c", "s", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZdrotStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, &x8, &x9, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasZdrotStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZdrotStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZdrotStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3408,7 +3408,7 @@ rt::function!(F_hipblasSrotg, C_hipblasSrotg, c"hipblasSrotg", "hipblasSrotg",
     ["handle", "a", "b", "c", "s"],
     |py, [x0, x1, x2, x3, x4]| hipblasSrotg(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4));
 
-fn hipblasSrotg(py: Python<'_>, handle: rt::PtrArg, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSrotg(py: Python<'_>, handle: rt::PtrArgMut, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSrotg");
     let a_handle = handle.addr();
     let p_a = rt::typed_ptr_arg(a, None, 4, true)?;
@@ -3433,7 +3433,7 @@ rt::function!(F_hipblasDrotg, C_hipblasDrotg, c"hipblasDrotg", "hipblasDrotg",
     ["handle", "a", "b", "c", "s"],
     |py, [x0, x1, x2, x3, x4]| hipblasDrotg(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4));
 
-fn hipblasDrotg(py: Python<'_>, handle: rt::PtrArg, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDrotg(py: Python<'_>, handle: rt::PtrArgMut, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDrotg");
     let a_handle = handle.addr();
     let p_a = rt::typed_ptr_arg(a, None, 8, true)?;
@@ -3458,7 +3458,7 @@ rt::function!(F_hipblasCrotg, C_hipblasCrotg, c"hipblasCrotg", "hipblasCrotg",
     ["handle", "a", "b", "c", "s"],
     |py, [x0, x1, x2, x3, x4]| hipblasCrotg(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4));
 
-fn hipblasCrotg(py: Python<'_>, handle: rt::PtrArg, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasCrotg(py: Python<'_>, handle: rt::PtrArgMut, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCrotg");
     let a_handle = handle.addr();
     let p_a = TYPES.record_ptr_arg(11, a, true)?;
@@ -3483,7 +3483,7 @@ rt::function!(F_hipblasZrotg, C_hipblasZrotg, c"hipblasZrotg", "hipblasZrotg",
     ["handle", "a", "b", "c", "s"],
     |py, [x0, x1, x2, x3, x4]| hipblasZrotg(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4));
 
-fn hipblasZrotg(py: Python<'_>, handle: rt::PtrArg, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasZrotg(py: Python<'_>, handle: rt::PtrArgMut, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZrotg");
     let a_handle = handle.addr();
     let p_a = TYPES.record_ptr_arg(12, a, true)?;
@@ -3508,7 +3508,7 @@ rt::function!(F_hipblasSrotgBatched, C_hipblasSrotgBatched, c"hipblasSrotgBatche
     ["handle", "a", "b", "c", "s", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasSrotgBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "a")?, rt::call::extract(x2, "b")?, rt::call::extract(x3, "c")?, rt::call::extract(x4, "s")?, rt::call::extract(x5, "batchCount")?));
 
-fn hipblasSrotgBatched(py: Python<'_>, handle: rt::PtrArg, a: rt::PtrArg, b: rt::PtrArg, c: rt::PtrArg, s: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSrotgBatched(py: Python<'_>, handle: rt::PtrArgMut, a: rt::PtrArg, b: rt::PtrArg, c: rt::PtrArg, s: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSrotgBatched");
     let a_handle = handle.addr();
     let a_a = a.addr();
@@ -3530,7 +3530,7 @@ rt::function!(F_hipblasDrotgBatched, C_hipblasDrotgBatched, c"hipblasDrotgBatche
     ["handle", "a", "b", "c", "s", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasDrotgBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "a")?, rt::call::extract(x2, "b")?, rt::call::extract(x3, "c")?, rt::call::extract(x4, "s")?, rt::call::extract(x5, "batchCount")?));
 
-fn hipblasDrotgBatched(py: Python<'_>, handle: rt::PtrArg, a: rt::PtrArg, b: rt::PtrArg, c: rt::PtrArg, s: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDrotgBatched(py: Python<'_>, handle: rt::PtrArgMut, a: rt::PtrArg, b: rt::PtrArg, c: rt::PtrArg, s: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDrotgBatched");
     let a_handle = handle.addr();
     let a_a = a.addr();
@@ -3552,7 +3552,7 @@ rt::function!(F_hipblasCrotgBatched, C_hipblasCrotgBatched, c"hipblasCrotgBatche
     ["handle", "a", "b", "c", "s", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasCrotgBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "a")?, rt::call::extract(x2, "b")?, rt::call::extract(x3, "c")?, rt::call::extract(x4, "s")?, rt::call::extract(x5, "batchCount")?));
 
-fn hipblasCrotgBatched(py: Python<'_>, handle: rt::PtrArg, a: rt::PtrArg, b: rt::PtrArg, c: rt::PtrArg, s: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCrotgBatched(py: Python<'_>, handle: rt::PtrArgMut, a: rt::PtrArg, b: rt::PtrArg, c: rt::PtrArg, s: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCrotgBatched");
     let a_handle = handle.addr();
     let a_a = a.addr();
@@ -3574,7 +3574,7 @@ rt::function!(F_hipblasZrotgBatched, C_hipblasZrotgBatched, c"hipblasZrotgBatche
     ["handle", "a", "b", "c", "s", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasZrotgBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "a")?, rt::call::extract(x2, "b")?, rt::call::extract(x3, "c")?, rt::call::extract(x4, "s")?, rt::call::extract(x5, "batchCount")?));
 
-fn hipblasZrotgBatched(py: Python<'_>, handle: rt::PtrArg, a: rt::PtrArg, b: rt::PtrArg, c: rt::PtrArg, s: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZrotgBatched(py: Python<'_>, handle: rt::PtrArgMut, a: rt::PtrArg, b: rt::PtrArg, c: rt::PtrArg, s: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZrotgBatched");
     let a_handle = handle.addr();
     let a_a = a.addr();
@@ -3596,7 +3596,7 @@ rt::function!(F_hipblasSrotgStridedBatched, C_hipblasSrotgStridedBatched, c"hipb
     ["handle", "a", "stridea", "b", "strideb", "c", "stridec", "s", "strides", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasSrotgStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "stridea")?, &x3, rt::call::extract(x4, "strideb")?, &x5, rt::call::extract(x6, "stridec")?, &x7, rt::call::extract(x8, "strides")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasSrotgStridedBatched(py: Python<'_>, handle: rt::PtrArg, a: &Bound<'_, PyAny>, stridea: rt::CInt<i64>, b: &Bound<'_, PyAny>, strideb: rt::CInt<i64>, c: &Bound<'_, PyAny>, stridec: rt::CInt<i64>, s: &Bound<'_, PyAny>, strides: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSrotgStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, a: &Bound<'_, PyAny>, stridea: rt::CInt<i64>, b: &Bound<'_, PyAny>, strideb: rt::CInt<i64>, c: &Bound<'_, PyAny>, stridec: rt::CInt<i64>, s: &Bound<'_, PyAny>, strides: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSrotgStridedBatched");
     let a_handle = handle.addr();
     let p_a = rt::typed_ptr_arg(a, None, 4, true)?;
@@ -3626,7 +3626,7 @@ rt::function!(F_hipblasDrotgStridedBatched, C_hipblasDrotgStridedBatched, c"hipb
     ["handle", "a", "stridea", "b", "strideb", "c", "stridec", "s", "strides", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasDrotgStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "stridea")?, &x3, rt::call::extract(x4, "strideb")?, &x5, rt::call::extract(x6, "stridec")?, &x7, rt::call::extract(x8, "strides")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasDrotgStridedBatched(py: Python<'_>, handle: rt::PtrArg, a: &Bound<'_, PyAny>, stridea: rt::CInt<i64>, b: &Bound<'_, PyAny>, strideb: rt::CInt<i64>, c: &Bound<'_, PyAny>, stridec: rt::CInt<i64>, s: &Bound<'_, PyAny>, strides: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDrotgStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, a: &Bound<'_, PyAny>, stridea: rt::CInt<i64>, b: &Bound<'_, PyAny>, strideb: rt::CInt<i64>, c: &Bound<'_, PyAny>, stridec: rt::CInt<i64>, s: &Bound<'_, PyAny>, strides: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDrotgStridedBatched");
     let a_handle = handle.addr();
     let p_a = rt::typed_ptr_arg(a, None, 8, true)?;
@@ -3656,7 +3656,7 @@ rt::function!(F_hipblasCrotgStridedBatched, C_hipblasCrotgStridedBatched, c"hipb
     ["handle", "a", "stridea", "b", "strideb", "c", "stridec", "s", "strides", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasCrotgStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "stridea")?, &x3, rt::call::extract(x4, "strideb")?, &x5, rt::call::extract(x6, "stridec")?, &x7, rt::call::extract(x8, "strides")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasCrotgStridedBatched(py: Python<'_>, handle: rt::PtrArg, a: &Bound<'_, PyAny>, stridea: rt::CInt<i64>, b: &Bound<'_, PyAny>, strideb: rt::CInt<i64>, c: &Bound<'_, PyAny>, stridec: rt::CInt<i64>, s: &Bound<'_, PyAny>, strides: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCrotgStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, a: &Bound<'_, PyAny>, stridea: rt::CInt<i64>, b: &Bound<'_, PyAny>, strideb: rt::CInt<i64>, c: &Bound<'_, PyAny>, stridec: rt::CInt<i64>, s: &Bound<'_, PyAny>, strides: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCrotgStridedBatched");
     let a_handle = handle.addr();
     let p_a = TYPES.record_ptr_arg(11, a, true)?;
@@ -3686,7 +3686,7 @@ rt::function!(F_hipblasZrotgStridedBatched, C_hipblasZrotgStridedBatched, c"hipb
     ["handle", "a", "stridea", "b", "strideb", "c", "stridec", "s", "strides", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZrotgStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "stridea")?, &x3, rt::call::extract(x4, "strideb")?, &x5, rt::call::extract(x6, "stridec")?, &x7, rt::call::extract(x8, "strides")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasZrotgStridedBatched(py: Python<'_>, handle: rt::PtrArg, a: &Bound<'_, PyAny>, stridea: rt::CInt<i64>, b: &Bound<'_, PyAny>, strideb: rt::CInt<i64>, c: &Bound<'_, PyAny>, stridec: rt::CInt<i64>, s: &Bound<'_, PyAny>, strides: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZrotgStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, a: &Bound<'_, PyAny>, stridea: rt::CInt<i64>, b: &Bound<'_, PyAny>, strideb: rt::CInt<i64>, c: &Bound<'_, PyAny>, stridec: rt::CInt<i64>, s: &Bound<'_, PyAny>, strides: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZrotgStridedBatched");
     let a_handle = handle.addr();
     let p_a = TYPES.record_ptr_arg(12, a, true)?;
@@ -3716,7 +3716,7 @@ rt::function!(F_hipblasSrotm, C_hipblasSrotm, c"hipblasSrotm", "hipblasSrotm",
     ["handle", "n", "x", "incx", "y", "incy", "param"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasSrotm(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?, &x6));
 
-fn hipblasSrotm(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, param: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSrotm(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, param: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSrotm");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3742,7 +3742,7 @@ rt::function!(F_hipblasDrotm, C_hipblasDrotm, c"hipblasDrotm", "hipblasDrotm",
     ["handle", "n", "x", "incx", "y", "incy", "param"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasDrotm(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?, &x6));
 
-fn hipblasDrotm(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, param: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDrotm(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, param: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDrotm");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3768,7 +3768,7 @@ rt::function!(F_hipblasSrotmBatched, C_hipblasSrotmBatched, c"hipblasSrotmBatche
     ["handle", "n", "x", "incx", "y", "incy", "param", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasSrotmBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "param")?, rt::call::extract(x7, "batchCount")?));
 
-fn hipblasSrotmBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, param: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSrotmBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, param: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSrotmBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3792,7 +3792,7 @@ rt::function!(F_hipblasDrotmBatched, C_hipblasDrotmBatched, c"hipblasDrotmBatche
     ["handle", "n", "x", "incx", "y", "incy", "param", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasDrotmBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "param")?, rt::call::extract(x7, "batchCount")?));
 
-fn hipblasDrotmBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, param: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDrotmBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, param: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDrotmBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3816,7 +3816,7 @@ rt::function!(F_hipblasSrotmStridedBatched, C_hipblasSrotmStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "param", "strideParam", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasSrotmStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, &x8, rt::call::extract(x9, "strideParam")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasSrotmStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, param: &Bound<'_, PyAny>, strideParam: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSrotmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, param: &Bound<'_, PyAny>, strideParam: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSrotmStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3846,7 +3846,7 @@ rt::function!(F_hipblasDrotmStridedBatched, C_hipblasDrotmStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "param", "strideParam", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDrotmStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, &x8, rt::call::extract(x9, "strideParam")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasDrotmStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, param: &Bound<'_, PyAny>, strideParam: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDrotmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, param: &Bound<'_, PyAny>, strideParam: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDrotmStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -3876,7 +3876,7 @@ rt::function!(F_hipblasSrotmg, C_hipblasSrotmg, c"hipblasSrotmg", "hipblasSrotmg
     ["handle", "d1", "d2", "x1", "y1", "param"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasSrotmg(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, &x5));
 
-fn hipblasSrotmg(py: Python<'_>, handle: rt::PtrArg, d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>, x1: &Bound<'_, PyAny>, y1: &Bound<'_, PyAny>, param: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSrotmg(py: Python<'_>, handle: rt::PtrArgMut, d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>, x1: &Bound<'_, PyAny>, y1: &Bound<'_, PyAny>, param: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSrotmg");
     let a_handle = handle.addr();
     let p_d1 = rt::typed_ptr_arg(d1, None, 4, true)?;
@@ -3903,7 +3903,7 @@ rt::function!(F_hipblasDrotmg, C_hipblasDrotmg, c"hipblasDrotmg", "hipblasDrotmg
     ["handle", "d1", "d2", "x1", "y1", "param"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasDrotmg(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, &x5));
 
-fn hipblasDrotmg(py: Python<'_>, handle: rt::PtrArg, d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>, x1: &Bound<'_, PyAny>, y1: &Bound<'_, PyAny>, param: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDrotmg(py: Python<'_>, handle: rt::PtrArgMut, d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>, x1: &Bound<'_, PyAny>, y1: &Bound<'_, PyAny>, param: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDrotmg");
     let a_handle = handle.addr();
     let p_d1 = rt::typed_ptr_arg(d1, None, 8, true)?;
@@ -3930,7 +3930,7 @@ rt::function!(F_hipblasSrotmgBatched, C_hipblasSrotmgBatched, c"hipblasSrotmgBat
     ["handle", "d1", "d2", "x1", "y1", "param", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasSrotmgBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "d1")?, rt::call::extract(x2, "d2")?, rt::call::extract(x3, "x1")?, rt::call::extract(x4, "y1")?, rt::call::extract(x5, "param")?, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasSrotmgBatched(py: Python<'_>, handle: rt::PtrArg, d1: rt::PtrArg, d2: rt::PtrArg, x1: rt::PtrArg, y1: rt::PtrArg, param: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSrotmgBatched(py: Python<'_>, handle: rt::PtrArgMut, d1: rt::PtrArg, d2: rt::PtrArg, x1: rt::PtrArg, y1: rt::PtrArg, param: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSrotmgBatched");
     let a_handle = handle.addr();
     let a_d1 = d1.addr();
@@ -3953,7 +3953,7 @@ rt::function!(F_hipblasDrotmgBatched, C_hipblasDrotmgBatched, c"hipblasDrotmgBat
     ["handle", "d1", "d2", "x1", "y1", "param", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasDrotmgBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "d1")?, rt::call::extract(x2, "d2")?, rt::call::extract(x3, "x1")?, rt::call::extract(x4, "y1")?, rt::call::extract(x5, "param")?, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasDrotmgBatched(py: Python<'_>, handle: rt::PtrArg, d1: rt::PtrArg, d2: rt::PtrArg, x1: rt::PtrArg, y1: rt::PtrArg, param: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDrotmgBatched(py: Python<'_>, handle: rt::PtrArgMut, d1: rt::PtrArg, d2: rt::PtrArg, x1: rt::PtrArg, y1: rt::PtrArg, param: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDrotmgBatched");
     let a_handle = handle.addr();
     let a_d1 = d1.addr();
@@ -3976,7 +3976,7 @@ rt::function!(F_hipblasSrotmgStridedBatched, C_hipblasSrotmgStridedBatched, c"hi
     ["handle", "d1", "strided1", "d2", "strided2", "x1", "stridex1", "y1", "stridey1", "param", "strideParam", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasSrotmgStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "strided1")?, &x3, rt::call::extract(x4, "strided2")?, &x5, rt::call::extract(x6, "stridex1")?, &x7, rt::call::extract(x8, "stridey1")?, &x9, rt::call::extract(x10, "strideParam")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasSrotmgStridedBatched(py: Python<'_>, handle: rt::PtrArg, d1: &Bound<'_, PyAny>, strided1: rt::CInt<i64>, d2: &Bound<'_, PyAny>, strided2: rt::CInt<i64>, x1: &Bound<'_, PyAny>, stridex1: rt::CInt<i64>, y1: &Bound<'_, PyAny>, stridey1: rt::CInt<i64>, param: &Bound<'_, PyAny>, strideParam: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSrotmgStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, d1: &Bound<'_, PyAny>, strided1: rt::CInt<i64>, d2: &Bound<'_, PyAny>, strided2: rt::CInt<i64>, x1: &Bound<'_, PyAny>, stridex1: rt::CInt<i64>, y1: &Bound<'_, PyAny>, stridey1: rt::CInt<i64>, param: &Bound<'_, PyAny>, strideParam: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSrotmgStridedBatched");
     let a_handle = handle.addr();
     let p_d1 = rt::typed_ptr_arg(d1, None, 4, true)?;
@@ -4009,7 +4009,7 @@ rt::function!(F_hipblasDrotmgStridedBatched, C_hipblasDrotmgStridedBatched, c"hi
     ["handle", "d1", "strided1", "d2", "strided2", "x1", "stridex1", "y1", "stridey1", "param", "strideParam", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasDrotmgStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "strided1")?, &x3, rt::call::extract(x4, "strided2")?, &x5, rt::call::extract(x6, "stridex1")?, &x7, rt::call::extract(x8, "stridey1")?, &x9, rt::call::extract(x10, "strideParam")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasDrotmgStridedBatched(py: Python<'_>, handle: rt::PtrArg, d1: &Bound<'_, PyAny>, strided1: rt::CInt<i64>, d2: &Bound<'_, PyAny>, strided2: rt::CInt<i64>, x1: &Bound<'_, PyAny>, stridex1: rt::CInt<i64>, y1: &Bound<'_, PyAny>, stridey1: rt::CInt<i64>, param: &Bound<'_, PyAny>, strideParam: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDrotmgStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, d1: &Bound<'_, PyAny>, strided1: rt::CInt<i64>, d2: &Bound<'_, PyAny>, strided2: rt::CInt<i64>, x1: &Bound<'_, PyAny>, stridex1: rt::CInt<i64>, y1: &Bound<'_, PyAny>, stridey1: rt::CInt<i64>, param: &Bound<'_, PyAny>, strideParam: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDrotmgStridedBatched");
     let a_handle = handle.addr();
     let p_d1 = rt::typed_ptr_arg(d1, None, 8, true)?;
@@ -4042,7 +4042,7 @@ rt::function!(F_hipblasSscal, C_hipblasSscal, c"hipblasSscal", "hipblasSscal",
     ["handle", "n", "alpha", "x", "incx"],
     |py, [x0, x1, x2, x3, x4]| hipblasSscal(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?));
 
-fn hipblasSscal(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSscal(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSscal");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4065,7 +4065,7 @@ rt::function!(F_hipblasDscal, C_hipblasDscal, c"hipblasDscal", "hipblasDscal",
     ["handle", "n", "alpha", "x", "incx"],
     |py, [x0, x1, x2, x3, x4]| hipblasDscal(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?));
 
-fn hipblasDscal(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDscal(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDscal");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4088,7 +4088,7 @@ rt::function!(F_hipblasCscal, C_hipblasCscal, c"hipblasCscal", "hipblasCscal",
     ["handle", "n", "alpha", "x", "incx"],
     |py, [x0, x1, x2, x3, x4]| hipblasCscal(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?));
 
-fn hipblasCscal(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCscal(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCscal");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4111,7 +4111,7 @@ rt::function!(F_hipblasCsscal, C_hipblasCsscal, c"hipblasCsscal", "hipblasCsscal
     ["handle", "n", "alpha", "x", "incx"],
     |py, [x0, x1, x2, x3, x4]| hipblasCsscal(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?));
 
-fn hipblasCsscal(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsscal(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsscal");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4134,7 +4134,7 @@ rt::function!(F_hipblasZscal, C_hipblasZscal, c"hipblasZscal", "hipblasZscal",
     ["handle", "n", "alpha", "x", "incx"],
     |py, [x0, x1, x2, x3, x4]| hipblasZscal(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?));
 
-fn hipblasZscal(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZscal(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZscal");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4157,7 +4157,7 @@ rt::function!(F_hipblasZdscal, C_hipblasZdscal, c"hipblasZdscal", "hipblasZdscal
     ["handle", "n", "alpha", "x", "incx"],
     |py, [x0, x1, x2, x3, x4]| hipblasZdscal(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?));
 
-fn hipblasZdscal(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZdscal(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZdscal");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4180,7 +4180,7 @@ rt::function!(F_hipblasSscalBatched, C_hipblasSscalBatched, c"hipblasSscalBatche
     ["handle", "n", "alpha", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasSscalBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "x")?, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "batchCount")?));
 
-fn hipblasSscalBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSscalBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSscalBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4203,7 +4203,7 @@ rt::function!(F_hipblasDscalBatched, C_hipblasDscalBatched, c"hipblasDscalBatche
     ["handle", "n", "alpha", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasDscalBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "x")?, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "batchCount")?));
 
-fn hipblasDscalBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDscalBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDscalBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4226,7 +4226,7 @@ rt::function!(F_hipblasCscalBatched, C_hipblasCscalBatched, c"hipblasCscalBatche
     ["handle", "n", "alpha", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasCscalBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "x")?, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "batchCount")?));
 
-fn hipblasCscalBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCscalBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCscalBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4249,7 +4249,7 @@ rt::function!(F_hipblasZscalBatched, C_hipblasZscalBatched, c"hipblasZscalBatche
     ["handle", "n", "alpha", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasZscalBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "x")?, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "batchCount")?));
 
-fn hipblasZscalBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZscalBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZscalBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4272,7 +4272,7 @@ rt::function!(F_hipblasCsscalBatched, C_hipblasCsscalBatched, c"hipblasCsscalBat
     ["handle", "n", "alpha", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasCsscalBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "x")?, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "batchCount")?));
 
-fn hipblasCsscalBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsscalBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsscalBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4295,7 +4295,7 @@ rt::function!(F_hipblasZdscalBatched, C_hipblasZdscalBatched, c"hipblasZdscalBat
     ["handle", "n", "alpha", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasZdscalBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "x")?, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "batchCount")?));
 
-fn hipblasZdscalBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZdscalBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZdscalBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4318,7 +4318,7 @@ rt::function!(F_hipblasSscalStridedBatched, C_hipblasSscalStridedBatched, c"hipb
     ["handle", "n", "alpha", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasSscalStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "stridex")?, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasSscalStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSscalStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSscalStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4343,7 +4343,7 @@ rt::function!(F_hipblasDscalStridedBatched, C_hipblasDscalStridedBatched, c"hipb
     ["handle", "n", "alpha", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasDscalStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "stridex")?, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasDscalStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDscalStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDscalStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4368,7 +4368,7 @@ rt::function!(F_hipblasCscalStridedBatched, C_hipblasCscalStridedBatched, c"hipb
     ["handle", "n", "alpha", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasCscalStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "stridex")?, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasCscalStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCscalStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCscalStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4393,7 +4393,7 @@ rt::function!(F_hipblasZscalStridedBatched, C_hipblasZscalStridedBatched, c"hipb
     ["handle", "n", "alpha", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasZscalStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "stridex")?, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasZscalStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZscalStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZscalStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4418,7 +4418,7 @@ rt::function!(F_hipblasCsscalStridedBatched, C_hipblasCsscalStridedBatched, c"hi
     ["handle", "n", "alpha", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasCsscalStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "stridex")?, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasCsscalStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsscalStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsscalStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4443,7 +4443,7 @@ rt::function!(F_hipblasZdscalStridedBatched, C_hipblasZdscalStridedBatched, c"hi
     ["handle", "n", "alpha", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasZdscalStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "stridex")?, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasZdscalStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZdscalStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZdscalStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4468,7 +4468,7 @@ rt::function!(F_hipblasSswap, C_hipblasSswap, c"hipblasSswap", "hipblasSswap",
     ["handle", "n", "x", "incx", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasSswap(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?));
 
-fn hipblasSswap(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSswap(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSswap");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4492,7 +4492,7 @@ rt::function!(F_hipblasDswap, C_hipblasDswap, c"hipblasDswap", "hipblasDswap",
     ["handle", "n", "x", "incx", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasDswap(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?));
 
-fn hipblasDswap(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDswap(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDswap");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4516,7 +4516,7 @@ rt::function!(F_hipblasCswap, C_hipblasCswap, c"hipblasCswap", "hipblasCswap",
     ["handle", "n", "x", "incx", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasCswap(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?));
 
-fn hipblasCswap(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCswap(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCswap");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4540,7 +4540,7 @@ rt::function!(F_hipblasZswap, C_hipblasZswap, c"hipblasZswap", "hipblasZswap",
     ["handle", "n", "x", "incx", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasZswap(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, &x4, rt::call::extract(x5, "incy")?));
 
-fn hipblasZswap(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZswap(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZswap");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4564,7 +4564,7 @@ rt::function!(F_hipblasSswapBatched, C_hipblasSswapBatched, c"hipblasSswapBatche
     ["handle", "n", "x", "incx", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasSswapBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasSswapBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSswapBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArgMut, incx: rt::CInt<i32>, y: rt::PtrArgMut, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSswapBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4587,7 +4587,7 @@ rt::function!(F_hipblasDswapBatched, C_hipblasDswapBatched, c"hipblasDswapBatche
     ["handle", "n", "x", "incx", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasDswapBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasDswapBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDswapBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArgMut, incx: rt::CInt<i32>, y: rt::PtrArgMut, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDswapBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4610,7 +4610,7 @@ rt::function!(F_hipblasCswapBatched, C_hipblasCswapBatched, c"hipblasCswapBatche
     ["handle", "n", "x", "incx", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasCswapBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasCswapBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCswapBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArgMut, incx: rt::CInt<i32>, y: rt::PtrArgMut, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCswapBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4633,7 +4633,7 @@ rt::function!(F_hipblasZswapBatched, C_hipblasZswapBatched, c"hipblasZswapBatche
     ["handle", "n", "x", "incx", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasZswapBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasZswapBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZswapBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArgMut, incx: rt::CInt<i32>, y: rt::PtrArgMut, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZswapBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4656,7 +4656,7 @@ rt::function!(F_hipblasSswapStridedBatched, C_hipblasSswapStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasSswapStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasSswapStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSswapStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSswapStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4683,7 +4683,7 @@ rt::function!(F_hipblasDswapStridedBatched, C_hipblasDswapStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasDswapStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasDswapStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDswapStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDswapStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4710,7 +4710,7 @@ rt::function!(F_hipblasCswapStridedBatched, C_hipblasCswapStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasCswapStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasCswapStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCswapStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCswapStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4737,7 +4737,7 @@ rt::function!(F_hipblasZswapStridedBatched, C_hipblasZswapStridedBatched, c"hipb
     ["handle", "n", "x", "incx", "stridex", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasZswapStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "stridex")?, &x5, rt::call::extract(x6, "incy")?, rt::call::extract(x7, "stridey")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasZswapStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZswapStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZswapStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -4764,7 +4764,7 @@ rt::function!(F_hipblasSgbmv, C_hipblasSgbmv, c"hipblasSgbmv", "hipblasSgbmv",
     ["handle", "trans", "m", "n", "kl", "ku", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasSgbmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "kl")?, rt::call::extract(x5, "ku")?, &x6, &x7, rt::call::extract(x8, "lda")?, &x9, rt::call::extract(x10, "incx")?, &x11, &x12, rt::call::extract(x13, "incy")?));
 
-fn hipblasSgbmv(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgbmv(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgbmv");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -4799,7 +4799,7 @@ rt::function!(F_hipblasDgbmv, C_hipblasDgbmv, c"hipblasDgbmv", "hipblasDgbmv",
     ["handle", "trans", "m", "n", "kl", "ku", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasDgbmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "kl")?, rt::call::extract(x5, "ku")?, &x6, &x7, rt::call::extract(x8, "lda")?, &x9, rt::call::extract(x10, "incx")?, &x11, &x12, rt::call::extract(x13, "incy")?));
 
-fn hipblasDgbmv(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgbmv(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgbmv");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -4834,7 +4834,7 @@ rt::function!(F_hipblasCgbmv, C_hipblasCgbmv, c"hipblasCgbmv", "hipblasCgbmv",
     ["handle", "trans", "m", "n", "kl", "ku", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasCgbmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "kl")?, rt::call::extract(x5, "ku")?, &x6, &x7, rt::call::extract(x8, "lda")?, &x9, rt::call::extract(x10, "incx")?, &x11, &x12, rt::call::extract(x13, "incy")?));
 
-fn hipblasCgbmv(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgbmv(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgbmv");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -4869,7 +4869,7 @@ rt::function!(F_hipblasZgbmv, C_hipblasZgbmv, c"hipblasZgbmv", "hipblasZgbmv",
     ["handle", "trans", "m", "n", "kl", "ku", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZgbmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "kl")?, rt::call::extract(x5, "ku")?, &x6, &x7, rt::call::extract(x8, "lda")?, &x9, rt::call::extract(x10, "incx")?, &x11, &x12, rt::call::extract(x13, "incy")?));
 
-fn hipblasZgbmv(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgbmv(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgbmv");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -4904,7 +4904,7 @@ rt::function!(F_hipblasSgbmvBatched, C_hipblasSgbmvBatched, c"hipblasSgbmvBatche
     ["handle", "trans", "m", "n", "kl", "ku", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasSgbmvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "kl")?, rt::call::extract(x5, "ku")?, &x6, rt::call::extract(x7, "AP")?, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "x")?, rt::call::extract(x10, "incx")?, &x11, rt::call::extract(x12, "y")?, rt::call::extract(x13, "incy")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasSgbmvBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgbmvBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgbmvBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -4937,7 +4937,7 @@ rt::function!(F_hipblasDgbmvBatched, C_hipblasDgbmvBatched, c"hipblasDgbmvBatche
     ["handle", "trans", "m", "n", "kl", "ku", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasDgbmvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "kl")?, rt::call::extract(x5, "ku")?, &x6, rt::call::extract(x7, "AP")?, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "x")?, rt::call::extract(x10, "incx")?, &x11, rt::call::extract(x12, "y")?, rt::call::extract(x13, "incy")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasDgbmvBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgbmvBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgbmvBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -4970,7 +4970,7 @@ rt::function!(F_hipblasCgbmvBatched, C_hipblasCgbmvBatched, c"hipblasCgbmvBatche
     ["handle", "trans", "m", "n", "kl", "ku", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasCgbmvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "kl")?, rt::call::extract(x5, "ku")?, &x6, rt::call::extract(x7, "AP")?, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "x")?, rt::call::extract(x10, "incx")?, &x11, rt::call::extract(x12, "y")?, rt::call::extract(x13, "incy")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasCgbmvBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgbmvBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgbmvBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -5003,7 +5003,7 @@ rt::function!(F_hipblasZgbmvBatched, C_hipblasZgbmvBatched, c"hipblasZgbmvBatche
     ["handle", "trans", "m", "n", "kl", "ku", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasZgbmvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "kl")?, rt::call::extract(x5, "ku")?, &x6, rt::call::extract(x7, "AP")?, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "x")?, rt::call::extract(x10, "incx")?, &x11, rt::call::extract(x12, "y")?, rt::call::extract(x13, "incy")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasZgbmvBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgbmvBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgbmvBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -5036,7 +5036,7 @@ rt::function!(F_hipblasSgbmvStridedBatched, C_hipblasSgbmvStridedBatched, c"hipb
     ["handle", "trans", "m", "n", "kl", "ku", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipblasSgbmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "kl")?, rt::call::extract(x5, "ku")?, &x6, &x7, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "strideA")?, &x10, rt::call::extract(x11, "incx")?, rt::call::extract(x12, "stridex")?, &x13, &x14, rt::call::extract(x15, "incy")?, rt::call::extract(x16, "stridey")?, rt::call::extract(x17, "batchCount")?));
 
-fn hipblasSgbmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgbmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgbmvStridedBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -5075,7 +5075,7 @@ rt::function!(F_hipblasDgbmvStridedBatched, C_hipblasDgbmvStridedBatched, c"hipb
     ["handle", "trans", "m", "n", "kl", "ku", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipblasDgbmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "kl")?, rt::call::extract(x5, "ku")?, &x6, &x7, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "strideA")?, &x10, rt::call::extract(x11, "incx")?, rt::call::extract(x12, "stridex")?, &x13, &x14, rt::call::extract(x15, "incy")?, rt::call::extract(x16, "stridey")?, rt::call::extract(x17, "batchCount")?));
 
-fn hipblasDgbmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgbmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgbmvStridedBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -5114,7 +5114,7 @@ rt::function!(F_hipblasCgbmvStridedBatched, C_hipblasCgbmvStridedBatched, c"hipb
     ["handle", "trans", "m", "n", "kl", "ku", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipblasCgbmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "kl")?, rt::call::extract(x5, "ku")?, &x6, &x7, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "strideA")?, &x10, rt::call::extract(x11, "incx")?, rt::call::extract(x12, "stridex")?, &x13, &x14, rt::call::extract(x15, "incy")?, rt::call::extract(x16, "stridey")?, rt::call::extract(x17, "batchCount")?));
 
-fn hipblasCgbmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgbmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgbmvStridedBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -5153,7 +5153,7 @@ rt::function!(F_hipblasZgbmvStridedBatched, C_hipblasZgbmvStridedBatched, c"hipb
     ["handle", "trans", "m", "n", "kl", "ku", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipblasZgbmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "kl")?, rt::call::extract(x5, "ku")?, &x6, &x7, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "strideA")?, &x10, rt::call::extract(x11, "incx")?, rt::call::extract(x12, "stridex")?, &x13, &x14, rt::call::extract(x15, "incy")?, rt::call::extract(x16, "stridey")?, rt::call::extract(x17, "batchCount")?));
 
-fn hipblasZgbmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgbmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, kl: rt::CInt<i32>, ku: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgbmvStridedBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -5192,7 +5192,7 @@ rt::function!(F_hipblasSgemv, C_hipblasSgemv, c"hipblasSgemv", "hipblasSgemv",
     ["handle", "trans", "m", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasSgemv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "incx")?, &x9, &x10, rt::call::extract(x11, "incy")?));
 
-fn hipblasSgemv(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgemv(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgemv");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -5225,7 +5225,7 @@ rt::function!(F_hipblasDgemv, C_hipblasDgemv, c"hipblasDgemv", "hipblasDgemv",
     ["handle", "trans", "m", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasDgemv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "incx")?, &x9, &x10, rt::call::extract(x11, "incy")?));
 
-fn hipblasDgemv(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgemv(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgemv");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -5258,7 +5258,7 @@ rt::function!(F_hipblasCgemv, C_hipblasCgemv, c"hipblasCgemv", "hipblasCgemv",
     ["handle", "trans", "m", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasCgemv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "incx")?, &x9, &x10, rt::call::extract(x11, "incy")?));
 
-fn hipblasCgemv(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgemv(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgemv");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -5291,7 +5291,7 @@ rt::function!(F_hipblasZgemv, C_hipblasZgemv, c"hipblasZgemv", "hipblasZgemv",
     ["handle", "trans", "m", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasZgemv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "incx")?, &x9, &x10, rt::call::extract(x11, "incy")?));
 
-fn hipblasZgemv(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgemv(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgemv");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -5324,7 +5324,7 @@ rt::function!(F_hipblasSgemvBatched, C_hipblasSgemvBatched, c"hipblasSgemvBatche
     ["handle", "trans", "m", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasSgemvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "incx")?, &x9, rt::call::extract(x10, "y")?, rt::call::extract(x11, "incy")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasSgemvBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgemvBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgemvBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -5355,7 +5355,7 @@ rt::function!(F_hipblasDgemvBatched, C_hipblasDgemvBatched, c"hipblasDgemvBatche
     ["handle", "trans", "m", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasDgemvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "incx")?, &x9, rt::call::extract(x10, "y")?, rt::call::extract(x11, "incy")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasDgemvBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgemvBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgemvBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -5386,7 +5386,7 @@ rt::function!(F_hipblasCgemvBatched, C_hipblasCgemvBatched, c"hipblasCgemvBatche
     ["handle", "trans", "m", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasCgemvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "incx")?, &x9, rt::call::extract(x10, "y")?, rt::call::extract(x11, "incy")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasCgemvBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgemvBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgemvBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -5417,7 +5417,7 @@ rt::function!(F_hipblasZgemvBatched, C_hipblasZgemvBatched, c"hipblasZgemvBatche
     ["handle", "trans", "m", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasZgemvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "incx")?, &x9, rt::call::extract(x10, "y")?, rt::call::extract(x11, "incy")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasZgemvBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgemvBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgemvBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -5448,7 +5448,7 @@ rt::function!(F_hipblasSgemvStridedBatched, C_hipblasSgemvStridedBatched, c"hipb
     ["handle", "transA", "m", "n", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipblasSgemvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "stridex")?, &x11, &x12, rt::call::extract(x13, "incy")?, rt::call::extract(x14, "stridey")?, rt::call::extract(x15, "batchCount")?));
 
-fn hipblasSgemvStridedBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgemvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgemvStridedBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -5485,7 +5485,7 @@ rt::function!(F_hipblasDgemvStridedBatched, C_hipblasDgemvStridedBatched, c"hipb
     ["handle", "transA", "m", "n", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipblasDgemvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "stridex")?, &x11, &x12, rt::call::extract(x13, "incy")?, rt::call::extract(x14, "stridey")?, rt::call::extract(x15, "batchCount")?));
 
-fn hipblasDgemvStridedBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgemvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgemvStridedBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -5522,7 +5522,7 @@ rt::function!(F_hipblasCgemvStridedBatched, C_hipblasCgemvStridedBatched, c"hipb
     ["handle", "transA", "m", "n", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipblasCgemvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "stridex")?, &x11, &x12, rt::call::extract(x13, "incy")?, rt::call::extract(x14, "stridey")?, rt::call::extract(x15, "batchCount")?));
 
-fn hipblasCgemvStridedBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgemvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgemvStridedBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -5559,7 +5559,7 @@ rt::function!(F_hipblasZgemvStridedBatched, C_hipblasZgemvStridedBatched, c"hipb
     ["handle", "transA", "m", "n", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipblasZgemvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "stridex")?, &x11, &x12, rt::call::extract(x13, "incy")?, rt::call::extract(x14, "stridey")?, rt::call::extract(x15, "batchCount")?));
 
-fn hipblasZgemvStridedBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgemvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgemvStridedBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -5596,7 +5596,7 @@ rt::function!(F_hipblasSger, C_hipblasSger, c"hipblasSger", "hipblasSger",
     ["handle", "m", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasSger(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "incy")?, &x8, rt::call::extract(x9, "lda")?));
 
-fn hipblasSger(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSger(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSger");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5626,7 +5626,7 @@ rt::function!(F_hipblasDger, C_hipblasDger, c"hipblasDger", "hipblasDger",
     ["handle", "m", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasDger(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "incy")?, &x8, rt::call::extract(x9, "lda")?));
 
-fn hipblasDger(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDger(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDger");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5656,7 +5656,7 @@ rt::function!(F_hipblasCgeru, C_hipblasCgeru, c"hipblasCgeru", "hipblasCgeru",
     ["handle", "m", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasCgeru(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "incy")?, &x8, rt::call::extract(x9, "lda")?));
 
-fn hipblasCgeru(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgeru(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgeru");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5686,7 +5686,7 @@ rt::function!(F_hipblasCgerc, C_hipblasCgerc, c"hipblasCgerc", "hipblasCgerc",
     ["handle", "m", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasCgerc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "incy")?, &x8, rt::call::extract(x9, "lda")?));
 
-fn hipblasCgerc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgerc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgerc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5716,7 +5716,7 @@ rt::function!(F_hipblasZgeru, C_hipblasZgeru, c"hipblasZgeru", "hipblasZgeru",
     ["handle", "m", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZgeru(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "incy")?, &x8, rt::call::extract(x9, "lda")?));
 
-fn hipblasZgeru(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgeru(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgeru");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5746,7 +5746,7 @@ rt::function!(F_hipblasZgerc, C_hipblasZgerc, c"hipblasZgerc", "hipblasZgerc",
     ["handle", "m", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZgerc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "incy")?, &x8, rt::call::extract(x9, "lda")?));
 
-fn hipblasZgerc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgerc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgerc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5776,7 +5776,7 @@ rt::function!(F_hipblasSgerBatched, C_hipblasSgerBatched, c"hipblasSgerBatched",
     ["handle", "m", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasSgerBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasSgerBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgerBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgerBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5804,7 +5804,7 @@ rt::function!(F_hipblasDgerBatched, C_hipblasDgerBatched, c"hipblasDgerBatched",
     ["handle", "m", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDgerBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasDgerBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgerBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgerBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5832,7 +5832,7 @@ rt::function!(F_hipblasCgeruBatched, C_hipblasCgeruBatched, c"hipblasCgeruBatche
     ["handle", "m", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCgeruBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasCgeruBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgeruBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgeruBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5860,7 +5860,7 @@ rt::function!(F_hipblasCgercBatched, C_hipblasCgercBatched, c"hipblasCgercBatche
     ["handle", "m", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCgercBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasCgercBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgercBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgercBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5888,7 +5888,7 @@ rt::function!(F_hipblasZgeruBatched, C_hipblasZgeruBatched, c"hipblasZgeruBatche
     ["handle", "m", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZgeruBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasZgeruBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgeruBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgeruBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5916,7 +5916,7 @@ rt::function!(F_hipblasZgercBatched, C_hipblasZgercBatched, c"hipblasZgercBatche
     ["handle", "m", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZgercBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasZgercBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgercBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgercBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5944,7 +5944,7 @@ rt::function!(F_hipblasSgerStridedBatched, C_hipblasSgerStridedBatched, c"hipbla
     ["handle", "m", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasSgerStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, &x10, rt::call::extract(x11, "lda")?, rt::call::extract(x12, "strideA")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasSgerStridedBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgerStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgerStridedBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5978,7 +5978,7 @@ rt::function!(F_hipblasDgerStridedBatched, C_hipblasDgerStridedBatched, c"hipbla
     ["handle", "m", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasDgerStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, &x10, rt::call::extract(x11, "lda")?, rt::call::extract(x12, "strideA")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasDgerStridedBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgerStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgerStridedBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6012,7 +6012,7 @@ rt::function!(F_hipblasCgeruStridedBatched, C_hipblasCgeruStridedBatched, c"hipb
     ["handle", "m", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasCgeruStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, &x10, rt::call::extract(x11, "lda")?, rt::call::extract(x12, "strideA")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasCgeruStridedBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgeruStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgeruStridedBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6046,7 +6046,7 @@ rt::function!(F_hipblasCgercStridedBatched, C_hipblasCgercStridedBatched, c"hipb
     ["handle", "m", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasCgercStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, &x10, rt::call::extract(x11, "lda")?, rt::call::extract(x12, "strideA")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasCgercStridedBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgercStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgercStridedBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6080,7 +6080,7 @@ rt::function!(F_hipblasZgeruStridedBatched, C_hipblasZgeruStridedBatched, c"hipb
     ["handle", "m", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZgeruStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, &x10, rt::call::extract(x11, "lda")?, rt::call::extract(x12, "strideA")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasZgeruStridedBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgeruStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgeruStridedBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6114,7 +6114,7 @@ rt::function!(F_hipblasZgercStridedBatched, C_hipblasZgercStridedBatched, c"hipb
     ["handle", "m", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZgercStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, &x10, rt::call::extract(x11, "lda")?, rt::call::extract(x12, "strideA")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasZgercStridedBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgercStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgercStridedBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6148,7 +6148,7 @@ rt::function!(F_hipblasChbmv, C_hipblasChbmv, c"hipblasChbmv", "hipblasChbmv",
     ["handle", "uplo", "n", "k", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasChbmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "incx")?, &x9, &x10, rt::call::extract(x11, "incy")?));
 
-fn hipblasChbmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasChbmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChbmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6181,7 +6181,7 @@ rt::function!(F_hipblasZhbmv, C_hipblasZhbmv, c"hipblasZhbmv", "hipblasZhbmv",
     ["handle", "uplo", "n", "k", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasZhbmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "incx")?, &x9, &x10, rt::call::extract(x11, "incy")?));
 
-fn hipblasZhbmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZhbmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhbmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6214,7 +6214,7 @@ rt::function!(F_hipblasChbmvBatched, C_hipblasChbmvBatched, c"hipblasChbmvBatche
     ["handle", "uplo", "n", "k", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasChbmvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "incx")?, &x9, rt::call::extract(x10, "y")?, rt::call::extract(x11, "incy")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasChbmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasChbmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChbmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6245,7 +6245,7 @@ rt::function!(F_hipblasZhbmvBatched, C_hipblasZhbmvBatched, c"hipblasZhbmvBatche
     ["handle", "uplo", "n", "k", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasZhbmvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "incx")?, &x9, rt::call::extract(x10, "y")?, rt::call::extract(x11, "incy")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasZhbmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZhbmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhbmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6276,7 +6276,7 @@ rt::function!(F_hipblasChbmvStridedBatched, C_hipblasChbmvStridedBatched, c"hipb
     ["handle", "uplo", "n", "k", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipblasChbmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "stridex")?, &x11, &x12, rt::call::extract(x13, "incy")?, rt::call::extract(x14, "stridey")?, rt::call::extract(x15, "batchCount")?));
 
-fn hipblasChbmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasChbmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChbmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6313,7 +6313,7 @@ rt::function!(F_hipblasZhbmvStridedBatched, C_hipblasZhbmvStridedBatched, c"hipb
     ["handle", "uplo", "n", "k", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipblasZhbmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "stridex")?, &x11, &x12, rt::call::extract(x13, "incy")?, rt::call::extract(x14, "stridey")?, rt::call::extract(x15, "batchCount")?));
 
-fn hipblasZhbmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZhbmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhbmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6350,7 +6350,7 @@ rt::function!(F_hipblasChemv, C_hipblasChemv, c"hipblasChemv", "hipblasChemv",
     ["handle", "uplo", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasChemv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "incx")?, &x8, &x9, rt::call::extract(x10, "incy")?));
 
-fn hipblasChemv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasChemv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChemv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6382,7 +6382,7 @@ rt::function!(F_hipblasZhemv, C_hipblasZhemv, c"hipblasZhemv", "hipblasZhemv",
     ["handle", "uplo", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZhemv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "incx")?, &x8, &x9, rt::call::extract(x10, "incy")?));
 
-fn hipblasZhemv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZhemv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhemv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6414,7 +6414,7 @@ rt::function!(F_hipblasChemvBatched, C_hipblasChemvBatched, c"hipblasChemvBatche
     ["handle", "uplo", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasChemvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, &x8, rt::call::extract(x9, "y")?, rt::call::extract(x10, "incy")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasChemvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasChemvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChemvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6444,7 +6444,7 @@ rt::function!(F_hipblasZhemvBatched, C_hipblasZhemvBatched, c"hipblasZhemvBatche
     ["handle", "uplo", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasZhemvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, &x8, rt::call::extract(x9, "y")?, rt::call::extract(x10, "incy")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasZhemvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZhemvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhemvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6474,7 +6474,7 @@ rt::function!(F_hipblasChemvStridedBatched, C_hipblasChemvStridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasChemvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, &x10, &x11, rt::call::extract(x12, "incy")?, rt::call::extract(x13, "stridey")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasChemvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasChemvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChemvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6510,7 +6510,7 @@ rt::function!(F_hipblasZhemvStridedBatched, C_hipblasZhemvStridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasZhemvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, &x10, &x11, rt::call::extract(x12, "incy")?, rt::call::extract(x13, "stridey")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasZhemvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZhemvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhemvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6546,7 +6546,7 @@ rt::function!(F_hipblasCher, C_hipblasCher, c"hipblasCher", "hipblasCher",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasCher(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "lda")?));
 
-fn hipblasCher(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCher(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCher");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6573,7 +6573,7 @@ rt::function!(F_hipblasZher, C_hipblasZher, c"hipblasZher", "hipblasZher",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasZher(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "lda")?));
 
-fn hipblasZher(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZher(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZher");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6600,7 +6600,7 @@ rt::function!(F_hipblasCherBatched, C_hipblasCherBatched, c"hipblasCherBatched",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasCherBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasCherBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCherBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCherBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6626,7 +6626,7 @@ rt::function!(F_hipblasZherBatched, C_hipblasZherBatched, c"hipblasZherBatched",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasZherBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasZherBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZherBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZherBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6652,7 +6652,7 @@ rt::function!(F_hipblasCherStridedBatched, C_hipblasCherStridedBatched, c"hipbla
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCherStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "strideA")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasCherStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCherStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCherStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6682,7 +6682,7 @@ rt::function!(F_hipblasZherStridedBatched, C_hipblasZherStridedBatched, c"hipbla
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZherStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "strideA")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasZherStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZherStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZherStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6712,7 +6712,7 @@ rt::function!(F_hipblasCher2, C_hipblasCher2, c"hipblasCher2", "hipblasCher2",
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasCher2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "incy")?, &x8, rt::call::extract(x9, "lda")?));
 
-fn hipblasCher2(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCher2(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCher2");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6742,7 +6742,7 @@ rt::function!(F_hipblasZher2, C_hipblasZher2, c"hipblasZher2", "hipblasZher2",
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZher2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "incy")?, &x8, rt::call::extract(x9, "lda")?));
 
-fn hipblasZher2(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZher2(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZher2");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6772,7 +6772,7 @@ rt::function!(F_hipblasCher2Batched, C_hipblasCher2Batched, c"hipblasCher2Batche
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCher2Batched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasCher2Batched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCher2Batched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCher2Batched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6800,7 +6800,7 @@ rt::function!(F_hipblasZher2Batched, C_hipblasZher2Batched, c"hipblasZher2Batche
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZher2Batched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasZher2Batched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZher2Batched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZher2Batched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6828,7 +6828,7 @@ rt::function!(F_hipblasCher2StridedBatched, C_hipblasCher2StridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasCher2StridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, &x10, rt::call::extract(x11, "lda")?, rt::call::extract(x12, "strideA")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasCher2StridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCher2StridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCher2StridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6862,7 +6862,7 @@ rt::function!(F_hipblasZher2StridedBatched, C_hipblasZher2StridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZher2StridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, &x10, rt::call::extract(x11, "lda")?, rt::call::extract(x12, "strideA")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasZher2StridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZher2StridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZher2StridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6896,7 +6896,7 @@ rt::function!(F_hipblasChpmv, C_hipblasChpmv, c"hipblasChpmv", "hipblasChpmv",
     ["handle", "uplo", "n", "alpha", "AP", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasChpmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, &x5, rt::call::extract(x6, "incx")?, &x7, &x8, rt::call::extract(x9, "incy")?));
 
-fn hipblasChpmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasChpmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChpmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6927,7 +6927,7 @@ rt::function!(F_hipblasZhpmv, C_hipblasZhpmv, c"hipblasZhpmv", "hipblasZhpmv",
     ["handle", "uplo", "n", "alpha", "AP", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZhpmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, &x5, rt::call::extract(x6, "incx")?, &x7, &x8, rt::call::extract(x9, "incy")?));
 
-fn hipblasZhpmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZhpmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhpmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6958,7 +6958,7 @@ rt::function!(F_hipblasChpmvBatched, C_hipblasChpmvBatched, c"hipblasChpmvBatche
     ["handle", "uplo", "n", "alpha", "AP", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasChpmvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "incx")?, &x7, rt::call::extract(x8, "y")?, rt::call::extract(x9, "incy")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasChpmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasChpmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChpmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -6987,7 +6987,7 @@ rt::function!(F_hipblasZhpmvBatched, C_hipblasZhpmvBatched, c"hipblasZhpmvBatche
     ["handle", "uplo", "n", "alpha", "AP", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZhpmvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "incx")?, &x7, rt::call::extract(x8, "y")?, rt::call::extract(x9, "incy")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasZhpmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZhpmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhpmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7016,7 +7016,7 @@ rt::function!(F_hipblasChpmvStridedBatched, C_hipblasChpmvStridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "AP", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasChpmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "strideA")?, &x6, rt::call::extract(x7, "incx")?, rt::call::extract(x8, "stridex")?, &x9, &x10, rt::call::extract(x11, "incy")?, rt::call::extract(x12, "stridey")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasChpmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasChpmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChpmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7051,7 +7051,7 @@ rt::function!(F_hipblasZhpmvStridedBatched, C_hipblasZhpmvStridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "AP", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZhpmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "strideA")?, &x6, rt::call::extract(x7, "incx")?, rt::call::extract(x8, "stridex")?, &x9, &x10, rt::call::extract(x11, "incy")?, rt::call::extract(x12, "stridey")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasZhpmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZhpmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhpmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7086,7 +7086,7 @@ rt::function!(F_hipblasChpr, C_hipblasChpr, c"hipblasChpr", "hipblasChpr",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasChpr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6));
 
-fn hipblasChpr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasChpr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChpr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7112,7 +7112,7 @@ rt::function!(F_hipblasZhpr, C_hipblasZhpr, c"hipblasZhpr", "hipblasZhpr",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasZhpr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6));
 
-fn hipblasZhpr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasZhpr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhpr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7138,7 +7138,7 @@ rt::function!(F_hipblasChprBatched, C_hipblasChprBatched, c"hipblasChprBatched",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasChprBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "batchCount")?));
 
-fn hipblasChprBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasChprBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChprBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7163,7 +7163,7 @@ rt::function!(F_hipblasZhprBatched, C_hipblasZhprBatched, c"hipblasZhprBatched",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasZhprBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "batchCount")?));
 
-fn hipblasZhprBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZhprBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhprBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7188,7 +7188,7 @@ rt::function!(F_hipblasChprStridedBatched, C_hipblasChprStridedBatched, c"hipbla
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "AP", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasChprStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "strideA")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasChprStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasChprStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChprStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7217,7 +7217,7 @@ rt::function!(F_hipblasZhprStridedBatched, C_hipblasZhprStridedBatched, c"hipbla
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "AP", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZhprStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "strideA")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasZhprStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZhprStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhprStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7246,7 +7246,7 @@ rt::function!(F_hipblasChpr2, C_hipblasChpr2, c"hipblasChpr2", "hipblasChpr2",
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasChpr2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "incy")?, &x8));
 
-fn hipblasChpr2(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasChpr2(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChpr2");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7275,7 +7275,7 @@ rt::function!(F_hipblasZhpr2, C_hipblasZhpr2, c"hipblasZhpr2", "hipblasZhpr2",
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasZhpr2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "incy")?, &x8));
 
-fn hipblasZhpr2(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasZhpr2(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhpr2");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7304,7 +7304,7 @@ rt::function!(F_hipblasChpr2Batched, C_hipblasChpr2Batched, c"hipblasChpr2Batche
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasChpr2Batched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasChpr2Batched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasChpr2Batched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChpr2Batched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7331,7 +7331,7 @@ rt::function!(F_hipblasZhpr2Batched, C_hipblasZhpr2Batched, c"hipblasZhpr2Batche
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZhpr2Batched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasZhpr2Batched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZhpr2Batched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhpr2Batched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7358,7 +7358,7 @@ rt::function!(F_hipblasChpr2StridedBatched, C_hipblasChpr2StridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "AP", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasChpr2StridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, &x10, rt::call::extract(x11, "strideA")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasChpr2StridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasChpr2StridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChpr2StridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7391,7 +7391,7 @@ rt::function!(F_hipblasZhpr2StridedBatched, C_hipblasZhpr2StridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "AP", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasZhpr2StridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, &x10, rt::call::extract(x11, "strideA")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasZhpr2StridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZhpr2StridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhpr2StridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7424,7 +7424,7 @@ rt::function!(F_hipblasSsbmv, C_hipblasSsbmv, c"hipblasSsbmv", "hipblasSsbmv",
     ["handle", "uplo", "n", "k", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasSsbmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "incx")?, &x9, &x10, rt::call::extract(x11, "incy")?));
 
-fn hipblasSsbmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsbmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsbmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7457,7 +7457,7 @@ rt::function!(F_hipblasDsbmv, C_hipblasDsbmv, c"hipblasDsbmv", "hipblasDsbmv",
     ["handle", "uplo", "n", "k", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasDsbmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "incx")?, &x9, &x10, rt::call::extract(x11, "incy")?));
 
-fn hipblasDsbmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsbmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsbmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7490,7 +7490,7 @@ rt::function!(F_hipblasSsbmvBatched, C_hipblasSsbmvBatched, c"hipblasSsbmvBatche
     ["handle", "uplo", "n", "k", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasSsbmvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "incx")?, &x9, rt::call::extract(x10, "y")?, rt::call::extract(x11, "incy")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasSsbmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsbmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArgMut, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsbmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7521,7 +7521,7 @@ rt::function!(F_hipblasDsbmvBatched, C_hipblasDsbmvBatched, c"hipblasDsbmvBatche
     ["handle", "uplo", "n", "k", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasDsbmvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "incx")?, &x9, rt::call::extract(x10, "y")?, rt::call::extract(x11, "incy")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasDsbmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsbmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArgMut, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsbmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7552,7 +7552,7 @@ rt::function!(F_hipblasSsbmvStridedBatched, C_hipblasSsbmvStridedBatched, c"hipb
     ["handle", "uplo", "n", "k", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipblasSsbmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "stridex")?, &x11, &x12, rt::call::extract(x13, "incy")?, rt::call::extract(x14, "stridey")?, rt::call::extract(x15, "batchCount")?));
 
-fn hipblasSsbmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsbmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsbmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7589,7 +7589,7 @@ rt::function!(F_hipblasDsbmvStridedBatched, C_hipblasDsbmvStridedBatched, c"hipb
     ["handle", "uplo", "n", "k", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipblasDsbmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "stridex")?, &x11, &x12, rt::call::extract(x13, "incy")?, rt::call::extract(x14, "stridey")?, rt::call::extract(x15, "batchCount")?));
 
-fn hipblasDsbmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsbmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsbmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7626,7 +7626,7 @@ rt::function!(F_hipblasSspmv, C_hipblasSspmv, c"hipblasSspmv", "hipblasSspmv",
     ["handle", "uplo", "n", "alpha", "AP", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasSspmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, &x5, rt::call::extract(x6, "incx")?, &x7, &x8, rt::call::extract(x9, "incy")?));
 
-fn hipblasSspmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSspmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSspmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7657,7 +7657,7 @@ rt::function!(F_hipblasDspmv, C_hipblasDspmv, c"hipblasDspmv", "hipblasDspmv",
     ["handle", "uplo", "n", "alpha", "AP", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasDspmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, &x5, rt::call::extract(x6, "incx")?, &x7, &x8, rt::call::extract(x9, "incy")?));
 
-fn hipblasDspmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDspmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDspmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7688,7 +7688,7 @@ rt::function!(F_hipblasSspmvBatched, C_hipblasSspmvBatched, c"hipblasSspmvBatche
     ["handle", "uplo", "n", "alpha", "AP", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasSspmvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "incx")?, &x7, rt::call::extract(x8, "y")?, rt::call::extract(x9, "incy")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasSspmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSspmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArgMut, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSspmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7717,7 +7717,7 @@ rt::function!(F_hipblasDspmvBatched, C_hipblasDspmvBatched, c"hipblasDspmvBatche
     ["handle", "uplo", "n", "alpha", "AP", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDspmvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "incx")?, &x7, rt::call::extract(x8, "y")?, rt::call::extract(x9, "incy")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasDspmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDspmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArgMut, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDspmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7746,7 +7746,7 @@ rt::function!(F_hipblasSspmvStridedBatched, C_hipblasSspmvStridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "AP", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasSspmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "strideA")?, &x6, rt::call::extract(x7, "incx")?, rt::call::extract(x8, "stridex")?, &x9, &x10, rt::call::extract(x11, "incy")?, rt::call::extract(x12, "stridey")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasSspmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSspmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSspmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7781,7 +7781,7 @@ rt::function!(F_hipblasDspmvStridedBatched, C_hipblasDspmvStridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "AP", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasDspmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "strideA")?, &x6, rt::call::extract(x7, "incx")?, rt::call::extract(x8, "stridex")?, &x9, &x10, rt::call::extract(x11, "incy")?, rt::call::extract(x12, "stridey")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasDspmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDspmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDspmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7816,7 +7816,7 @@ rt::function!(F_hipblasSspr, C_hipblasSspr, c"hipblasSspr", "hipblasSspr",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasSspr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6));
 
-fn hipblasSspr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSspr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSspr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7842,7 +7842,7 @@ rt::function!(F_hipblasDspr, C_hipblasDspr, c"hipblasDspr", "hipblasDspr",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasDspr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6));
 
-fn hipblasDspr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDspr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDspr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7868,7 +7868,7 @@ rt::function!(F_hipblasCspr, C_hipblasCspr, c"hipblasCspr", "hipblasCspr",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasCspr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6));
 
-fn hipblasCspr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasCspr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCspr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7894,7 +7894,7 @@ rt::function!(F_hipblasZspr, C_hipblasZspr, c"hipblasZspr", "hipblasZspr",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasZspr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6));
 
-fn hipblasZspr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasZspr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZspr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7920,7 +7920,7 @@ rt::function!(F_hipblasSsprBatched, C_hipblasSsprBatched, c"hipblasSsprBatched",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasSsprBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "batchCount")?));
 
-fn hipblasSsprBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsprBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsprBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7945,7 +7945,7 @@ rt::function!(F_hipblasDsprBatched, C_hipblasDsprBatched, c"hipblasDsprBatched",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasDsprBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "batchCount")?));
 
-fn hipblasDsprBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsprBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsprBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7970,7 +7970,7 @@ rt::function!(F_hipblasCsprBatched, C_hipblasCsprBatched, c"hipblasCsprBatched",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasCsprBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "batchCount")?));
 
-fn hipblasCsprBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsprBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsprBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -7995,7 +7995,7 @@ rt::function!(F_hipblasZsprBatched, C_hipblasZsprBatched, c"hipblasZsprBatched",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasZsprBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "batchCount")?));
 
-fn hipblasZsprBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsprBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsprBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8020,7 +8020,7 @@ rt::function!(F_hipblasSsprStridedBatched, C_hipblasSsprStridedBatched, c"hipbla
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "AP", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasSsprStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "strideA")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasSsprStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsprStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsprStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8049,7 +8049,7 @@ rt::function!(F_hipblasDsprStridedBatched, C_hipblasDsprStridedBatched, c"hipbla
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "AP", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasDsprStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "strideA")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasDsprStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsprStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsprStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8078,7 +8078,7 @@ rt::function!(F_hipblasCsprStridedBatched, C_hipblasCsprStridedBatched, c"hipbla
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "AP", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasCsprStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "strideA")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasCsprStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsprStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsprStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8107,7 +8107,7 @@ rt::function!(F_hipblasZsprStridedBatched, C_hipblasZsprStridedBatched, c"hipbla
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "AP", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZsprStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "strideA")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasZsprStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsprStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsprStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8136,7 +8136,7 @@ rt::function!(F_hipblasSspr2, C_hipblasSspr2, c"hipblasSspr2", "hipblasSspr2",
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasSspr2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "incy")?, &x8));
 
-fn hipblasSspr2(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSspr2(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSspr2");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8165,7 +8165,7 @@ rt::function!(F_hipblasDspr2, C_hipblasDspr2, c"hipblasDspr2", "hipblasDspr2",
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasDspr2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "incy")?, &x8));
 
-fn hipblasDspr2(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDspr2(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDspr2");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8194,7 +8194,7 @@ rt::function!(F_hipblasSspr2Batched, C_hipblasSspr2Batched, c"hipblasSspr2Batche
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasSspr2Batched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasSspr2Batched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSspr2Batched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSspr2Batched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8221,7 +8221,7 @@ rt::function!(F_hipblasDspr2Batched, C_hipblasDspr2Batched, c"hipblasDspr2Batche
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasDspr2Batched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasDspr2Batched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDspr2Batched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDspr2Batched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8248,7 +8248,7 @@ rt::function!(F_hipblasSspr2StridedBatched, C_hipblasSspr2StridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "AP", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasSspr2StridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, &x10, rt::call::extract(x11, "strideA")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasSspr2StridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSspr2StridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSspr2StridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8281,7 +8281,7 @@ rt::function!(F_hipblasDspr2StridedBatched, C_hipblasDspr2StridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "AP", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasDspr2StridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, &x10, rt::call::extract(x11, "strideA")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasDspr2StridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDspr2StridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDspr2StridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8314,7 +8314,7 @@ rt::function!(F_hipblasSsymv, C_hipblasSsymv, c"hipblasSsymv", "hipblasSsymv",
     ["handle", "uplo", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasSsymv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "incx")?, &x8, &x9, rt::call::extract(x10, "incy")?));
 
-fn hipblasSsymv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsymv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsymv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8346,7 +8346,7 @@ rt::function!(F_hipblasDsymv, C_hipblasDsymv, c"hipblasDsymv", "hipblasDsymv",
     ["handle", "uplo", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDsymv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "incx")?, &x8, &x9, rt::call::extract(x10, "incy")?));
 
-fn hipblasDsymv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsymv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsymv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8378,7 +8378,7 @@ rt::function!(F_hipblasCsymv, C_hipblasCsymv, c"hipblasCsymv", "hipblasCsymv",
     ["handle", "uplo", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCsymv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "incx")?, &x8, &x9, rt::call::extract(x10, "incy")?));
 
-fn hipblasCsymv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsymv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsymv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8410,7 +8410,7 @@ rt::function!(F_hipblasZsymv, C_hipblasZsymv, c"hipblasZsymv", "hipblasZsymv",
     ["handle", "uplo", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZsymv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "incx")?, &x8, &x9, rt::call::extract(x10, "incy")?));
 
-fn hipblasZsymv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsymv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsymv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8442,7 +8442,7 @@ rt::function!(F_hipblasSsymvBatched, C_hipblasSsymvBatched, c"hipblasSsymvBatche
     ["handle", "uplo", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasSsymvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, &x8, rt::call::extract(x9, "y")?, rt::call::extract(x10, "incy")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasSsymvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsymvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArgMut, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsymvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8472,7 +8472,7 @@ rt::function!(F_hipblasDsymvBatched, C_hipblasDsymvBatched, c"hipblasDsymvBatche
     ["handle", "uplo", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasDsymvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, &x8, rt::call::extract(x9, "y")?, rt::call::extract(x10, "incy")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasDsymvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsymvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArgMut, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsymvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8502,7 +8502,7 @@ rt::function!(F_hipblasCsymvBatched, C_hipblasCsymvBatched, c"hipblasCsymvBatche
     ["handle", "uplo", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasCsymvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, &x8, rt::call::extract(x9, "y")?, rt::call::extract(x10, "incy")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasCsymvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsymvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArgMut, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsymvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8532,7 +8532,7 @@ rt::function!(F_hipblasZsymvBatched, C_hipblasZsymvBatched, c"hipblasZsymvBatche
     ["handle", "uplo", "n", "alpha", "AP", "lda", "x", "incx", "beta", "y", "incy", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasZsymvBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, &x8, rt::call::extract(x9, "y")?, rt::call::extract(x10, "incy")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasZsymvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArg, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsymvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, beta: &Bound<'_, PyAny>, y: rt::PtrArgMut, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsymvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8562,7 +8562,7 @@ rt::function!(F_hipblasSsymvStridedBatched, C_hipblasSsymvStridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasSsymvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, &x10, &x11, rt::call::extract(x12, "incy")?, rt::call::extract(x13, "stridey")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasSsymvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsymvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsymvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8598,7 +8598,7 @@ rt::function!(F_hipblasDsymvStridedBatched, C_hipblasDsymvStridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasDsymvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, &x10, &x11, rt::call::extract(x12, "incy")?, rt::call::extract(x13, "stridey")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasDsymvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsymvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsymvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8634,7 +8634,7 @@ rt::function!(F_hipblasCsymvStridedBatched, C_hipblasCsymvStridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasCsymvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, &x10, &x11, rt::call::extract(x12, "incy")?, rt::call::extract(x13, "stridey")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasCsymvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsymvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsymvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8670,7 +8670,7 @@ rt::function!(F_hipblasZsymvStridedBatched, C_hipblasZsymvStridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "AP", "lda", "strideA", "x", "incx", "stridex", "beta", "y", "incy", "stridey", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasZsymvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, &x10, &x11, rt::call::extract(x12, "incy")?, rt::call::extract(x13, "stridey")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasZsymvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsymvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsymvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8706,7 +8706,7 @@ rt::function!(F_hipblasSsyr, C_hipblasSsyr, c"hipblasSsyr", "hipblasSsyr",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasSsyr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "lda")?));
 
-fn hipblasSsyr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsyr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsyr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8733,7 +8733,7 @@ rt::function!(F_hipblasDsyr, C_hipblasDsyr, c"hipblasDsyr", "hipblasDsyr",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasDsyr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "lda")?));
 
-fn hipblasDsyr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsyr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsyr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8760,7 +8760,7 @@ rt::function!(F_hipblasCsyr, C_hipblasCsyr, c"hipblasCsyr", "hipblasCsyr",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasCsyr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "lda")?));
 
-fn hipblasCsyr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsyr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsyr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8787,7 +8787,7 @@ rt::function!(F_hipblasZsyr, C_hipblasZsyr, c"hipblasZsyr", "hipblasZsyr",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasZsyr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "lda")?));
 
-fn hipblasZsyr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsyr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsyr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8814,7 +8814,7 @@ rt::function!(F_hipblasSsyrBatched, C_hipblasSsyrBatched, c"hipblasSsyrBatched",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasSsyrBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasSsyrBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsyrBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsyrBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8840,7 +8840,7 @@ rt::function!(F_hipblasDsyrBatched, C_hipblasDsyrBatched, c"hipblasDsyrBatched",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasDsyrBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasDsyrBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsyrBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsyrBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8866,7 +8866,7 @@ rt::function!(F_hipblasCsyrBatched, C_hipblasCsyrBatched, c"hipblasCsyrBatched",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasCsyrBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasCsyrBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsyrBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsyrBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8892,7 +8892,7 @@ rt::function!(F_hipblasZsyrBatched, C_hipblasZsyrBatched, c"hipblasZsyrBatched",
     ["handle", "uplo", "n", "alpha", "x", "incx", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasZsyrBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasZsyrBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsyrBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsyrBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8918,7 +8918,7 @@ rt::function!(F_hipblasSsyrStridedBatched, C_hipblasSsyrStridedBatched, c"hipbla
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasSsyrStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "strideA")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasSsyrStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsyrStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsyrStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8948,7 +8948,7 @@ rt::function!(F_hipblasDsyrStridedBatched, C_hipblasDsyrStridedBatched, c"hipbla
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDsyrStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "strideA")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasDsyrStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsyrStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsyrStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -8978,7 +8978,7 @@ rt::function!(F_hipblasCsyrStridedBatched, C_hipblasCsyrStridedBatched, c"hipbla
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCsyrStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "strideA")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasCsyrStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsyrStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsyrStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9008,7 +9008,7 @@ rt::function!(F_hipblasZsyrStridedBatched, C_hipblasZsyrStridedBatched, c"hipbla
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZsyrStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "strideA")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasZsyrStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsyrStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsyrStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9038,7 +9038,7 @@ rt::function!(F_hipblasSsyr2, C_hipblasSsyr2, c"hipblasSsyr2", "hipblasSsyr2",
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasSsyr2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "incy")?, &x8, rt::call::extract(x9, "lda")?));
 
-fn hipblasSsyr2(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsyr2(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsyr2");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9068,7 +9068,7 @@ rt::function!(F_hipblasDsyr2, C_hipblasDsyr2, c"hipblasDsyr2", "hipblasDsyr2",
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasDsyr2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "incy")?, &x8, rt::call::extract(x9, "lda")?));
 
-fn hipblasDsyr2(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsyr2(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsyr2");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9098,7 +9098,7 @@ rt::function!(F_hipblasCsyr2, C_hipblasCsyr2, c"hipblasCsyr2", "hipblasCsyr2",
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasCsyr2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "incy")?, &x8, rt::call::extract(x9, "lda")?));
 
-fn hipblasCsyr2(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsyr2(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsyr2");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9128,7 +9128,7 @@ rt::function!(F_hipblasZsyr2, C_hipblasZsyr2, c"hipblasZsyr2", "hipblasZsyr2",
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZsyr2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, &x6, rt::call::extract(x7, "incy")?, &x8, rt::call::extract(x9, "lda")?));
 
-fn hipblasZsyr2(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsyr2(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsyr2");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9158,7 +9158,7 @@ rt::function!(F_hipblasSsyr2Batched, C_hipblasSsyr2Batched, c"hipblasSsyr2Batche
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasSsyr2Batched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasSsyr2Batched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsyr2Batched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsyr2Batched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9186,7 +9186,7 @@ rt::function!(F_hipblasDsyr2Batched, C_hipblasDsyr2Batched, c"hipblasDsyr2Batche
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDsyr2Batched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasDsyr2Batched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsyr2Batched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsyr2Batched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9214,7 +9214,7 @@ rt::function!(F_hipblasCsyr2Batched, C_hipblasCsyr2Batched, c"hipblasCsyr2Batche
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCsyr2Batched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasCsyr2Batched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsyr2Batched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsyr2Batched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9242,7 +9242,7 @@ rt::function!(F_hipblasZsyr2Batched, C_hipblasZsyr2Batched, c"hipblasZsyr2Batche
     ["handle", "uplo", "n", "alpha", "x", "incx", "y", "incy", "AP", "lda", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZsyr2Batched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasZsyr2Batched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsyr2Batched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArg, incy: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsyr2Batched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9270,7 +9270,7 @@ rt::function!(F_hipblasSsyr2StridedBatched, C_hipblasSsyr2StridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasSsyr2StridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, &x10, rt::call::extract(x11, "lda")?, rt::call::extract(x12, "strideA")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasSsyr2StridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsyr2StridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsyr2StridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9304,7 +9304,7 @@ rt::function!(F_hipblasDsyr2StridedBatched, C_hipblasDsyr2StridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasDsyr2StridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, &x10, rt::call::extract(x11, "lda")?, rt::call::extract(x12, "strideA")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasDsyr2StridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsyr2StridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsyr2StridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9338,7 +9338,7 @@ rt::function!(F_hipblasCsyr2StridedBatched, C_hipblasCsyr2StridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasCsyr2StridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, &x10, rt::call::extract(x11, "lda")?, rt::call::extract(x12, "strideA")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasCsyr2StridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsyr2StridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsyr2StridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9372,7 +9372,7 @@ rt::function!(F_hipblasZsyr2StridedBatched, C_hipblasZsyr2StridedBatched, c"hipb
     ["handle", "uplo", "n", "alpha", "x", "incx", "stridex", "y", "incy", "stridey", "AP", "lda", "strideA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZsyr2StridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, &x4, rt::call::extract(x5, "incx")?, rt::call::extract(x6, "stridex")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, &x10, rt::call::extract(x11, "lda")?, rt::call::extract(x12, "strideA")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasZsyr2StridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsyr2StridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsyr2StridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9406,7 +9406,7 @@ rt::function!(F_hipblasStbmv, C_hipblasStbmv, c"hipblasStbmv", "hipblasStbmv",
     ["handle", "uplo", "transA", "diag", "m", "k", "AP", "lda", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasStbmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "incx")?));
 
-fn hipblasStbmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStbmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStbmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9434,7 +9434,7 @@ rt::function!(F_hipblasDtbmv, C_hipblasDtbmv, c"hipblasDtbmv", "hipblasDtbmv",
     ["handle", "uplo", "transA", "diag", "m", "k", "AP", "lda", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasDtbmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "incx")?));
 
-fn hipblasDtbmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtbmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtbmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9462,7 +9462,7 @@ rt::function!(F_hipblasCtbmv, C_hipblasCtbmv, c"hipblasCtbmv", "hipblasCtbmv",
     ["handle", "uplo", "transA", "diag", "m", "k", "AP", "lda", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasCtbmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "incx")?));
 
-fn hipblasCtbmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtbmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtbmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9490,7 +9490,7 @@ rt::function!(F_hipblasZtbmv, C_hipblasZtbmv, c"hipblasZtbmv", "hipblasZtbmv",
     ["handle", "uplo", "transA", "diag", "m", "k", "AP", "lda", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZtbmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "incx")?));
 
-fn hipblasZtbmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtbmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtbmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9518,7 +9518,7 @@ rt::function!(F_hipblasStbmvBatched, C_hipblasStbmvBatched, c"hipblasStbmvBatche
     ["handle", "uplo", "transA", "diag", "m", "k", "AP", "lda", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasStbmvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasStbmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStbmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStbmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9545,7 +9545,7 @@ rt::function!(F_hipblasDtbmvBatched, C_hipblasDtbmvBatched, c"hipblasDtbmvBatche
     ["handle", "uplo", "transA", "diag", "m", "k", "AP", "lda", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDtbmvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasDtbmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtbmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtbmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9572,7 +9572,7 @@ rt::function!(F_hipblasCtbmvBatched, C_hipblasCtbmvBatched, c"hipblasCtbmvBatche
     ["handle", "uplo", "transA", "diag", "m", "k", "AP", "lda", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCtbmvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasCtbmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtbmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtbmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9599,7 +9599,7 @@ rt::function!(F_hipblasZtbmvBatched, C_hipblasZtbmvBatched, c"hipblasZtbmvBatche
     ["handle", "uplo", "transA", "diag", "m", "k", "AP", "lda", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZtbmvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasZtbmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtbmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtbmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9626,7 +9626,7 @@ rt::function!(F_hipblasStbmvStridedBatched, C_hipblasStbmvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "k", "AP", "lda", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasStbmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "incx")?, rt::call::extract(x11, "stridex")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasStbmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStbmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStbmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9657,7 +9657,7 @@ rt::function!(F_hipblasDtbmvStridedBatched, C_hipblasDtbmvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "k", "AP", "lda", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasDtbmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "incx")?, rt::call::extract(x11, "stridex")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasDtbmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtbmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtbmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9688,7 +9688,7 @@ rt::function!(F_hipblasCtbmvStridedBatched, C_hipblasCtbmvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "k", "AP", "lda", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasCtbmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "incx")?, rt::call::extract(x11, "stridex")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasCtbmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtbmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtbmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9719,7 +9719,7 @@ rt::function!(F_hipblasZtbmvStridedBatched, C_hipblasZtbmvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "k", "AP", "lda", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasZtbmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "incx")?, rt::call::extract(x11, "stridex")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasZtbmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtbmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtbmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9750,7 +9750,7 @@ rt::function!(F_hipblasStbsv, C_hipblasStbsv, c"hipblasStbsv", "hipblasStbsv",
     ["handle", "uplo", "transA", "diag", "n", "k", "AP", "lda", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasStbsv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "incx")?));
 
-fn hipblasStbsv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStbsv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStbsv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9778,7 +9778,7 @@ rt::function!(F_hipblasDtbsv, C_hipblasDtbsv, c"hipblasDtbsv", "hipblasDtbsv",
     ["handle", "uplo", "transA", "diag", "n", "k", "AP", "lda", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasDtbsv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "incx")?));
 
-fn hipblasDtbsv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtbsv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtbsv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9806,7 +9806,7 @@ rt::function!(F_hipblasCtbsv, C_hipblasCtbsv, c"hipblasCtbsv", "hipblasCtbsv",
     ["handle", "uplo", "transA", "diag", "n", "k", "AP", "lda", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasCtbsv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "incx")?));
 
-fn hipblasCtbsv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtbsv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtbsv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9834,7 +9834,7 @@ rt::function!(F_hipblasZtbsv, C_hipblasZtbsv, c"hipblasZtbsv", "hipblasZtbsv",
     ["handle", "uplo", "transA", "diag", "n", "k", "AP", "lda", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZtbsv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "incx")?));
 
-fn hipblasZtbsv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtbsv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtbsv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9862,7 +9862,7 @@ rt::function!(F_hipblasStbsvBatched, C_hipblasStbsvBatched, c"hipblasStbsvBatche
     ["handle", "uplo", "transA", "diag", "n", "k", "AP", "lda", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasStbsvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasStbsvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStbsvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStbsvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9889,7 +9889,7 @@ rt::function!(F_hipblasDtbsvBatched, C_hipblasDtbsvBatched, c"hipblasDtbsvBatche
     ["handle", "uplo", "transA", "diag", "n", "k", "AP", "lda", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDtbsvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasDtbsvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtbsvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtbsvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9916,7 +9916,7 @@ rt::function!(F_hipblasCtbsvBatched, C_hipblasCtbsvBatched, c"hipblasCtbsvBatche
     ["handle", "uplo", "transA", "diag", "n", "k", "AP", "lda", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCtbsvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasCtbsvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtbsvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtbsvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9943,7 +9943,7 @@ rt::function!(F_hipblasZtbsvBatched, C_hipblasZtbsvBatched, c"hipblasZtbsvBatche
     ["handle", "uplo", "transA", "diag", "n", "k", "AP", "lda", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZtbsvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasZtbsvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtbsvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtbsvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -9970,7 +9970,7 @@ rt::function!(F_hipblasStbsvStridedBatched, C_hipblasStbsvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "n", "k", "AP", "lda", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasStbsvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "incx")?, rt::call::extract(x11, "stridex")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasStbsvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStbsvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStbsvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10001,7 +10001,7 @@ rt::function!(F_hipblasDtbsvStridedBatched, C_hipblasDtbsvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "n", "k", "AP", "lda", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasDtbsvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "incx")?, rt::call::extract(x11, "stridex")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasDtbsvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtbsvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtbsvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10032,7 +10032,7 @@ rt::function!(F_hipblasCtbsvStridedBatched, C_hipblasCtbsvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "n", "k", "AP", "lda", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasCtbsvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "incx")?, rt::call::extract(x11, "stridex")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasCtbsvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtbsvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtbsvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10063,7 +10063,7 @@ rt::function!(F_hipblasZtbsvStridedBatched, C_hipblasZtbsvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "n", "k", "AP", "lda", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasZtbsvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "incx")?, rt::call::extract(x11, "stridex")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasZtbsvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtbsvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtbsvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10094,7 +10094,7 @@ rt::function!(F_hipblasStpmv, C_hipblasStpmv, c"hipblasStpmv", "hipblasStpmv",
     ["handle", "uplo", "transA", "diag", "m", "AP", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasStpmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, &x6, rt::call::extract(x7, "incx")?));
 
-fn hipblasStpmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStpmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStpmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10120,7 +10120,7 @@ rt::function!(F_hipblasDtpmv, C_hipblasDtpmv, c"hipblasDtpmv", "hipblasDtpmv",
     ["handle", "uplo", "transA", "diag", "m", "AP", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasDtpmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, &x6, rt::call::extract(x7, "incx")?));
 
-fn hipblasDtpmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtpmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtpmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10146,7 +10146,7 @@ rt::function!(F_hipblasCtpmv, C_hipblasCtpmv, c"hipblasCtpmv", "hipblasCtpmv",
     ["handle", "uplo", "transA", "diag", "m", "AP", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasCtpmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, &x6, rt::call::extract(x7, "incx")?));
 
-fn hipblasCtpmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtpmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtpmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10172,7 +10172,7 @@ rt::function!(F_hipblasZtpmv, C_hipblasZtpmv, c"hipblasZtpmv", "hipblasZtpmv",
     ["handle", "uplo", "transA", "diag", "m", "AP", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasZtpmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, &x6, rt::call::extract(x7, "incx")?));
 
-fn hipblasZtpmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtpmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtpmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10198,7 +10198,7 @@ rt::function!(F_hipblasStpmvBatched, C_hipblasStpmvBatched, c"hipblasStpmvBatche
     ["handle", "uplo", "transA", "diag", "m", "AP", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasStpmvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasStpmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStpmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStpmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10223,7 +10223,7 @@ rt::function!(F_hipblasDtpmvBatched, C_hipblasDtpmvBatched, c"hipblasDtpmvBatche
     ["handle", "uplo", "transA", "diag", "m", "AP", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasDtpmvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasDtpmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtpmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtpmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10248,7 +10248,7 @@ rt::function!(F_hipblasCtpmvBatched, C_hipblasCtpmvBatched, c"hipblasCtpmvBatche
     ["handle", "uplo", "transA", "diag", "m", "AP", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasCtpmvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasCtpmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtpmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtpmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10273,7 +10273,7 @@ rt::function!(F_hipblasZtpmvBatched, C_hipblasZtpmvBatched, c"hipblasZtpmvBatche
     ["handle", "uplo", "transA", "diag", "m", "AP", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasZtpmvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasZtpmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtpmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtpmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10298,7 +10298,7 @@ rt::function!(F_hipblasStpmvStridedBatched, C_hipblasStpmvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "AP", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasStpmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasStpmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStpmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStpmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10327,7 +10327,7 @@ rt::function!(F_hipblasDtpmvStridedBatched, C_hipblasDtpmvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "AP", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDtpmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasDtpmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtpmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtpmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10356,7 +10356,7 @@ rt::function!(F_hipblasCtpmvStridedBatched, C_hipblasCtpmvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "AP", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCtpmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasCtpmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtpmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtpmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10385,7 +10385,7 @@ rt::function!(F_hipblasZtpmvStridedBatched, C_hipblasZtpmvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "AP", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZtpmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasZtpmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtpmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtpmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10414,7 +10414,7 @@ rt::function!(F_hipblasStpsv, C_hipblasStpsv, c"hipblasStpsv", "hipblasStpsv",
     ["handle", "uplo", "transA", "diag", "m", "AP", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasStpsv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, &x6, rt::call::extract(x7, "incx")?));
 
-fn hipblasStpsv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStpsv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStpsv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10440,7 +10440,7 @@ rt::function!(F_hipblasDtpsv, C_hipblasDtpsv, c"hipblasDtpsv", "hipblasDtpsv",
     ["handle", "uplo", "transA", "diag", "m", "AP", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasDtpsv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, &x6, rt::call::extract(x7, "incx")?));
 
-fn hipblasDtpsv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtpsv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtpsv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10466,7 +10466,7 @@ rt::function!(F_hipblasCtpsv, C_hipblasCtpsv, c"hipblasCtpsv", "hipblasCtpsv",
     ["handle", "uplo", "transA", "diag", "m", "AP", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasCtpsv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, &x6, rt::call::extract(x7, "incx")?));
 
-fn hipblasCtpsv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtpsv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtpsv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10492,7 +10492,7 @@ rt::function!(F_hipblasZtpsv, C_hipblasZtpsv, c"hipblasZtpsv", "hipblasZtpsv",
     ["handle", "uplo", "transA", "diag", "m", "AP", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasZtpsv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, &x6, rt::call::extract(x7, "incx")?));
 
-fn hipblasZtpsv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtpsv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtpsv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10518,7 +10518,7 @@ rt::function!(F_hipblasStpsvBatched, C_hipblasStpsvBatched, c"hipblasStpsvBatche
     ["handle", "uplo", "transA", "diag", "m", "AP", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasStpsvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasStpsvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStpsvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStpsvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10543,7 +10543,7 @@ rt::function!(F_hipblasDtpsvBatched, C_hipblasDtpsvBatched, c"hipblasDtpsvBatche
     ["handle", "uplo", "transA", "diag", "m", "AP", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasDtpsvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasDtpsvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtpsvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtpsvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10568,7 +10568,7 @@ rt::function!(F_hipblasCtpsvBatched, C_hipblasCtpsvBatched, c"hipblasCtpsvBatche
     ["handle", "uplo", "transA", "diag", "m", "AP", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasCtpsvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasCtpsvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtpsvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtpsvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10593,7 +10593,7 @@ rt::function!(F_hipblasZtpsvBatched, C_hipblasZtpsvBatched, c"hipblasZtpsvBatche
     ["handle", "uplo", "transA", "diag", "m", "AP", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasZtpsvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasZtpsvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtpsvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtpsvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10618,7 +10618,7 @@ rt::function!(F_hipblasStpsvStridedBatched, C_hipblasStpsvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "AP", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasStpsvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasStpsvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStpsvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStpsvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10647,7 +10647,7 @@ rt::function!(F_hipblasDtpsvStridedBatched, C_hipblasDtpsvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "AP", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDtpsvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasDtpsvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtpsvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtpsvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10676,7 +10676,7 @@ rt::function!(F_hipblasCtpsvStridedBatched, C_hipblasCtpsvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "AP", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCtpsvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasCtpsvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtpsvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtpsvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10705,7 +10705,7 @@ rt::function!(F_hipblasZtpsvStridedBatched, C_hipblasZtpsvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "AP", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZtpsvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasZtpsvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtpsvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtpsvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10734,7 +10734,7 @@ rt::function!(F_hipblasStrmv, C_hipblasStrmv, c"hipblasStrmv", "hipblasStrmv",
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasStrmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "incx")?));
 
-fn hipblasStrmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStrmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStrmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10761,7 +10761,7 @@ rt::function!(F_hipblasDtrmv, C_hipblasDtrmv, c"hipblasDtrmv", "hipblasDtrmv",
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasDtrmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "incx")?));
 
-fn hipblasDtrmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtrmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtrmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10788,7 +10788,7 @@ rt::function!(F_hipblasCtrmv, C_hipblasCtrmv, c"hipblasCtrmv", "hipblasCtrmv",
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasCtrmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "incx")?));
 
-fn hipblasCtrmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtrmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtrmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10815,7 +10815,7 @@ rt::function!(F_hipblasZtrmv, C_hipblasZtrmv, c"hipblasZtrmv", "hipblasZtrmv",
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasZtrmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "incx")?));
 
-fn hipblasZtrmv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtrmv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtrmv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10842,7 +10842,7 @@ rt::function!(F_hipblasStrmvBatched, C_hipblasStrmvBatched, c"hipblasStrmvBatche
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasStrmvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasStrmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStrmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStrmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10868,7 +10868,7 @@ rt::function!(F_hipblasDtrmvBatched, C_hipblasDtrmvBatched, c"hipblasDtrmvBatche
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasDtrmvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasDtrmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtrmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtrmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10894,7 +10894,7 @@ rt::function!(F_hipblasCtrmvBatched, C_hipblasCtrmvBatched, c"hipblasCtrmvBatche
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasCtrmvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasCtrmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtrmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtrmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10920,7 +10920,7 @@ rt::function!(F_hipblasZtrmvBatched, C_hipblasZtrmvBatched, c"hipblasZtrmvBatche
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZtrmvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasZtrmvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtrmvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtrmvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10946,7 +10946,7 @@ rt::function!(F_hipblasStrmvStridedBatched, C_hipblasStrmvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasStrmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "stridex")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasStrmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStrmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStrmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -10976,7 +10976,7 @@ rt::function!(F_hipblasDtrmvStridedBatched, C_hipblasDtrmvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasDtrmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "stridex")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasDtrmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtrmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtrmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -11006,7 +11006,7 @@ rt::function!(F_hipblasCtrmvStridedBatched, C_hipblasCtrmvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasCtrmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "stridex")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasCtrmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtrmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtrmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -11036,7 +11036,7 @@ rt::function!(F_hipblasZtrmvStridedBatched, C_hipblasZtrmvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasZtrmvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "stridex")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasZtrmvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtrmvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtrmvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -11066,7 +11066,7 @@ rt::function!(F_hipblasStrsv, C_hipblasStrsv, c"hipblasStrsv", "hipblasStrsv",
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasStrsv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "incx")?));
 
-fn hipblasStrsv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStrsv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStrsv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -11093,7 +11093,7 @@ rt::function!(F_hipblasDtrsv, C_hipblasDtrsv, c"hipblasDtrsv", "hipblasDtrsv",
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasDtrsv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "incx")?));
 
-fn hipblasDtrsv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtrsv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtrsv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -11120,7 +11120,7 @@ rt::function!(F_hipblasCtrsv, C_hipblasCtrsv, c"hipblasCtrsv", "hipblasCtrsv",
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasCtrsv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "incx")?));
 
-fn hipblasCtrsv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtrsv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtrsv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -11147,7 +11147,7 @@ rt::function!(F_hipblasZtrsv, C_hipblasZtrsv, c"hipblasZtrsv", "hipblasZtrsv",
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "x", "incx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasZtrsv(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "incx")?));
 
-fn hipblasZtrsv(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtrsv(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtrsv");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -11174,7 +11174,7 @@ rt::function!(F_hipblasStrsvBatched, C_hipblasStrsvBatched, c"hipblasStrsvBatche
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasStrsvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasStrsvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStrsvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStrsvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -11200,7 +11200,7 @@ rt::function!(F_hipblasDtrsvBatched, C_hipblasDtrsvBatched, c"hipblasDtrsvBatche
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasDtrsvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasDtrsvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtrsvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtrsvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -11226,7 +11226,7 @@ rt::function!(F_hipblasCtrsvBatched, C_hipblasCtrsvBatched, c"hipblasCtrsvBatche
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasCtrsvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasCtrsvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtrsvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtrsvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -11252,7 +11252,7 @@ rt::function!(F_hipblasZtrsvBatched, C_hipblasZtrsvBatched, c"hipblasZtrsvBatche
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "x", "incx", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZtrsvBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "AP")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasZtrsvBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtrsvBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtrsvBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -11278,7 +11278,7 @@ rt::function!(F_hipblasStrsvStridedBatched, C_hipblasStrsvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasStrsvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "stridex")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasStrsvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStrsvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStrsvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -11308,7 +11308,7 @@ rt::function!(F_hipblasDtrsvStridedBatched, C_hipblasDtrsvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasDtrsvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "stridex")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasDtrsvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtrsvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtrsvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -11338,7 +11338,7 @@ rt::function!(F_hipblasCtrsvStridedBatched, C_hipblasCtrsvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasCtrsvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "stridex")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasCtrsvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtrsvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtrsvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -11368,7 +11368,7 @@ rt::function!(F_hipblasZtrsvStridedBatched, C_hipblasZtrsvStridedBatched, c"hipb
     ["handle", "uplo", "transA", "diag", "m", "AP", "lda", "strideA", "x", "incx", "stridex", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasZtrsvStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "incx")?, rt::call::extract(x10, "stridex")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasZtrsvStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtrsvStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtrsvStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -11398,7 +11398,7 @@ rt::function!(F_hipblasHgemm, C_hipblasHgemm, c"hipblasHgemm", "hipblasHgemm",
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasHgemm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, &x7, rt::call::extract(x8, "lda")?, &x9, rt::call::extract(x10, "ldb")?, &x11, &x12, rt::call::extract(x13, "ldc")?));
 
-fn hipblasHgemm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasHgemm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasHgemm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -11433,7 +11433,7 @@ rt::function!(F_hipblasSgemm, C_hipblasSgemm, c"hipblasSgemm", "hipblasSgemm",
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasSgemm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, &x7, rt::call::extract(x8, "lda")?, &x9, rt::call::extract(x10, "ldb")?, &x11, &x12, rt::call::extract(x13, "ldc")?));
 
-fn hipblasSgemm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgemm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgemm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -11468,7 +11468,7 @@ rt::function!(F_hipblasDgemm, C_hipblasDgemm, c"hipblasDgemm", "hipblasDgemm",
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasDgemm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, &x7, rt::call::extract(x8, "lda")?, &x9, rt::call::extract(x10, "ldb")?, &x11, &x12, rt::call::extract(x13, "ldc")?));
 
-fn hipblasDgemm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgemm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgemm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -11503,7 +11503,7 @@ rt::function!(F_hipblasCgemm, C_hipblasCgemm, c"hipblasCgemm", "hipblasCgemm",
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasCgemm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, &x7, rt::call::extract(x8, "lda")?, &x9, rt::call::extract(x10, "ldb")?, &x11, &x12, rt::call::extract(x13, "ldc")?));
 
-fn hipblasCgemm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgemm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgemm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -11538,7 +11538,7 @@ rt::function!(F_hipblasZgemm, C_hipblasZgemm, c"hipblasZgemm", "hipblasZgemm",
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZgemm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, &x7, rt::call::extract(x8, "lda")?, &x9, rt::call::extract(x10, "ldb")?, &x11, &x12, rt::call::extract(x13, "ldc")?));
 
-fn hipblasZgemm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgemm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgemm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -11573,7 +11573,7 @@ rt::function!(F_hipblasHgemmBatched, C_hipblasHgemmBatched, c"hipblasHgemmBatche
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasHgemmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "AP")?, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "BP")?, rt::call::extract(x10, "ldb")?, &x11, rt::call::extract(x12, "CP")?, rt::call::extract(x13, "ldc")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasHgemmBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasHgemmBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasHgemmBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -11606,7 +11606,7 @@ rt::function!(F_hipblasSgemmBatched, C_hipblasSgemmBatched, c"hipblasSgemmBatche
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasSgemmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "AP")?, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "BP")?, rt::call::extract(x10, "ldb")?, &x11, rt::call::extract(x12, "CP")?, rt::call::extract(x13, "ldc")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasSgemmBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgemmBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgemmBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -11639,7 +11639,7 @@ rt::function!(F_hipblasDgemmBatched, C_hipblasDgemmBatched, c"hipblasDgemmBatche
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasDgemmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "AP")?, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "BP")?, rt::call::extract(x10, "ldb")?, &x11, rt::call::extract(x12, "CP")?, rt::call::extract(x13, "ldc")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasDgemmBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgemmBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgemmBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -11672,7 +11672,7 @@ rt::function!(F_hipblasCgemmBatched, C_hipblasCgemmBatched, c"hipblasCgemmBatche
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasCgemmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "AP")?, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "BP")?, rt::call::extract(x10, "ldb")?, &x11, rt::call::extract(x12, "CP")?, rt::call::extract(x13, "ldc")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasCgemmBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgemmBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgemmBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -11705,7 +11705,7 @@ rt::function!(F_hipblasZgemmBatched, C_hipblasZgemmBatched, c"hipblasZgemmBatche
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasZgemmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "AP")?, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "BP")?, rt::call::extract(x10, "ldb")?, &x11, rt::call::extract(x12, "CP")?, rt::call::extract(x13, "ldc")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasZgemmBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgemmBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgemmBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -11738,7 +11738,7 @@ rt::function!(F_hipblasHgemmStridedBatched, C_hipblasHgemmStridedBatched, c"hipb
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipblasHgemmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, &x7, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "strideA")?, &x10, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "strideB")?, &x13, &x14, rt::call::extract(x15, "ldc")?, rt::call::extract(x16, "strideC")?, rt::call::extract(x17, "batchCount")?));
 
-fn hipblasHgemmStridedBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasHgemmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasHgemmStridedBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -11777,7 +11777,7 @@ rt::function!(F_hipblasSgemmStridedBatched, C_hipblasSgemmStridedBatched, c"hipb
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipblasSgemmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, &x7, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "strideA")?, &x10, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "strideB")?, &x13, &x14, rt::call::extract(x15, "ldc")?, rt::call::extract(x16, "strideC")?, rt::call::extract(x17, "batchCount")?));
 
-fn hipblasSgemmStridedBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgemmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgemmStridedBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -11816,7 +11816,7 @@ rt::function!(F_hipblasDgemmStridedBatched, C_hipblasDgemmStridedBatched, c"hipb
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipblasDgemmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, &x7, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "strideA")?, &x10, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "strideB")?, &x13, &x14, rt::call::extract(x15, "ldc")?, rt::call::extract(x16, "strideC")?, rt::call::extract(x17, "batchCount")?));
 
-fn hipblasDgemmStridedBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgemmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgemmStridedBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -11855,7 +11855,7 @@ rt::function!(F_hipblasCgemmStridedBatched, C_hipblasCgemmStridedBatched, c"hipb
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipblasCgemmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, &x7, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "strideA")?, &x10, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "strideB")?, &x13, &x14, rt::call::extract(x15, "ldc")?, rt::call::extract(x16, "strideC")?, rt::call::extract(x17, "batchCount")?));
 
-fn hipblasCgemmStridedBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgemmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgemmStridedBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -11894,7 +11894,7 @@ rt::function!(F_hipblasZgemmStridedBatched, C_hipblasZgemmStridedBatched, c"hipb
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipblasZgemmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, &x7, rt::call::extract(x8, "lda")?, rt::call::extract(x9, "strideA")?, &x10, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "strideB")?, &x13, &x14, rt::call::extract(x15, "ldc")?, rt::call::extract(x16, "strideC")?, rt::call::extract(x17, "batchCount")?));
 
-fn hipblasZgemmStridedBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgemmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgemmStridedBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -11933,7 +11933,7 @@ rt::function!(F_hipblasCherk, C_hipblasCherk, c"hipblasCherk", "hipblasCherk",
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCherk(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?));
 
-fn hipblasCherk(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCherk(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCherk");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -11964,7 +11964,7 @@ rt::function!(F_hipblasZherk, C_hipblasZherk, c"hipblasZherk", "hipblasZherk",
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZherk(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?));
 
-fn hipblasZherk(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZherk(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZherk");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -11995,7 +11995,7 @@ rt::function!(F_hipblasCherkBatched, C_hipblasCherkBatched, c"hipblasCherkBatche
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasCherkBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "CP")?, rt::call::extract(x10, "ldc")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasCherkBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCherkBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCherkBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -12025,7 +12025,7 @@ rt::function!(F_hipblasZherkBatched, C_hipblasZherkBatched, c"hipblasZherkBatche
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasZherkBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "CP")?, rt::call::extract(x10, "ldc")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasZherkBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZherkBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZherkBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -12055,7 +12055,7 @@ rt::function!(F_hipblasCherkStridedBatched, C_hipblasCherkStridedBatched, c"hipb
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasCherkStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, &x10, rt::call::extract(x11, "ldc")?, rt::call::extract(x12, "strideC")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasCherkStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCherkStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCherkStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -12089,7 +12089,7 @@ rt::function!(F_hipblasZherkStridedBatched, C_hipblasZherkStridedBatched, c"hipb
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZherkStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, &x10, rt::call::extract(x11, "ldc")?, rt::call::extract(x12, "strideC")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasZherkStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZherkStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZherkStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -12123,7 +12123,7 @@ rt::function!(F_hipblasCherkx, C_hipblasCherkx, c"hipblasCherkx", "hipblasCherkx
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasCherkx(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasCherkx(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCherkx(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCherkx");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -12157,7 +12157,7 @@ rt::function!(F_hipblasZherkx, C_hipblasZherkx, c"hipblasZherkx", "hipblasZherkx
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasZherkx(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasZherkx(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZherkx(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZherkx");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -12191,7 +12191,7 @@ rt::function!(F_hipblasCherkxBatched, C_hipblasCherkxBatched, c"hipblasCherkxBat
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasCherkxBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasCherkxBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCherkxBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCherkxBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -12223,7 +12223,7 @@ rt::function!(F_hipblasZherkxBatched, C_hipblasZherkxBatched, c"hipblasZherkxBat
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZherkxBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasZherkxBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZherkxBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZherkxBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -12255,7 +12255,7 @@ rt::function!(F_hipblasCherkxStridedBatched, C_hipblasCherkxStridedBatched, c"hi
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasCherkxStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasCherkxStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCherkxStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCherkxStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -12293,7 +12293,7 @@ rt::function!(F_hipblasZherkxStridedBatched, C_hipblasZherkxStridedBatched, c"hi
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasZherkxStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasZherkxStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZherkxStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZherkxStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -12331,7 +12331,7 @@ rt::function!(F_hipblasCher2k, C_hipblasCher2k, c"hipblasCher2k", "hipblasCher2k
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasCher2k(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasCher2k(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCher2k(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCher2k");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -12365,7 +12365,7 @@ rt::function!(F_hipblasZher2k, C_hipblasZher2k, c"hipblasZher2k", "hipblasZher2k
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasZher2k(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasZher2k(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZher2k(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZher2k");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -12399,7 +12399,7 @@ rt::function!(F_hipblasCher2kBatched, C_hipblasCher2kBatched, c"hipblasCher2kBat
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasCher2kBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasCher2kBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCher2kBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCher2kBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -12431,7 +12431,7 @@ rt::function!(F_hipblasZher2kBatched, C_hipblasZher2kBatched, c"hipblasZher2kBat
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZher2kBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasZher2kBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZher2kBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZher2kBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -12463,7 +12463,7 @@ rt::function!(F_hipblasCher2kStridedBatched, C_hipblasCher2kStridedBatched, c"hi
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasCher2kStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasCher2kStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCher2kStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCher2kStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -12501,7 +12501,7 @@ rt::function!(F_hipblasZher2kStridedBatched, C_hipblasZher2kStridedBatched, c"hi
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasZher2kStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasZher2kStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZher2kStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZher2kStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -12539,7 +12539,7 @@ rt::function!(F_hipblasSsymm, C_hipblasSsymm, c"hipblasSsymm", "hipblasSsymm",
     ["handle", "side", "uplo", "m", "n", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasSsymm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasSsymm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsymm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsymm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -12573,7 +12573,7 @@ rt::function!(F_hipblasDsymm, C_hipblasDsymm, c"hipblasDsymm", "hipblasDsymm",
     ["handle", "side", "uplo", "m", "n", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasDsymm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasDsymm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsymm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsymm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -12607,7 +12607,7 @@ rt::function!(F_hipblasCsymm, C_hipblasCsymm, c"hipblasCsymm", "hipblasCsymm",
     ["handle", "side", "uplo", "m", "n", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasCsymm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasCsymm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsymm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsymm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -12641,7 +12641,7 @@ rt::function!(F_hipblasZsymm, C_hipblasZsymm, c"hipblasZsymm", "hipblasZsymm",
     ["handle", "side", "uplo", "m", "n", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasZsymm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasZsymm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsymm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsymm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -12675,7 +12675,7 @@ rt::function!(F_hipblasSsymmBatched, C_hipblasSsymmBatched, c"hipblasSsymmBatche
     ["handle", "side", "uplo", "m", "n", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasSsymmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasSsymmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsymmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsymmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -12707,7 +12707,7 @@ rt::function!(F_hipblasDsymmBatched, C_hipblasDsymmBatched, c"hipblasDsymmBatche
     ["handle", "side", "uplo", "m", "n", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasDsymmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasDsymmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsymmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsymmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -12739,7 +12739,7 @@ rt::function!(F_hipblasCsymmBatched, C_hipblasCsymmBatched, c"hipblasCsymmBatche
     ["handle", "side", "uplo", "m", "n", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasCsymmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasCsymmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsymmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsymmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -12771,7 +12771,7 @@ rt::function!(F_hipblasZsymmBatched, C_hipblasZsymmBatched, c"hipblasZsymmBatche
     ["handle", "side", "uplo", "m", "n", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZsymmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasZsymmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsymmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsymmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -12803,7 +12803,7 @@ rt::function!(F_hipblasSsymmStridedBatched, C_hipblasSsymmStridedBatched, c"hipb
     ["handle", "side", "uplo", "m", "n", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasSsymmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasSsymmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsymmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsymmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -12841,7 +12841,7 @@ rt::function!(F_hipblasDsymmStridedBatched, C_hipblasDsymmStridedBatched, c"hipb
     ["handle", "side", "uplo", "m", "n", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasDsymmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasDsymmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsymmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsymmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -12879,7 +12879,7 @@ rt::function!(F_hipblasCsymmStridedBatched, C_hipblasCsymmStridedBatched, c"hipb
     ["handle", "side", "uplo", "m", "n", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasCsymmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasCsymmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsymmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsymmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -12917,7 +12917,7 @@ rt::function!(F_hipblasZsymmStridedBatched, C_hipblasZsymmStridedBatched, c"hipb
     ["handle", "side", "uplo", "m", "n", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasZsymmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasZsymmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsymmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsymmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -12955,7 +12955,7 @@ rt::function!(F_hipblasSsyrk, C_hipblasSsyrk, c"hipblasSsyrk", "hipblasSsyrk",
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasSsyrk(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?));
 
-fn hipblasSsyrk(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsyrk(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsyrk");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -12986,7 +12986,7 @@ rt::function!(F_hipblasDsyrk, C_hipblasDsyrk, c"hipblasDsyrk", "hipblasDsyrk",
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDsyrk(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?));
 
-fn hipblasDsyrk(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsyrk(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsyrk");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13017,7 +13017,7 @@ rt::function!(F_hipblasCsyrk, C_hipblasCsyrk, c"hipblasCsyrk", "hipblasCsyrk",
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCsyrk(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?));
 
-fn hipblasCsyrk(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsyrk(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsyrk");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13048,7 +13048,7 @@ rt::function!(F_hipblasZsyrk, C_hipblasZsyrk, c"hipblasZsyrk", "hipblasZsyrk",
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZsyrk(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?));
 
-fn hipblasZsyrk(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsyrk(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsyrk");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13079,7 +13079,7 @@ rt::function!(F_hipblasSsyrkBatched, C_hipblasSsyrkBatched, c"hipblasSsyrkBatche
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasSsyrkBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "CP")?, rt::call::extract(x10, "ldc")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasSsyrkBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsyrkBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsyrkBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13109,7 +13109,7 @@ rt::function!(F_hipblasDsyrkBatched, C_hipblasDsyrkBatched, c"hipblasDsyrkBatche
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasDsyrkBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "CP")?, rt::call::extract(x10, "ldc")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasDsyrkBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsyrkBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsyrkBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13139,7 +13139,7 @@ rt::function!(F_hipblasCsyrkBatched, C_hipblasCsyrkBatched, c"hipblasCsyrkBatche
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasCsyrkBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "CP")?, rt::call::extract(x10, "ldc")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasCsyrkBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsyrkBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsyrkBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13169,7 +13169,7 @@ rt::function!(F_hipblasZsyrkBatched, C_hipblasZsyrkBatched, c"hipblasZsyrkBatche
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasZsyrkBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "CP")?, rt::call::extract(x10, "ldc")?, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasZsyrkBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsyrkBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsyrkBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13199,7 +13199,7 @@ rt::function!(F_hipblasSsyrkStridedBatched, C_hipblasSsyrkStridedBatched, c"hipb
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasSsyrkStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, &x10, rt::call::extract(x11, "ldc")?, rt::call::extract(x12, "strideC")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasSsyrkStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsyrkStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsyrkStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13233,7 +13233,7 @@ rt::function!(F_hipblasDsyrkStridedBatched, C_hipblasDsyrkStridedBatched, c"hipb
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasDsyrkStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, &x10, rt::call::extract(x11, "ldc")?, rt::call::extract(x12, "strideC")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasDsyrkStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsyrkStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsyrkStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13267,7 +13267,7 @@ rt::function!(F_hipblasCsyrkStridedBatched, C_hipblasCsyrkStridedBatched, c"hipb
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasCsyrkStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, &x10, rt::call::extract(x11, "ldc")?, rt::call::extract(x12, "strideC")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasCsyrkStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsyrkStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsyrkStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13301,7 +13301,7 @@ rt::function!(F_hipblasZsyrkStridedBatched, C_hipblasZsyrkStridedBatched, c"hipb
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZsyrkStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, &x10, rt::call::extract(x11, "ldc")?, rt::call::extract(x12, "strideC")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasZsyrkStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsyrkStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsyrkStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13335,7 +13335,7 @@ rt::function!(F_hipblasSsyr2k, C_hipblasSsyr2k, c"hipblasSsyr2k", "hipblasSsyr2k
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasSsyr2k(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasSsyr2k(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsyr2k(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsyr2k");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13369,7 +13369,7 @@ rt::function!(F_hipblasDsyr2k, C_hipblasDsyr2k, c"hipblasDsyr2k", "hipblasDsyr2k
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasDsyr2k(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasDsyr2k(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsyr2k(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsyr2k");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13403,7 +13403,7 @@ rt::function!(F_hipblasCsyr2k, C_hipblasCsyr2k, c"hipblasCsyr2k", "hipblasCsyr2k
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasCsyr2k(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasCsyr2k(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsyr2k(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsyr2k");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13437,7 +13437,7 @@ rt::function!(F_hipblasZsyr2k, C_hipblasZsyr2k, c"hipblasZsyr2k", "hipblasZsyr2k
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasZsyr2k(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasZsyr2k(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsyr2k(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsyr2k");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13471,7 +13471,7 @@ rt::function!(F_hipblasSsyr2kBatched, C_hipblasSsyr2kBatched, c"hipblasSsyr2kBat
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasSsyr2kBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasSsyr2kBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsyr2kBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsyr2kBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13503,7 +13503,7 @@ rt::function!(F_hipblasDsyr2kBatched, C_hipblasDsyr2kBatched, c"hipblasDsyr2kBat
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasDsyr2kBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasDsyr2kBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsyr2kBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsyr2kBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13535,7 +13535,7 @@ rt::function!(F_hipblasCsyr2kBatched, C_hipblasCsyr2kBatched, c"hipblasCsyr2kBat
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasCsyr2kBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasCsyr2kBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsyr2kBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsyr2kBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13567,7 +13567,7 @@ rt::function!(F_hipblasZsyr2kBatched, C_hipblasZsyr2kBatched, c"hipblasZsyr2kBat
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZsyr2kBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasZsyr2kBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsyr2kBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsyr2kBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13599,7 +13599,7 @@ rt::function!(F_hipblasSsyr2kStridedBatched, C_hipblasSsyr2kStridedBatched, c"hi
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasSsyr2kStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasSsyr2kStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsyr2kStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsyr2kStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13637,7 +13637,7 @@ rt::function!(F_hipblasDsyr2kStridedBatched, C_hipblasDsyr2kStridedBatched, c"hi
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasDsyr2kStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasDsyr2kStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsyr2kStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsyr2kStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13675,7 +13675,7 @@ rt::function!(F_hipblasCsyr2kStridedBatched, C_hipblasCsyr2kStridedBatched, c"hi
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasCsyr2kStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasCsyr2kStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsyr2kStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsyr2kStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13713,7 +13713,7 @@ rt::function!(F_hipblasZsyr2kStridedBatched, C_hipblasZsyr2kStridedBatched, c"hi
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasZsyr2kStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasZsyr2kStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsyr2kStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsyr2kStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13751,7 +13751,7 @@ rt::function!(F_hipblasSsyrkx, C_hipblasSsyrkx, c"hipblasSsyrkx", "hipblasSsyrkx
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasSsyrkx(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasSsyrkx(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsyrkx(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsyrkx");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13785,7 +13785,7 @@ rt::function!(F_hipblasDsyrkx, C_hipblasDsyrkx, c"hipblasDsyrkx", "hipblasDsyrkx
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasDsyrkx(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasDsyrkx(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsyrkx(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsyrkx");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13819,7 +13819,7 @@ rt::function!(F_hipblasCsyrkx, C_hipblasCsyrkx, c"hipblasCsyrkx", "hipblasCsyrkx
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasCsyrkx(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasCsyrkx(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsyrkx(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsyrkx");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13853,7 +13853,7 @@ rt::function!(F_hipblasZsyrkx, C_hipblasZsyrkx, c"hipblasZsyrkx", "hipblasZsyrkx
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasZsyrkx(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasZsyrkx(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsyrkx(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsyrkx");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13887,7 +13887,7 @@ rt::function!(F_hipblasSsyrkxBatched, C_hipblasSsyrkxBatched, c"hipblasSsyrkxBat
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasSsyrkxBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasSsyrkxBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsyrkxBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsyrkxBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13919,7 +13919,7 @@ rt::function!(F_hipblasDsyrkxBatched, C_hipblasDsyrkxBatched, c"hipblasDsyrkxBat
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasDsyrkxBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasDsyrkxBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsyrkxBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsyrkxBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13951,7 +13951,7 @@ rt::function!(F_hipblasCsyrkxBatched, C_hipblasCsyrkxBatched, c"hipblasCsyrkxBat
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasCsyrkxBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasCsyrkxBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsyrkxBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsyrkxBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -13983,7 +13983,7 @@ rt::function!(F_hipblasZsyrkxBatched, C_hipblasZsyrkxBatched, c"hipblasZsyrkxBat
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZsyrkxBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasZsyrkxBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsyrkxBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsyrkxBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -14015,7 +14015,7 @@ rt::function!(F_hipblasSsyrkxStridedBatched, C_hipblasSsyrkxStridedBatched, c"hi
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasSsyrkxStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasSsyrkxStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSsyrkxStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSsyrkxStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -14053,7 +14053,7 @@ rt::function!(F_hipblasDsyrkxStridedBatched, C_hipblasDsyrkxStridedBatched, c"hi
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasDsyrkxStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasDsyrkxStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDsyrkxStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDsyrkxStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -14091,7 +14091,7 @@ rt::function!(F_hipblasCsyrkxStridedBatched, C_hipblasCsyrkxStridedBatched, c"hi
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasCsyrkxStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasCsyrkxStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCsyrkxStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCsyrkxStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -14129,7 +14129,7 @@ rt::function!(F_hipblasZsyrkxStridedBatched, C_hipblasZsyrkxStridedBatched, c"hi
     ["handle", "uplo", "transA", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasZsyrkxStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasZsyrkxStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZsyrkxStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZsyrkxStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -14167,7 +14167,7 @@ rt::function!(F_hipblasSgeam, C_hipblasSgeam, c"hipblasSgeam", "hipblasSgeam",
     ["handle", "transA", "transB", "m", "n", "alpha", "AP", "lda", "beta", "BP", "ldb", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasSgeam(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldb")?, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasSgeam(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgeam(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgeam");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -14201,7 +14201,7 @@ rt::function!(F_hipblasDgeam, C_hipblasDgeam, c"hipblasDgeam", "hipblasDgeam",
     ["handle", "transA", "transB", "m", "n", "alpha", "AP", "lda", "beta", "BP", "ldb", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasDgeam(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldb")?, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasDgeam(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgeam(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgeam");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -14235,7 +14235,7 @@ rt::function!(F_hipblasCgeam, C_hipblasCgeam, c"hipblasCgeam", "hipblasCgeam",
     ["handle", "transA", "transB", "m", "n", "alpha", "AP", "lda", "beta", "BP", "ldb", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasCgeam(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldb")?, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasCgeam(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgeam(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgeam");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -14269,7 +14269,7 @@ rt::function!(F_hipblasZgeam, C_hipblasZgeam, c"hipblasZgeam", "hipblasZgeam",
     ["handle", "transA", "transB", "m", "n", "alpha", "AP", "lda", "beta", "BP", "ldb", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasZgeam(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldb")?, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasZgeam(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgeam(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgeam");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -14303,7 +14303,7 @@ rt::function!(F_hipblasSgeamBatched, C_hipblasSgeamBatched, c"hipblasSgeamBatche
     ["handle", "transA", "transB", "m", "n", "alpha", "AP", "lda", "beta", "BP", "ldb", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasSgeamBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "BP")?, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasSgeamBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, BP: rt::PtrArg, ldb: rt::CInt<i32>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgeamBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, BP: rt::PtrArg, ldb: rt::CInt<i32>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgeamBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -14335,7 +14335,7 @@ rt::function!(F_hipblasDgeamBatched, C_hipblasDgeamBatched, c"hipblasDgeamBatche
     ["handle", "transA", "transB", "m", "n", "alpha", "AP", "lda", "beta", "BP", "ldb", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasDgeamBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "BP")?, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasDgeamBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, BP: rt::PtrArg, ldb: rt::CInt<i32>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgeamBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, BP: rt::PtrArg, ldb: rt::CInt<i32>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgeamBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -14367,7 +14367,7 @@ rt::function!(F_hipblasCgeamBatched, C_hipblasCgeamBatched, c"hipblasCgeamBatche
     ["handle", "transA", "transB", "m", "n", "alpha", "AP", "lda", "beta", "BP", "ldb", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasCgeamBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "BP")?, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasCgeamBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, BP: rt::PtrArg, ldb: rt::CInt<i32>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgeamBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, BP: rt::PtrArg, ldb: rt::CInt<i32>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgeamBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -14399,7 +14399,7 @@ rt::function!(F_hipblasZgeamBatched, C_hipblasZgeamBatched, c"hipblasZgeamBatche
     ["handle", "transA", "transB", "m", "n", "alpha", "AP", "lda", "beta", "BP", "ldb", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZgeamBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "BP")?, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasZgeamBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, BP: rt::PtrArg, ldb: rt::CInt<i32>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgeamBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, beta: &Bound<'_, PyAny>, BP: rt::PtrArg, ldb: rt::CInt<i32>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgeamBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -14431,7 +14431,7 @@ rt::function!(F_hipblasSgeamStridedBatched, C_hipblasSgeamStridedBatched, c"hipb
     ["handle", "transA", "transB", "m", "n", "alpha", "AP", "lda", "strideA", "beta", "BP", "ldb", "strideB", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasSgeamStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, &x10, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "strideB")?, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasSgeamStridedBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgeamStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgeamStridedBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -14469,7 +14469,7 @@ rt::function!(F_hipblasDgeamStridedBatched, C_hipblasDgeamStridedBatched, c"hipb
     ["handle", "transA", "transB", "m", "n", "alpha", "AP", "lda", "strideA", "beta", "BP", "ldb", "strideB", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasDgeamStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, &x10, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "strideB")?, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasDgeamStridedBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgeamStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgeamStridedBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -14507,7 +14507,7 @@ rt::function!(F_hipblasCgeamStridedBatched, C_hipblasCgeamStridedBatched, c"hipb
     ["handle", "transA", "transB", "m", "n", "alpha", "AP", "lda", "strideA", "beta", "BP", "ldb", "strideB", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasCgeamStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, &x10, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "strideB")?, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasCgeamStridedBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgeamStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgeamStridedBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -14545,7 +14545,7 @@ rt::function!(F_hipblasZgeamStridedBatched, C_hipblasZgeamStridedBatched, c"hipb
     ["handle", "transA", "transB", "m", "n", "alpha", "AP", "lda", "strideA", "beta", "BP", "ldb", "strideB", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasZgeamStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, &x10, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "strideB")?, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasZgeamStridedBatched(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgeamStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, beta: &Bound<'_, PyAny>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgeamStridedBatched");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -14583,7 +14583,7 @@ rt::function!(F_hipblasChemm, C_hipblasChemm, c"hipblasChemm", "hipblasChemm",
     ["handle", "side", "uplo", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasChemm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasChemm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasChemm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChemm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -14617,7 +14617,7 @@ rt::function!(F_hipblasZhemm, C_hipblasZhemm, c"hipblasZhemm", "hipblasZhemm",
     ["handle", "side", "uplo", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasZhemm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, &x10, &x11, rt::call::extract(x12, "ldc")?));
 
-fn hipblasZhemm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZhemm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhemm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -14651,7 +14651,7 @@ rt::function!(F_hipblasChemmBatched, C_hipblasChemmBatched, c"hipblasChemmBatche
     ["handle", "side", "uplo", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasChemmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasChemmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasChemmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChemmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -14683,7 +14683,7 @@ rt::function!(F_hipblasZhemmBatched, C_hipblasZhemmBatched, c"hipblasZhemmBatche
     ["handle", "side", "uplo", "n", "k", "alpha", "AP", "lda", "BP", "ldb", "beta", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZhemmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "AP")?, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "BP")?, rt::call::extract(x9, "ldb")?, &x10, rt::call::extract(x11, "CP")?, rt::call::extract(x12, "ldc")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasZhemmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZhemmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhemmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -14715,7 +14715,7 @@ rt::function!(F_hipblasChemmStridedBatched, C_hipblasChemmStridedBatched, c"hipb
     ["handle", "side", "uplo", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasChemmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasChemmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasChemmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasChemmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -14753,7 +14753,7 @@ rt::function!(F_hipblasZhemmStridedBatched, C_hipblasZhemmStridedBatched, c"hipb
     ["handle", "side", "uplo", "n", "k", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "beta", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipblasZhemmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, &x6, rt::call::extract(x7, "lda")?, rt::call::extract(x8, "strideA")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, &x13, rt::call::extract(x14, "ldc")?, rt::call::extract(x15, "strideC")?, rt::call::extract(x16, "batchCount")?));
 
-fn hipblasZhemmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZhemmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: &Bound<'_, PyAny>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZhemmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -14791,7 +14791,7 @@ rt::function!(F_hipblasStrmm, C_hipblasStrmm, c"hipblasStrmm", "hipblasStrmm",
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "BP", "ldb"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasStrmm(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, &x8, rt::call::extract(x9, "lda")?, &x10, rt::call::extract(x11, "ldb")?));
 
-fn hipblasStrmm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStrmm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStrmm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -14822,7 +14822,7 @@ rt::function!(F_hipblasDtrmm, C_hipblasDtrmm, c"hipblasDtrmm", "hipblasDtrmm",
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "BP", "ldb"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasDtrmm(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, &x8, rt::call::extract(x9, "lda")?, &x10, rt::call::extract(x11, "ldb")?));
 
-fn hipblasDtrmm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtrmm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtrmm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -14853,7 +14853,7 @@ rt::function!(F_hipblasCtrmm, C_hipblasCtrmm, c"hipblasCtrmm", "hipblasCtrmm",
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "BP", "ldb"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasCtrmm(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, &x8, rt::call::extract(x9, "lda")?, &x10, rt::call::extract(x11, "ldb")?));
 
-fn hipblasCtrmm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtrmm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtrmm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -14884,7 +14884,7 @@ rt::function!(F_hipblasZtrmm, C_hipblasZtrmm, c"hipblasZtrmm", "hipblasZtrmm",
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "BP", "ldb"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasZtrmm(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, &x8, rt::call::extract(x9, "lda")?, &x10, rt::call::extract(x11, "ldb")?));
 
-fn hipblasZtrmm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtrmm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtrmm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -14915,7 +14915,7 @@ rt::function!(F_hipblasStrmmBatched, C_hipblasStrmmBatched, c"hipblasStrmmBatche
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "BP", "ldb", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasStrmmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "BP")?, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasStrmmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStrmmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStrmmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -14945,7 +14945,7 @@ rt::function!(F_hipblasDtrmmBatched, C_hipblasDtrmmBatched, c"hipblasDtrmmBatche
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "BP", "ldb", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasDtrmmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "BP")?, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasDtrmmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtrmmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtrmmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -14975,7 +14975,7 @@ rt::function!(F_hipblasCtrmmBatched, C_hipblasCtrmmBatched, c"hipblasCtrmmBatche
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "BP", "ldb", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasCtrmmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "BP")?, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasCtrmmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtrmmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtrmmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15005,7 +15005,7 @@ rt::function!(F_hipblasZtrmmBatched, C_hipblasZtrmmBatched, c"hipblasZtrmmBatche
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "BP", "ldb", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasZtrmmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "BP")?, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasZtrmmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtrmmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtrmmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15035,7 +15035,7 @@ rt::function!(F_hipblasStrmmStridedBatched, C_hipblasStrmmStridedBatched, c"hipb
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasStrmmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, &x8, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "strideA")?, &x11, rt::call::extract(x12, "ldb")?, rt::call::extract(x13, "strideB")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasStrmmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStrmmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStrmmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15069,7 +15069,7 @@ rt::function!(F_hipblasDtrmmStridedBatched, C_hipblasDtrmmStridedBatched, c"hipb
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasDtrmmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, &x8, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "strideA")?, &x11, rt::call::extract(x12, "ldb")?, rt::call::extract(x13, "strideB")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasDtrmmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtrmmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtrmmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15103,7 +15103,7 @@ rt::function!(F_hipblasCtrmmStridedBatched, C_hipblasCtrmmStridedBatched, c"hipb
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasCtrmmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, &x8, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "strideA")?, &x11, rt::call::extract(x12, "ldb")?, rt::call::extract(x13, "strideB")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasCtrmmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtrmmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtrmmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15137,7 +15137,7 @@ rt::function!(F_hipblasZtrmmStridedBatched, C_hipblasZtrmmStridedBatched, c"hipb
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasZtrmmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, &x8, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "strideA")?, &x11, rt::call::extract(x12, "ldb")?, rt::call::extract(x13, "strideB")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasZtrmmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtrmmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtrmmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15171,7 +15171,7 @@ rt::function!(F_hipblasStrsm, C_hipblasStrsm, c"hipblasStrsm", "hipblasStrsm",
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "BP", "ldb"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasStrsm(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, &x8, rt::call::extract(x9, "lda")?, &x10, rt::call::extract(x11, "ldb")?));
 
-fn hipblasStrsm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStrsm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStrsm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15202,7 +15202,7 @@ rt::function!(F_hipblasDtrsm, C_hipblasDtrsm, c"hipblasDtrsm", "hipblasDtrsm",
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "BP", "ldb"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasDtrsm(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, &x8, rt::call::extract(x9, "lda")?, &x10, rt::call::extract(x11, "ldb")?));
 
-fn hipblasDtrsm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtrsm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtrsm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15233,7 +15233,7 @@ rt::function!(F_hipblasCtrsm, C_hipblasCtrsm, c"hipblasCtrsm", "hipblasCtrsm",
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "BP", "ldb"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasCtrsm(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, &x8, rt::call::extract(x9, "lda")?, &x10, rt::call::extract(x11, "ldb")?));
 
-fn hipblasCtrsm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtrsm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtrsm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15264,7 +15264,7 @@ rt::function!(F_hipblasZtrsm, C_hipblasZtrsm, c"hipblasZtrsm", "hipblasZtrsm",
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "BP", "ldb"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasZtrsm(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, &x8, rt::call::extract(x9, "lda")?, &x10, rt::call::extract(x11, "ldb")?));
 
-fn hipblasZtrsm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtrsm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtrsm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15295,7 +15295,7 @@ rt::function!(F_hipblasStrsmBatched, C_hipblasStrsmBatched, c"hipblasStrsmBatche
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "BP", "ldb", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasStrsmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "BP")?, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasStrsmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStrsmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArgMut, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStrsmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15325,7 +15325,7 @@ rt::function!(F_hipblasDtrsmBatched, C_hipblasDtrsmBatched, c"hipblasDtrsmBatche
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "BP", "ldb", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasDtrsmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "BP")?, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasDtrsmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtrsmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArgMut, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtrsmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15355,7 +15355,7 @@ rt::function!(F_hipblasCtrsmBatched, C_hipblasCtrsmBatched, c"hipblasCtrsmBatche
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "BP", "ldb", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasCtrsmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "BP")?, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasCtrsmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtrsmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArgMut, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtrsmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15385,7 +15385,7 @@ rt::function!(F_hipblasZtrsmBatched, C_hipblasZtrsmBatched, c"hipblasZtrsmBatche
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "BP", "ldb", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasZtrsmBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, rt::call::extract(x8, "AP")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "BP")?, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "batchCount")?));
 
-fn hipblasZtrsmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArg, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtrsmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArgMut, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtrsmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15415,7 +15415,7 @@ rt::function!(F_hipblasStrsmStridedBatched, C_hipblasStrsmStridedBatched, c"hipb
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasStrsmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, &x8, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "strideA")?, &x11, rt::call::extract(x12, "ldb")?, rt::call::extract(x13, "strideB")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasStrsmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStrsmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStrsmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15449,7 +15449,7 @@ rt::function!(F_hipblasDtrsmStridedBatched, C_hipblasDtrsmStridedBatched, c"hipb
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasDtrsmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, &x8, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "strideA")?, &x11, rt::call::extract(x12, "ldb")?, rt::call::extract(x13, "strideB")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasDtrsmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtrsmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtrsmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15483,7 +15483,7 @@ rt::function!(F_hipblasCtrsmStridedBatched, C_hipblasCtrsmStridedBatched, c"hipb
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasCtrsmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, &x8, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "strideA")?, &x11, rt::call::extract(x12, "ldb")?, rt::call::extract(x13, "strideB")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasCtrsmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtrsmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtrsmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15517,7 +15517,7 @@ rt::function!(F_hipblasZtrsmStridedBatched, C_hipblasZtrsmStridedBatched, c"hipb
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "AP", "lda", "strideA", "BP", "ldb", "strideB", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasZtrsmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, &x7, &x8, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "strideA")?, &x11, rt::call::extract(x12, "ldb")?, rt::call::extract(x13, "strideB")?, rt::call::extract(x14, "batchCount")?));
 
-fn hipblasZtrsmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtrsmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, BP: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtrsmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15551,7 +15551,7 @@ rt::function!(F_hipblasStrtri, C_hipblasStrtri, c"hipblasStrtri", "hipblasStrtri
     ["handle", "uplo", "diag", "n", "AP", "lda", "invA", "ldinvA"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasStrtri(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldinvA")?));
 
-fn hipblasStrtri(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, invA: &Bound<'_, PyAny>, ldinvA: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStrtri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, invA: &Bound<'_, PyAny>, ldinvA: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStrtri");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -15577,7 +15577,7 @@ rt::function!(F_hipblasDtrtri, C_hipblasDtrtri, c"hipblasDtrtri", "hipblasDtrtri
     ["handle", "uplo", "diag", "n", "AP", "lda", "invA", "ldinvA"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasDtrtri(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldinvA")?));
 
-fn hipblasDtrtri(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, invA: &Bound<'_, PyAny>, ldinvA: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtrtri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, invA: &Bound<'_, PyAny>, ldinvA: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtrtri");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -15603,7 +15603,7 @@ rt::function!(F_hipblasCtrtri, C_hipblasCtrtri, c"hipblasCtrtri", "hipblasCtrtri
     ["handle", "uplo", "diag", "n", "AP", "lda", "invA", "ldinvA"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasCtrtri(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldinvA")?));
 
-fn hipblasCtrtri(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, invA: &Bound<'_, PyAny>, ldinvA: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtrtri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, invA: &Bound<'_, PyAny>, ldinvA: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtrtri");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -15629,7 +15629,7 @@ rt::function!(F_hipblasZtrtri, C_hipblasZtrtri, c"hipblasZtrtri", "hipblasZtrtri
     ["handle", "uplo", "diag", "n", "AP", "lda", "invA", "ldinvA"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasZtrtri(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldinvA")?));
 
-fn hipblasZtrtri(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, invA: &Bound<'_, PyAny>, ldinvA: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtrtri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, invA: &Bound<'_, PyAny>, ldinvA: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtrtri");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -15655,7 +15655,7 @@ rt::function!(F_hipblasStrtriBatched, C_hipblasStrtriBatched, c"hipblasStrtriBat
     ["handle", "uplo", "diag", "n", "AP", "lda", "invA", "ldinvA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasStrtriBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "invA")?, rt::call::extract(x7, "ldinvA")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasStrtriBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, invA: rt::PtrArg, ldinvA: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStrtriBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, invA: rt::PtrArgMut, ldinvA: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStrtriBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -15680,7 +15680,7 @@ rt::function!(F_hipblasDtrtriBatched, C_hipblasDtrtriBatched, c"hipblasDtrtriBat
     ["handle", "uplo", "diag", "n", "AP", "lda", "invA", "ldinvA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasDtrtriBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "invA")?, rt::call::extract(x7, "ldinvA")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasDtrtriBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, invA: rt::PtrArg, ldinvA: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtrtriBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, invA: rt::PtrArgMut, ldinvA: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtrtriBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -15705,7 +15705,7 @@ rt::function!(F_hipblasCtrtriBatched, C_hipblasCtrtriBatched, c"hipblasCtrtriBat
     ["handle", "uplo", "diag", "n", "AP", "lda", "invA", "ldinvA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasCtrtriBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "invA")?, rt::call::extract(x7, "ldinvA")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasCtrtriBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, invA: rt::PtrArg, ldinvA: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtrtriBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, invA: rt::PtrArgMut, ldinvA: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtrtriBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -15730,7 +15730,7 @@ rt::function!(F_hipblasZtrtriBatched, C_hipblasZtrtriBatched, c"hipblasZtrtriBat
     ["handle", "uplo", "diag", "n", "AP", "lda", "invA", "ldinvA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasZtrtriBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "invA")?, rt::call::extract(x7, "ldinvA")?, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasZtrtriBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, invA: rt::PtrArg, ldinvA: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtrtriBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, invA: rt::PtrArgMut, ldinvA: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtrtriBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -15755,7 +15755,7 @@ rt::function!(F_hipblasStrtriStridedBatched, C_hipblasStrtriStridedBatched, c"hi
     ["handle", "uplo", "diag", "n", "AP", "lda", "strideA", "invA", "ldinvA", "stride_invA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasStrtriStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "ldinvA")?, rt::call::extract(x9, "stride_invA")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasStrtriStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, invA: &Bound<'_, PyAny>, ldinvA: rt::CInt<i32>, stride_invA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasStrtriStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, invA: &Bound<'_, PyAny>, ldinvA: rt::CInt<i32>, stride_invA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasStrtriStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -15784,7 +15784,7 @@ rt::function!(F_hipblasDtrtriStridedBatched, C_hipblasDtrtriStridedBatched, c"hi
     ["handle", "uplo", "diag", "n", "AP", "lda", "strideA", "invA", "ldinvA", "stride_invA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDtrtriStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "ldinvA")?, rt::call::extract(x9, "stride_invA")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasDtrtriStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, invA: &Bound<'_, PyAny>, ldinvA: rt::CInt<i32>, stride_invA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDtrtriStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, invA: &Bound<'_, PyAny>, ldinvA: rt::CInt<i32>, stride_invA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDtrtriStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -15813,7 +15813,7 @@ rt::function!(F_hipblasCtrtriStridedBatched, C_hipblasCtrtriStridedBatched, c"hi
     ["handle", "uplo", "diag", "n", "AP", "lda", "strideA", "invA", "ldinvA", "stride_invA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCtrtriStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "ldinvA")?, rt::call::extract(x9, "stride_invA")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasCtrtriStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, invA: &Bound<'_, PyAny>, ldinvA: rt::CInt<i32>, stride_invA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCtrtriStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, invA: &Bound<'_, PyAny>, ldinvA: rt::CInt<i32>, stride_invA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCtrtriStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -15842,7 +15842,7 @@ rt::function!(F_hipblasZtrtriStridedBatched, C_hipblasZtrtriStridedBatched, c"hi
     ["handle", "uplo", "diag", "n", "AP", "lda", "strideA", "invA", "ldinvA", "stride_invA", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZtrtriStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "ldinvA")?, rt::call::extract(x9, "stride_invA")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasZtrtriStridedBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, invA: &Bound<'_, PyAny>, ldinvA: rt::CInt<i32>, stride_invA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZtrtriStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, invA: &Bound<'_, PyAny>, ldinvA: rt::CInt<i32>, stride_invA: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZtrtriStridedBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(3, uplo)?)?;
@@ -15871,7 +15871,7 @@ rt::function!(F_hipblasSdgmm, C_hipblasSdgmm, c"hipblasSdgmm", "hipblasSdgmm",
     ["handle", "side", "m", "n", "AP", "lda", "x", "incx", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasSdgmm(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "incx")?, &x8, rt::call::extract(x9, "ldc")?));
 
-fn hipblasSdgmm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSdgmm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSdgmm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15900,7 +15900,7 @@ rt::function!(F_hipblasDdgmm, C_hipblasDdgmm, c"hipblasDdgmm", "hipblasDdgmm",
     ["handle", "side", "m", "n", "AP", "lda", "x", "incx", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasDdgmm(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "incx")?, &x8, rt::call::extract(x9, "ldc")?));
 
-fn hipblasDdgmm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDdgmm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDdgmm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15929,7 +15929,7 @@ rt::function!(F_hipblasCdgmm, C_hipblasCdgmm, c"hipblasCdgmm", "hipblasCdgmm",
     ["handle", "side", "m", "n", "AP", "lda", "x", "incx", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasCdgmm(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "incx")?, &x8, rt::call::extract(x9, "ldc")?));
 
-fn hipblasCdgmm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCdgmm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCdgmm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15958,7 +15958,7 @@ rt::function!(F_hipblasZdgmm, C_hipblasZdgmm, c"hipblasZdgmm", "hipblasZdgmm",
     ["handle", "side", "m", "n", "AP", "lda", "x", "incx", "CP", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZdgmm(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "incx")?, &x8, rt::call::extract(x9, "ldc")?));
 
-fn hipblasZdgmm(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZdgmm(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZdgmm");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -15987,7 +15987,7 @@ rt::function!(F_hipblasSdgmmBatched, C_hipblasSdgmmBatched, c"hipblasSdgmmBatche
     ["handle", "side", "m", "n", "AP", "lda", "x", "incx", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasSdgmmBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, rt::call::extract(x8, "CP")?, rt::call::extract(x9, "ldc")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasSdgmmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSdgmmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSdgmmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -16014,7 +16014,7 @@ rt::function!(F_hipblasDdgmmBatched, C_hipblasDdgmmBatched, c"hipblasDdgmmBatche
     ["handle", "side", "m", "n", "AP", "lda", "x", "incx", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDdgmmBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, rt::call::extract(x8, "CP")?, rt::call::extract(x9, "ldc")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasDdgmmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDdgmmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDdgmmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -16041,7 +16041,7 @@ rt::function!(F_hipblasCdgmmBatched, C_hipblasCdgmmBatched, c"hipblasCdgmmBatche
     ["handle", "side", "m", "n", "AP", "lda", "x", "incx", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCdgmmBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, rt::call::extract(x8, "CP")?, rt::call::extract(x9, "ldc")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasCdgmmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCdgmmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCdgmmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -16068,7 +16068,7 @@ rt::function!(F_hipblasZdgmmBatched, C_hipblasZdgmmBatched, c"hipblasZdgmmBatche
     ["handle", "side", "m", "n", "AP", "lda", "x", "incx", "CP", "ldc", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZdgmmBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "AP")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "x")?, rt::call::extract(x7, "incx")?, rt::call::extract(x8, "CP")?, rt::call::extract(x9, "ldc")?, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasZdgmmBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZdgmmBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, CP: rt::PtrArg, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZdgmmBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -16095,7 +16095,7 @@ rt::function!(F_hipblasSdgmmStridedBatched, C_hipblasSdgmmStridedBatched, c"hipb
     ["handle", "side", "m", "n", "AP", "lda", "strideA", "x", "incx", "stridex", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasSdgmmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, &x10, rt::call::extract(x11, "ldc")?, rt::call::extract(x12, "strideC")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasSdgmmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSdgmmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSdgmmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -16128,7 +16128,7 @@ rt::function!(F_hipblasDdgmmStridedBatched, C_hipblasDdgmmStridedBatched, c"hipb
     ["handle", "side", "m", "n", "AP", "lda", "strideA", "x", "incx", "stridex", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasDdgmmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, &x10, rt::call::extract(x11, "ldc")?, rt::call::extract(x12, "strideC")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasDdgmmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDdgmmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDdgmmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -16161,7 +16161,7 @@ rt::function!(F_hipblasCdgmmStridedBatched, C_hipblasCdgmmStridedBatched, c"hipb
     ["handle", "side", "m", "n", "AP", "lda", "strideA", "x", "incx", "stridex", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasCdgmmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, &x10, rt::call::extract(x11, "ldc")?, rt::call::extract(x12, "strideC")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasCdgmmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCdgmmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCdgmmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -16194,7 +16194,7 @@ rt::function!(F_hipblasZdgmmStridedBatched, C_hipblasZdgmmStridedBatched, c"hipb
     ["handle", "side", "m", "n", "AP", "lda", "strideA", "x", "incx", "stridex", "CP", "ldc", "strideC", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZdgmmStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "incx")?, rt::call::extract(x9, "stridex")?, &x10, rt::call::extract(x11, "ldc")?, rt::call::extract(x12, "strideC")?, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasZdgmmStridedBatched(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZdgmmStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, AP: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, x: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, CP: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZdgmmStridedBatched");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -16227,7 +16227,7 @@ rt::function!(F_hipblasSgetrf, C_hipblasSgetrf, c"hipblasSgetrf", "hipblasSgetrf
     ["handle", "n", "A", "lda", "ipiv", "info"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasSgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4, &x5));
 
-fn hipblasSgetrf(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSgetrf(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgetrf");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -16252,7 +16252,7 @@ rt::function!(F_hipblasDgetrf, C_hipblasDgetrf, c"hipblasDgetrf", "hipblasDgetrf
     ["handle", "n", "A", "lda", "ipiv", "info"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasDgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4, &x5));
 
-fn hipblasDgetrf(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDgetrf(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgetrf");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -16277,7 +16277,7 @@ rt::function!(F_hipblasCgetrf, C_hipblasCgetrf, c"hipblasCgetrf", "hipblasCgetrf
     ["handle", "n", "A", "lda", "ipiv", "info"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasCgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4, &x5));
 
-fn hipblasCgetrf(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasCgetrf(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgetrf");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -16302,7 +16302,7 @@ rt::function!(F_hipblasZgetrf, C_hipblasZgetrf, c"hipblasZgetrf", "hipblasZgetrf
     ["handle", "n", "A", "lda", "ipiv", "info"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasZgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4, &x5));
 
-fn hipblasZgetrf(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasZgetrf(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgetrf");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -16327,7 +16327,7 @@ rt::function!(F_hipblasSgetrfBatched, C_hipblasSgetrfBatched, c"hipblasSgetrfBat
     ["handle", "n", "A", "lda", "ipiv", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasSgetrfBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "A")?, rt::call::extract(x3, "lda")?, &x4, &x5, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasSgetrfBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgetrfBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgetrfBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -16352,7 +16352,7 @@ rt::function!(F_hipblasDgetrfBatched, C_hipblasDgetrfBatched, c"hipblasDgetrfBat
     ["handle", "n", "A", "lda", "ipiv", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasDgetrfBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "A")?, rt::call::extract(x3, "lda")?, &x4, &x5, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasDgetrfBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgetrfBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgetrfBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -16377,7 +16377,7 @@ rt::function!(F_hipblasCgetrfBatched, C_hipblasCgetrfBatched, c"hipblasCgetrfBat
     ["handle", "n", "A", "lda", "ipiv", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasCgetrfBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "A")?, rt::call::extract(x3, "lda")?, &x4, &x5, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasCgetrfBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgetrfBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgetrfBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -16402,7 +16402,7 @@ rt::function!(F_hipblasZgetrfBatched, C_hipblasZgetrfBatched, c"hipblasZgetrfBat
     ["handle", "n", "A", "lda", "ipiv", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasZgetrfBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "A")?, rt::call::extract(x3, "lda")?, &x4, &x5, rt::call::extract(x6, "batchCount")?));
 
-fn hipblasZgetrfBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgetrfBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgetrfBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -16427,7 +16427,7 @@ rt::function!(F_hipblasSgetrfStridedBatched, C_hipblasSgetrfStridedBatched, c"hi
     ["handle", "n", "A", "lda", "strideA", "ipiv", "strideP", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasSgetrfStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, rt::call::extract(x4, "strideA")?, &x5, rt::call::extract(x6, "strideP")?, &x7, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasSgetrfStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgetrfStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgetrfStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -16455,7 +16455,7 @@ rt::function!(F_hipblasDgetrfStridedBatched, C_hipblasDgetrfStridedBatched, c"hi
     ["handle", "n", "A", "lda", "strideA", "ipiv", "strideP", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasDgetrfStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, rt::call::extract(x4, "strideA")?, &x5, rt::call::extract(x6, "strideP")?, &x7, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasDgetrfStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgetrfStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgetrfStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -16483,7 +16483,7 @@ rt::function!(F_hipblasCgetrfStridedBatched, C_hipblasCgetrfStridedBatched, c"hi
     ["handle", "n", "A", "lda", "strideA", "ipiv", "strideP", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasCgetrfStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, rt::call::extract(x4, "strideA")?, &x5, rt::call::extract(x6, "strideP")?, &x7, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasCgetrfStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgetrfStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgetrfStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -16511,7 +16511,7 @@ rt::function!(F_hipblasZgetrfStridedBatched, C_hipblasZgetrfStridedBatched, c"hi
     ["handle", "n", "A", "lda", "strideA", "ipiv", "strideP", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasZgetrfStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, rt::call::extract(x4, "strideA")?, &x5, rt::call::extract(x6, "strideP")?, &x7, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasZgetrfStridedBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgetrfStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgetrfStridedBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -16539,7 +16539,7 @@ rt::function!(F_hipblasSgetrs, C_hipblasSgetrs, c"hipblasSgetrs", "hipblasSgetrs
     ["handle", "trans", "n", "nrhs", "A", "lda", "ipiv", "B", "ldb", "info"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasSgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipblasSgetrs(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgetrs");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -16569,7 +16569,7 @@ rt::function!(F_hipblasDgetrs, C_hipblasDgetrs, c"hipblasDgetrs", "hipblasDgetrs
     ["handle", "trans", "n", "nrhs", "A", "lda", "ipiv", "B", "ldb", "info"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasDgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipblasDgetrs(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgetrs");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -16599,7 +16599,7 @@ rt::function!(F_hipblasCgetrs, C_hipblasCgetrs, c"hipblasCgetrs", "hipblasCgetrs
     ["handle", "trans", "n", "nrhs", "A", "lda", "ipiv", "B", "ldb", "info"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasCgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipblasCgetrs(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasCgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgetrs");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -16629,7 +16629,7 @@ rt::function!(F_hipblasZgetrs, C_hipblasZgetrs, c"hipblasZgetrs", "hipblasZgetrs
     ["handle", "trans", "n", "nrhs", "A", "lda", "ipiv", "B", "ldb", "info"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipblasZgetrs(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasZgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgetrs");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -16659,7 +16659,7 @@ rt::function!(F_hipblasSgetrsBatched, C_hipblasSgetrsBatched, c"hipblasSgetrsBat
     ["handle", "trans", "n", "nrhs", "A", "lda", "ipiv", "B", "ldb", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasSgetrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "B")?, rt::call::extract(x8, "ldb")?, &x9, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasSgetrsBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, B: rt::PtrArg, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgetrsBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, B: rt::PtrArg, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgetrsBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -16688,7 +16688,7 @@ rt::function!(F_hipblasDgetrsBatched, C_hipblasDgetrsBatched, c"hipblasDgetrsBat
     ["handle", "trans", "n", "nrhs", "A", "lda", "ipiv", "B", "ldb", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDgetrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "B")?, rt::call::extract(x8, "ldb")?, &x9, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasDgetrsBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, B: rt::PtrArg, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgetrsBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, B: rt::PtrArg, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgetrsBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -16717,7 +16717,7 @@ rt::function!(F_hipblasCgetrsBatched, C_hipblasCgetrsBatched, c"hipblasCgetrsBat
     ["handle", "trans", "n", "nrhs", "A", "lda", "ipiv", "B", "ldb", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCgetrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "B")?, rt::call::extract(x8, "ldb")?, &x9, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasCgetrsBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, B: rt::PtrArg, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgetrsBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, B: rt::PtrArg, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgetrsBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -16746,7 +16746,7 @@ rt::function!(F_hipblasZgetrsBatched, C_hipblasZgetrsBatched, c"hipblasZgetrsBat
     ["handle", "trans", "n", "nrhs", "A", "lda", "ipiv", "B", "ldb", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZgetrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "B")?, rt::call::extract(x8, "ldb")?, &x9, rt::call::extract(x10, "batchCount")?));
 
-fn hipblasZgetrsBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, B: rt::PtrArg, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgetrsBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, B: rt::PtrArg, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgetrsBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -16775,7 +16775,7 @@ rt::function!(F_hipblasSgetrsStridedBatched, C_hipblasSgetrsStridedBatched, c"hi
     ["handle", "trans", "n", "nrhs", "A", "lda", "strideA", "ipiv", "strideP", "B", "ldb", "strideB", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasSgetrsStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "strideP")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasSgetrsStridedBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgetrsStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgetrsStridedBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -16809,7 +16809,7 @@ rt::function!(F_hipblasDgetrsStridedBatched, C_hipblasDgetrsStridedBatched, c"hi
     ["handle", "trans", "n", "nrhs", "A", "lda", "strideA", "ipiv", "strideP", "B", "ldb", "strideB", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasDgetrsStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "strideP")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasDgetrsStridedBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgetrsStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgetrsStridedBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -16843,7 +16843,7 @@ rt::function!(F_hipblasCgetrsStridedBatched, C_hipblasCgetrsStridedBatched, c"hi
     ["handle", "trans", "n", "nrhs", "A", "lda", "strideA", "ipiv", "strideP", "B", "ldb", "strideB", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasCgetrsStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "strideP")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasCgetrsStridedBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgetrsStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgetrsStridedBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -16877,7 +16877,7 @@ rt::function!(F_hipblasZgetrsStridedBatched, C_hipblasZgetrsStridedBatched, c"hi
     ["handle", "trans", "n", "nrhs", "A", "lda", "strideA", "ipiv", "strideP", "B", "ldb", "strideB", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZgetrsStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "strideA")?, &x7, rt::call::extract(x8, "strideP")?, &x9, rt::call::extract(x10, "ldb")?, rt::call::extract(x11, "strideB")?, &x12, rt::call::extract(x13, "batchCount")?));
 
-fn hipblasZgetrsStridedBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgetrsStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgetrsStridedBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -16911,7 +16911,7 @@ rt::function!(F_hipblasSgetriBatched, C_hipblasSgetriBatched, c"hipblasSgetriBat
     ["handle", "n", "A", "lda", "ipiv", "C", "ldc", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasSgetriBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "A")?, rt::call::extract(x3, "lda")?, &x4, rt::call::extract(x5, "C")?, rt::call::extract(x6, "ldc")?, &x7, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasSgetriBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, C: rt::PtrArg, ldc: rt::CInt<i32>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgetriBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, C: rt::PtrArg, ldc: rt::CInt<i32>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgetriBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -16938,7 +16938,7 @@ rt::function!(F_hipblasDgetriBatched, C_hipblasDgetriBatched, c"hipblasDgetriBat
     ["handle", "n", "A", "lda", "ipiv", "C", "ldc", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasDgetriBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "A")?, rt::call::extract(x3, "lda")?, &x4, rt::call::extract(x5, "C")?, rt::call::extract(x6, "ldc")?, &x7, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasDgetriBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, C: rt::PtrArg, ldc: rt::CInt<i32>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgetriBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, C: rt::PtrArg, ldc: rt::CInt<i32>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgetriBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -16965,7 +16965,7 @@ rt::function!(F_hipblasCgetriBatched, C_hipblasCgetriBatched, c"hipblasCgetriBat
     ["handle", "n", "A", "lda", "ipiv", "C", "ldc", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasCgetriBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "A")?, rt::call::extract(x3, "lda")?, &x4, rt::call::extract(x5, "C")?, rt::call::extract(x6, "ldc")?, &x7, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasCgetriBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, C: rt::PtrArg, ldc: rt::CInt<i32>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgetriBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, C: rt::PtrArg, ldc: rt::CInt<i32>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgetriBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -16992,7 +16992,7 @@ rt::function!(F_hipblasZgetriBatched, C_hipblasZgetriBatched, c"hipblasZgetriBat
     ["handle", "n", "A", "lda", "ipiv", "C", "ldc", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasZgetriBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "A")?, rt::call::extract(x3, "lda")?, &x4, rt::call::extract(x5, "C")?, rt::call::extract(x6, "ldc")?, &x7, rt::call::extract(x8, "batchCount")?));
 
-fn hipblasZgetriBatched(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, C: rt::PtrArg, ldc: rt::CInt<i32>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgetriBatched(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, C: rt::PtrArg, ldc: rt::CInt<i32>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgetriBatched");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -17019,7 +17019,7 @@ rt::function!(F_hipblasSgels, C_hipblasSgels, c"hipblasSgels", "hipblasSgels",
     ["handle", "trans", "m", "n", "nrhs", "A", "lda", "B", "ldb", "info", "deviceInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasSgels(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nrhs")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipblasSgels(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSgels(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgels");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -17050,7 +17050,7 @@ rt::function!(F_hipblasDgels, C_hipblasDgels, c"hipblasDgels", "hipblasDgels",
     ["handle", "trans", "m", "n", "nrhs", "A", "lda", "B", "ldb", "info", "deviceInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDgels(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nrhs")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipblasDgels(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDgels(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgels");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -17081,7 +17081,7 @@ rt::function!(F_hipblasCgels, C_hipblasCgels, c"hipblasCgels", "hipblasCgels",
     ["handle", "trans", "m", "n", "nrhs", "A", "lda", "B", "ldb", "info", "deviceInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasCgels(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nrhs")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipblasCgels(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasCgels(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgels");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -17112,7 +17112,7 @@ rt::function!(F_hipblasZgels, C_hipblasZgels, c"hipblasZgels", "hipblasZgels",
     ["handle", "trans", "m", "n", "nrhs", "A", "lda", "B", "ldb", "info", "deviceInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasZgels(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nrhs")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipblasZgels(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasZgels(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgels");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -17143,7 +17143,7 @@ rt::function!(F_hipblasSgelsBatched, C_hipblasSgelsBatched, c"hipblasSgelsBatche
     ["handle", "trans", "m", "n", "nrhs", "A", "lda", "B", "ldb", "info", "deviceInfo", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasSgelsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nrhs")?, rt::call::extract(x5, "A")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "B")?, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasSgelsBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgelsBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgelsBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -17173,7 +17173,7 @@ rt::function!(F_hipblasDgelsBatched, C_hipblasDgelsBatched, c"hipblasDgelsBatche
     ["handle", "trans", "m", "n", "nrhs", "A", "lda", "B", "ldb", "info", "deviceInfo", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasDgelsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nrhs")?, rt::call::extract(x5, "A")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "B")?, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasDgelsBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgelsBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgelsBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -17203,7 +17203,7 @@ rt::function!(F_hipblasCgelsBatched, C_hipblasCgelsBatched, c"hipblasCgelsBatche
     ["handle", "trans", "m", "n", "nrhs", "A", "lda", "B", "ldb", "info", "deviceInfo", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasCgelsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nrhs")?, rt::call::extract(x5, "A")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "B")?, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasCgelsBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgelsBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgelsBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -17233,7 +17233,7 @@ rt::function!(F_hipblasZgelsBatched, C_hipblasZgelsBatched, c"hipblasZgelsBatche
     ["handle", "trans", "m", "n", "nrhs", "A", "lda", "B", "ldb", "info", "deviceInfo", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasZgelsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nrhs")?, rt::call::extract(x5, "A")?, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "B")?, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "batchCount")?));
 
-fn hipblasZgelsBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgelsBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgelsBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -17263,7 +17263,7 @@ rt::function!(F_hipblasSgelsStridedBatched, C_hipblasSgelsStridedBatched, c"hipb
     ["handle", "trans", "m", "n", "nrhs", "A", "lda", "strideA", "B", "ldb", "strideB", "info", "deviceInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasSgelsStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nrhs")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "strideB")?, &x11, &x12, rt::call::extract(x13, "batch_count")?));
 
-fn hipblasSgelsStridedBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgelsStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgelsStridedBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -17297,7 +17297,7 @@ rt::function!(F_hipblasDgelsStridedBatched, C_hipblasDgelsStridedBatched, c"hipb
     ["handle", "trans", "m", "n", "nrhs", "A", "lda", "strideA", "B", "ldb", "strideB", "info", "deviceInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasDgelsStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nrhs")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "strideB")?, &x11, &x12, rt::call::extract(x13, "batch_count")?));
 
-fn hipblasDgelsStridedBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgelsStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgelsStridedBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -17331,7 +17331,7 @@ rt::function!(F_hipblasCgelsStridedBatched, C_hipblasCgelsStridedBatched, c"hipb
     ["handle", "trans", "m", "n", "nrhs", "A", "lda", "strideA", "B", "ldb", "strideB", "info", "deviceInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasCgelsStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nrhs")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "strideB")?, &x11, &x12, rt::call::extract(x13, "batch_count")?));
 
-fn hipblasCgelsStridedBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgelsStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgelsStridedBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -17365,7 +17365,7 @@ rt::function!(F_hipblasZgelsStridedBatched, C_hipblasZgelsStridedBatched, c"hipb
     ["handle", "trans", "m", "n", "nrhs", "A", "lda", "strideA", "B", "ldb", "strideB", "info", "deviceInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasZgelsStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nrhs")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "strideB")?, &x11, &x12, rt::call::extract(x13, "batch_count")?));
 
-fn hipblasZgelsStridedBatched(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgelsStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, info: &Bound<'_, PyAny>, deviceInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgelsStridedBatched");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -17399,7 +17399,7 @@ rt::function!(F_hipblasSgeqrf, C_hipblasSgeqrf, c"hipblasSgeqrf", "hipblasSgeqrf
     ["handle", "m", "n", "A", "lda", "ipiv", "info"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasSgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipblasSgeqrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasSgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgeqrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -17425,7 +17425,7 @@ rt::function!(F_hipblasDgeqrf, C_hipblasDgeqrf, c"hipblasDgeqrf", "hipblasDgeqrf
     ["handle", "m", "n", "A", "lda", "ipiv", "info"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasDgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipblasDgeqrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgeqrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -17451,7 +17451,7 @@ rt::function!(F_hipblasCgeqrf, C_hipblasCgeqrf, c"hipblasCgeqrf", "hipblasCgeqrf
     ["handle", "m", "n", "A", "lda", "ipiv", "info"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasCgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipblasCgeqrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasCgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgeqrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -17477,7 +17477,7 @@ rt::function!(F_hipblasZgeqrf, C_hipblasZgeqrf, c"hipblasZgeqrf", "hipblasZgeqrf
     ["handle", "m", "n", "A", "lda", "ipiv", "info"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasZgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipblasZgeqrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasZgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, info: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgeqrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -17503,7 +17503,7 @@ rt::function!(F_hipblasSgeqrfBatched, C_hipblasSgeqrfBatched, c"hipblasSgeqrfBat
     ["handle", "m", "n", "A", "lda", "ipiv", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasSgeqrfBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "ipiv")?, &x6, rt::call::extract(x7, "batchCount")?));
 
-fn hipblasSgeqrfBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: rt::PtrArg, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgeqrfBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: rt::PtrArg, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgeqrfBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -17528,7 +17528,7 @@ rt::function!(F_hipblasDgeqrfBatched, C_hipblasDgeqrfBatched, c"hipblasDgeqrfBat
     ["handle", "m", "n", "A", "lda", "ipiv", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasDgeqrfBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "ipiv")?, &x6, rt::call::extract(x7, "batchCount")?));
 
-fn hipblasDgeqrfBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: rt::PtrArg, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgeqrfBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: rt::PtrArg, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgeqrfBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -17553,7 +17553,7 @@ rt::function!(F_hipblasCgeqrfBatched, C_hipblasCgeqrfBatched, c"hipblasCgeqrfBat
     ["handle", "m", "n", "A", "lda", "ipiv", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasCgeqrfBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "ipiv")?, &x6, rt::call::extract(x7, "batchCount")?));
 
-fn hipblasCgeqrfBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: rt::PtrArg, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgeqrfBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: rt::PtrArg, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgeqrfBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -17578,7 +17578,7 @@ rt::function!(F_hipblasZgeqrfBatched, C_hipblasZgeqrfBatched, c"hipblasZgeqrfBat
     ["handle", "m", "n", "A", "lda", "ipiv", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasZgeqrfBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "ipiv")?, &x6, rt::call::extract(x7, "batchCount")?));
 
-fn hipblasZgeqrfBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: rt::PtrArg, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgeqrfBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, ipiv: rt::PtrArg, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgeqrfBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -17603,7 +17603,7 @@ rt::function!(F_hipblasSgeqrfStridedBatched, C_hipblasSgeqrfStridedBatched, c"hi
     ["handle", "m", "n", "A", "lda", "strideA", "ipiv", "strideP", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasSgeqrfStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "strideA")?, &x6, rt::call::extract(x7, "strideP")?, &x8, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasSgeqrfStridedBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasSgeqrfStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasSgeqrfStridedBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -17632,7 +17632,7 @@ rt::function!(F_hipblasDgeqrfStridedBatched, C_hipblasDgeqrfStridedBatched, c"hi
     ["handle", "m", "n", "A", "lda", "strideA", "ipiv", "strideP", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasDgeqrfStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "strideA")?, &x6, rt::call::extract(x7, "strideP")?, &x8, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasDgeqrfStridedBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasDgeqrfStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDgeqrfStridedBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -17661,7 +17661,7 @@ rt::function!(F_hipblasCgeqrfStridedBatched, C_hipblasCgeqrfStridedBatched, c"hi
     ["handle", "m", "n", "A", "lda", "strideA", "ipiv", "strideP", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasCgeqrfStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "strideA")?, &x6, rt::call::extract(x7, "strideP")?, &x8, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasCgeqrfStridedBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasCgeqrfStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasCgeqrfStridedBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -17690,7 +17690,7 @@ rt::function!(F_hipblasZgeqrfStridedBatched, C_hipblasZgeqrfStridedBatched, c"hi
     ["handle", "m", "n", "A", "lda", "strideA", "ipiv", "strideP", "info", "batchCount"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasZgeqrfStridedBatched(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "strideA")?, &x6, rt::call::extract(x7, "strideP")?, &x8, rt::call::extract(x9, "batchCount")?));
 
-fn hipblasZgeqrfStridedBatched(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasZgeqrfStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, ipiv: &Bound<'_, PyAny>, strideP: rt::CInt<i64>, info: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasZgeqrfStridedBatched");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -17719,7 +17719,7 @@ rt::function!(F_hipblasGemmEx, C_hipblasGemmEx, c"hipblasGemmEx", "hipblasGemmEx
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "A", "aType", "lda", "B", "bType", "ldb", "beta", "C", "cType", "ldc", "computeType", "algo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipblasGemmEx(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "alpha")?, rt::call::extract(x7, "A")?, &x8, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "B")?, &x11, rt::call::extract(x12, "ldb")?, rt::call::extract(x13, "beta")?, rt::call::extract(x14, "C")?, &x15, rt::call::extract(x16, "ldc")?, &x17, &x18));
 
-fn hipblasGemmEx(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: rt::PtrArg, A: rt::PtrArg, aType: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: rt::PtrArg, bType: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: rt::PtrArg, C: rt::PtrArg, cType: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, computeType: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasGemmEx(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: rt::PtrArg, A: rt::PtrArg, aType: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: rt::PtrArg, bType: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: rt::PtrArg, C: rt::PtrArgMut, cType: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, computeType: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasGemmEx");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -17754,7 +17754,7 @@ rt::function!(F_hipblasGemmBatchedEx, C_hipblasGemmBatchedEx, c"hipblasGemmBatch
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "A", "aType", "lda", "B", "bType", "ldb", "beta", "C", "cType", "ldc", "batchCount", "computeType", "algo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipblasGemmBatchedEx(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "alpha")?, rt::call::extract(x7, "A")?, &x8, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "B")?, &x11, rt::call::extract(x12, "ldb")?, rt::call::extract(x13, "beta")?, rt::call::extract(x14, "C")?, &x15, rt::call::extract(x16, "ldc")?, rt::call::extract(x17, "batchCount")?, &x18, &x19));
 
-fn hipblasGemmBatchedEx(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: rt::PtrArg, A: rt::PtrArg, aType: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: rt::PtrArg, bType: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: rt::PtrArg, C: rt::PtrArg, cType: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>, computeType: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasGemmBatchedEx(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: rt::PtrArg, A: rt::PtrArgMut, aType: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: rt::PtrArgMut, bType: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: rt::PtrArg, C: rt::PtrArgMut, cType: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, batchCount: rt::CInt<i32>, computeType: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasGemmBatchedEx");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -17790,7 +17790,7 @@ rt::function!(F_hipblasGemmStridedBatchedEx, C_hipblasGemmStridedBatchedEx, c"hi
     ["handle", "transA", "transB", "m", "n", "k", "alpha", "A", "aType", "lda", "strideA", "B", "bType", "ldb", "strideB", "beta", "C", "cType", "ldc", "strideC", "batchCount", "computeType", "algo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22]| hipblasGemmStridedBatchedEx(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "alpha")?, rt::call::extract(x7, "A")?, &x8, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "strideA")?, rt::call::extract(x11, "B")?, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "strideB")?, rt::call::extract(x15, "beta")?, rt::call::extract(x16, "C")?, &x17, rt::call::extract(x18, "ldc")?, rt::call::extract(x19, "strideC")?, rt::call::extract(x20, "batchCount")?, &x21, &x22));
 
-fn hipblasGemmStridedBatchedEx(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: rt::PtrArg, A: rt::PtrArg, aType: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, B: rt::PtrArg, bType: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: rt::PtrArg, C: rt::PtrArg, cType: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>, computeType: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasGemmStridedBatchedEx(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: rt::PtrArg, A: rt::PtrArg, aType: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, B: rt::PtrArg, bType: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, beta: rt::PtrArg, C: rt::PtrArgMut, cType: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, strideC: rt::CInt<i64>, batchCount: rt::CInt<i32>, computeType: &Bound<'_, PyAny>, algo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasGemmStridedBatchedEx");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(1, transA)?)?;
@@ -17829,7 +17829,7 @@ rt::function!(F_hipblasTrsmEx, C_hipblasTrsmEx, c"hipblasTrsmEx", "hipblasTrsmEx
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "A", "lda", "B", "ldb", "invA", "invAsize", "computeType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasTrsmEx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, rt::call::extract(x7, "alpha")?, rt::call::extract(x8, "A")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "B")?, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "invA")?, rt::call::extract(x13, "invAsize")?, &x14));
 
-fn hipblasTrsmEx(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: rt::PtrArg, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, invA: rt::PtrArg, invAsize: rt::CInt<i32>, computeType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasTrsmEx(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: rt::PtrArg, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, invA: rt::PtrArg, invAsize: rt::CInt<i32>, computeType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasTrsmEx");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -17860,7 +17860,7 @@ rt::function!(F_hipblasTrsmBatchedEx, C_hipblasTrsmBatchedEx, c"hipblasTrsmBatch
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "A", "lda", "B", "ldb", "batchCount", "invA", "invAsize", "computeType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipblasTrsmBatchedEx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, rt::call::extract(x7, "alpha")?, rt::call::extract(x8, "A")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "B")?, rt::call::extract(x11, "ldb")?, rt::call::extract(x12, "batchCount")?, rt::call::extract(x13, "invA")?, rt::call::extract(x14, "invAsize")?, &x15));
 
-fn hipblasTrsmBatchedEx(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: rt::PtrArg, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>, invA: rt::PtrArg, invAsize: rt::CInt<i32>, computeType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasTrsmBatchedEx(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: rt::PtrArg, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, batchCount: rt::CInt<i32>, invA: rt::PtrArg, invAsize: rt::CInt<i32>, computeType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasTrsmBatchedEx");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -17892,7 +17892,7 @@ rt::function!(F_hipblasTrsmStridedBatchedEx, C_hipblasTrsmStridedBatchedEx, c"hi
     ["handle", "side", "uplo", "transA", "diag", "m", "n", "alpha", "A", "lda", "strideA", "B", "ldb", "strideB", "batchCount", "invA", "invAsize", "strideInvA", "computeType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipblasTrsmStridedBatchedEx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "m")?, rt::call::extract(x6, "n")?, rt::call::extract(x7, "alpha")?, rt::call::extract(x8, "A")?, rt::call::extract(x9, "lda")?, rt::call::extract(x10, "strideA")?, rt::call::extract(x11, "B")?, rt::call::extract(x12, "ldb")?, rt::call::extract(x13, "strideB")?, rt::call::extract(x14, "batchCount")?, rt::call::extract(x15, "invA")?, rt::call::extract(x16, "invAsize")?, rt::call::extract(x17, "strideInvA")?, &x18));
 
-fn hipblasTrsmStridedBatchedEx(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: rt::PtrArg, A: rt::PtrArg, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, B: rt::PtrArg, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>, invA: rt::PtrArg, invAsize: rt::CInt<i32>, strideInvA: rt::CInt<i64>, computeType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasTrsmStridedBatchedEx(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, diag: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: rt::PtrArg, A: rt::PtrArgMut, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, strideB: rt::CInt<i64>, batchCount: rt::CInt<i32>, invA: rt::PtrArg, invAsize: rt::CInt<i32>, strideInvA: rt::CInt<i64>, computeType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasTrsmStridedBatchedEx");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(5, side)?)?;
@@ -17927,7 +17927,7 @@ rt::function!(F_hipblasAxpyEx, C_hipblasAxpyEx, c"hipblasAxpyEx", "hipblasAxpyEx
     ["handle", "n", "alpha", "alphaType", "x", "xType", "incx", "y", "yType", "incy", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasAxpyEx(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "alpha")?, &x3, rt::call::extract(x4, "x")?, &x5, rt::call::extract(x6, "incx")?, rt::call::extract(x7, "y")?, &x8, rt::call::extract(x9, "incy")?, &x10));
 
-fn hipblasAxpyEx(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: rt::PtrArg, alphaType: &Bound<'_, PyAny>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasAxpyEx(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: rt::PtrArg, alphaType: &Bound<'_, PyAny>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: rt::PtrArgMut, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasAxpyEx");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -17954,7 +17954,7 @@ rt::function!(F_hipblasAxpyBatchedEx, C_hipblasAxpyBatchedEx, c"hipblasAxpyBatch
     ["handle", "n", "alpha", "alphaType", "x", "xType", "incx", "y", "yType", "incy", "batchCount", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasAxpyBatchedEx(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "alpha")?, &x3, rt::call::extract(x4, "x")?, &x5, rt::call::extract(x6, "incx")?, rt::call::extract(x7, "y")?, &x8, rt::call::extract(x9, "incy")?, rt::call::extract(x10, "batchCount")?, &x11));
 
-fn hipblasAxpyBatchedEx(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: rt::PtrArg, alphaType: &Bound<'_, PyAny>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasAxpyBatchedEx(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: rt::PtrArg, alphaType: &Bound<'_, PyAny>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: rt::PtrArgMut, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasAxpyBatchedEx");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -17982,7 +17982,7 @@ rt::function!(F_hipblasAxpyStridedBatchedEx, C_hipblasAxpyStridedBatchedEx, c"hi
     ["handle", "n", "alpha", "alphaType", "x", "xType", "incx", "stridex", "y", "yType", "incy", "stridey", "batchCount", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasAxpyStridedBatchedEx(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "alpha")?, &x3, rt::call::extract(x4, "x")?, &x5, rt::call::extract(x6, "incx")?, rt::call::extract(x7, "stridex")?, rt::call::extract(x8, "y")?, &x9, rt::call::extract(x10, "incy")?, rt::call::extract(x11, "stridey")?, rt::call::extract(x12, "batchCount")?, &x13));
 
-fn hipblasAxpyStridedBatchedEx(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: rt::PtrArg, alphaType: &Bound<'_, PyAny>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasAxpyStridedBatchedEx(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: rt::PtrArg, alphaType: &Bound<'_, PyAny>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: rt::PtrArgMut, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasAxpyStridedBatchedEx");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -18012,7 +18012,7 @@ rt::function!(F_hipblasDotEx, C_hipblasDotEx, c"hipblasDotEx", "hipblasDotEx",
     ["handle", "n", "x", "xType", "incx", "y", "yType", "incy", "result", "resultType", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDotEx(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "y")?, &x6, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "result")?, &x9, &x10));
 
-fn hipblasDotEx(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: rt::PtrArg, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDotEx(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: rt::PtrArgMut, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDotEx");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -18039,7 +18039,7 @@ rt::function!(F_hipblasDotcEx, C_hipblasDotcEx, c"hipblasDotcEx", "hipblasDotcEx
     ["handle", "n", "x", "xType", "incx", "y", "yType", "incy", "result", "resultType", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasDotcEx(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "y")?, &x6, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "result")?, &x9, &x10));
 
-fn hipblasDotcEx(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: rt::PtrArg, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDotcEx(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, result: rt::PtrArgMut, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDotcEx");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -18066,7 +18066,7 @@ rt::function!(F_hipblasDotBatchedEx, C_hipblasDotBatchedEx, c"hipblasDotBatchedE
     ["handle", "n", "x", "xType", "incx", "y", "yType", "incy", "batchCount", "result", "resultType", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasDotBatchedEx(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "y")?, &x6, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "batchCount")?, rt::call::extract(x9, "result")?, &x10, &x11));
 
-fn hipblasDotBatchedEx(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: rt::PtrArg, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDotBatchedEx(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: rt::PtrArgMut, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDotBatchedEx");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -18094,7 +18094,7 @@ rt::function!(F_hipblasDotcBatchedEx, C_hipblasDotcBatchedEx, c"hipblasDotcBatch
     ["handle", "n", "x", "xType", "incx", "y", "yType", "incy", "batchCount", "result", "resultType", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasDotcBatchedEx(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "y")?, &x6, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "batchCount")?, rt::call::extract(x9, "result")?, &x10, &x11));
 
-fn hipblasDotcBatchedEx(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: rt::PtrArg, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDotcBatchedEx(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: rt::PtrArgMut, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDotcBatchedEx");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -18122,7 +18122,7 @@ rt::function!(F_hipblasDotStridedBatchedEx, C_hipblasDotStridedBatchedEx, c"hipb
     ["handle", "n", "x", "xType", "incx", "stridex", "y", "yType", "incy", "stridey", "batchCount", "result", "resultType", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasDotStridedBatchedEx(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "stridex")?, rt::call::extract(x6, "y")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, rt::call::extract(x10, "batchCount")?, rt::call::extract(x11, "result")?, &x12, &x13));
 
-fn hipblasDotStridedBatchedEx(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: rt::PtrArg, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDotStridedBatchedEx(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: rt::PtrArgMut, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDotStridedBatchedEx");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -18152,7 +18152,7 @@ rt::function!(F_hipblasDotcStridedBatchedEx, C_hipblasDotcStridedBatchedEx, c"hi
     ["handle", "n", "x", "xType", "incx", "stridex", "y", "yType", "incy", "stridey", "batchCount", "result", "resultType", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipblasDotcStridedBatchedEx(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "stridex")?, rt::call::extract(x6, "y")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, rt::call::extract(x10, "batchCount")?, rt::call::extract(x11, "result")?, &x12, &x13));
 
-fn hipblasDotcStridedBatchedEx(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: rt::PtrArg, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasDotcStridedBatchedEx(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: rt::PtrArgMut, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasDotcStridedBatchedEx");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -18182,7 +18182,7 @@ rt::function!(F_hipblasNrm2Ex, C_hipblasNrm2Ex, c"hipblasNrm2Ex", "hipblasNrm2Ex
     ["handle", "n", "x", "xType", "incx", "result", "resultType", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasNrm2Ex(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "result")?, &x6, &x7));
 
-fn hipblasNrm2Ex(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: rt::PtrArg, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasNrm2Ex(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, result: rt::PtrArgMut, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasNrm2Ex");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -18206,7 +18206,7 @@ rt::function!(F_hipblasNrm2BatchedEx, C_hipblasNrm2BatchedEx, c"hipblasNrm2Batch
     ["handle", "n", "x", "xType", "incx", "batchCount", "result", "resultType", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasNrm2BatchedEx(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "batchCount")?, rt::call::extract(x6, "result")?, &x7, &x8));
 
-fn hipblasNrm2BatchedEx(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: rt::PtrArg, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasNrm2BatchedEx(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, result: rt::PtrArgMut, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasNrm2BatchedEx");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -18231,7 +18231,7 @@ rt::function!(F_hipblasNrm2StridedBatchedEx, C_hipblasNrm2StridedBatchedEx, c"hi
     ["handle", "n", "x", "xType", "incx", "stridex", "batchCount", "result", "resultType", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasNrm2StridedBatchedEx(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "stridex")?, rt::call::extract(x6, "batchCount")?, rt::call::extract(x7, "result")?, &x8, &x9));
 
-fn hipblasNrm2StridedBatchedEx(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: rt::PtrArg, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasNrm2StridedBatchedEx(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, result: rt::PtrArgMut, resultType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasNrm2StridedBatchedEx");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -18257,7 +18257,7 @@ rt::function!(F_hipblasRotEx, C_hipblasRotEx, c"hipblasRotEx", "hipblasRotEx",
     ["handle", "n", "x", "xType", "incx", "y", "yType", "incy", "c", "s", "csType", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipblasRotEx(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "y")?, &x6, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "c")?, rt::call::extract(x9, "s")?, &x10, &x11));
 
-fn hipblasRotEx(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, c: rt::PtrArg, s: rt::PtrArg, csType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasRotEx(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArgMut, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: rt::PtrArgMut, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, c: rt::PtrArg, s: rt::PtrArg, csType: &Bound<'_, PyAny>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasRotEx");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -18285,7 +18285,7 @@ rt::function!(F_hipblasRotBatchedEx, C_hipblasRotBatchedEx, c"hipblasRotBatchedE
     ["handle", "n", "x", "xType", "incx", "y", "yType", "incy", "c", "s", "csType", "batchCount", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipblasRotBatchedEx(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "y")?, &x6, rt::call::extract(x7, "incy")?, rt::call::extract(x8, "c")?, rt::call::extract(x9, "s")?, &x10, rt::call::extract(x11, "batchCount")?, &x12));
 
-fn hipblasRotBatchedEx(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, c: rt::PtrArg, s: rt::PtrArg, csType: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasRotBatchedEx(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArgMut, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, y: rt::PtrArgMut, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, c: rt::PtrArg, s: rt::PtrArg, csType: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasRotBatchedEx");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -18314,7 +18314,7 @@ rt::function!(F_hipblasRotStridedBatchedEx, C_hipblasRotStridedBatchedEx, c"hipb
     ["handle", "n", "x", "xType", "incx", "stridex", "y", "yType", "incy", "stridey", "c", "s", "csType", "batchCount", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipblasRotStridedBatchedEx(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "x")?, &x3, rt::call::extract(x4, "incx")?, rt::call::extract(x5, "stridex")?, rt::call::extract(x6, "y")?, &x7, rt::call::extract(x8, "incy")?, rt::call::extract(x9, "stridey")?, rt::call::extract(x10, "c")?, rt::call::extract(x11, "s")?, &x12, rt::call::extract(x13, "batchCount")?, &x14));
 
-fn hipblasRotStridedBatchedEx(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: rt::PtrArg, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, c: rt::PtrArg, s: rt::PtrArg, csType: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasRotStridedBatchedEx(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, x: rt::PtrArgMut, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, y: rt::PtrArgMut, yType: &Bound<'_, PyAny>, incy: rt::CInt<i32>, stridey: rt::CInt<i64>, c: rt::PtrArg, s: rt::PtrArg, csType: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasRotStridedBatchedEx");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -18345,7 +18345,7 @@ rt::function!(F_hipblasScalEx, C_hipblasScalEx, c"hipblasScalEx", "hipblasScalEx
     ["handle", "n", "alpha", "alphaType", "x", "xType", "incx", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasScalEx(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "alpha")?, &x3, rt::call::extract(x4, "x")?, &x5, rt::call::extract(x6, "incx")?, &x7));
 
-fn hipblasScalEx(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: rt::PtrArg, alphaType: &Bound<'_, PyAny>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasScalEx(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: rt::PtrArg, alphaType: &Bound<'_, PyAny>, x: rt::PtrArgMut, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasScalEx");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -18369,7 +18369,7 @@ rt::function!(F_hipblasScalBatchedEx, C_hipblasScalBatchedEx, c"hipblasScalBatch
     ["handle", "n", "alpha", "alphaType", "x", "xType", "incx", "batchCount", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasScalBatchedEx(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "alpha")?, &x3, rt::call::extract(x4, "x")?, &x5, rt::call::extract(x6, "incx")?, rt::call::extract(x7, "batchCount")?, &x8));
 
-fn hipblasScalBatchedEx(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: rt::PtrArg, alphaType: &Bound<'_, PyAny>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasScalBatchedEx(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: rt::PtrArg, alphaType: &Bound<'_, PyAny>, x: rt::PtrArgMut, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, batchCount: rt::CInt<i32>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasScalBatchedEx");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -18394,7 +18394,7 @@ rt::function!(F_hipblasScalStridedBatchedEx, C_hipblasScalStridedBatchedEx, c"hi
     ["handle", "n", "alpha", "alphaType", "x", "xType", "incx", "stridex", "batchCount", "executionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipblasScalStridedBatchedEx(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "alpha")?, &x3, rt::call::extract(x4, "x")?, &x5, rt::call::extract(x6, "incx")?, rt::call::extract(x7, "stridex")?, rt::call::extract(x8, "batchCount")?, &x9));
 
-fn hipblasScalStridedBatchedEx(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, alpha: rt::PtrArg, alphaType: &Bound<'_, PyAny>, x: rt::PtrArg, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasScalStridedBatchedEx(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, alpha: rt::PtrArg, alphaType: &Bound<'_, PyAny>, x: rt::PtrArgMut, xType: &Bound<'_, PyAny>, incx: rt::CInt<i32>, stridex: rt::CInt<i64>, batchCount: rt::CInt<i32>, executionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasScalStridedBatchedEx");
     let a_handle = handle.addr();
     let a_n = n.0;

@@ -587,6 +587,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("HIPRAND_VERSION", 201016i64)?;
     m.add("HIPRAND_DEFAULT_MAX_BLOCK_SIZE", 256i64)?;
     m.add("HIPRAND_DEFAULT_MIN_WARPS_PER_EU", 1i64)?;
+    m.add("hiprandDirectionVectors32_t", m.py().get_type::<rt::Pointer>())?;
+    m.add("hiprandDirectionVectors64_t", m.py().get_type::<rt::Pointer>())?;
     TYPES.install(m, FOREIGN)?;
     m.add("_hipgen_library_", LIB.spec.name)?;
     // The ROCm release these bindings were generated from.
@@ -597,6 +599,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// Types of imported modules that this module's functions use, re-exported by name.
 static FOREIGN: &[(&str, &rt::TypeRegistry, usize)] = &[
     ("ihipStream_t", &super::hip::TYPES, 182),
+    ("uint4", &super::hip::TYPES, 106),
 ];
 
 /// API name → symbol of every function, for diagnostics and tests.

@@ -182,7 +182,7 @@ rt::function!(F_hiprtcGetProgramLog, C_hiprtcGetProgramLog, c"hiprtcGetProgramLo
     ["prog", "log"],
     |py, [x0, x1]| hiprtcGetProgramLog(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "log")?));
 
-fn hiprtcGetProgramLog(py: Python<'_>, prog: rt::PtrArg, log: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprtcGetProgramLog(py: Python<'_>, prog: rt::PtrArg, log: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetProgramLog");
     let a_prog = prog.addr();
     let a_log = log.addr();
@@ -219,7 +219,7 @@ rt::function!(F_hiprtcGetCode, C_hiprtcGetCode, c"hiprtcGetCode", "hiprtcGetCode
     ["prog", "code"],
     |py, [x0, x1]| hiprtcGetCode(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "code")?));
 
-fn hiprtcGetCode(py: Python<'_>, prog: rt::PtrArg, code: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprtcGetCode(py: Python<'_>, prog: rt::PtrArg, code: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetCode");
     let a_prog = prog.addr();
     let a_code = code.addr();
@@ -256,7 +256,7 @@ rt::function!(F_hiprtcGetBitcode, C_hiprtcGetBitcode, c"hiprtcGetBitcode", "hipr
     ["prog", "bitcode"],
     |py, [x0, x1]| hiprtcGetBitcode(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "bitcode")?));
 
-fn hiprtcGetBitcode(py: Python<'_>, prog: rt::PtrArg, bitcode: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprtcGetBitcode(py: Python<'_>, prog: rt::PtrArg, bitcode: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetBitcode");
     let a_prog = prog.addr();
     let a_bitcode = bitcode.addr();
@@ -293,7 +293,7 @@ rt::function!(F_hiprtcLinkCreate, C_hiprtcLinkCreate, c"hiprtcLinkCreate", "hipr
     ["num_options", "option_ptr", "option_vals_pptr"],
     |py, [x0, x1, x2]| hiprtcLinkCreate(py, rt::call::extract(x0, "num_options")?, &x1, rt::call::extract(x2, "option_vals_pptr")?));
 
-fn hiprtcLinkCreate(py: Python<'_>, num_options: rt::CInt<u32>, option_ptr: &Bound<'_, PyAny>, option_vals_pptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprtcLinkCreate(py: Python<'_>, num_options: rt::CInt<u32>, option_ptr: &Bound<'_, PyAny>, option_vals_pptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkCreate");
     let a_num_options = num_options.0;
     let p_option_ptr = rt::typed_ptr_arg(option_ptr, None, 4, true)?;
@@ -315,7 +315,7 @@ rt::function!(F_hiprtcLinkAddFile, C_hiprtcLinkAddFile, c"hiprtcLinkAddFile", "h
     ["hip_link_state", "input_type", "file_path", "num_options", "options_ptr", "option_values"],
     |py, [x0, x1, x2, x3, x4, x5]| hiprtcLinkAddFile(py, rt::call::extract(x0, "hip_link_state")?, &x1, rt::call::extract(x2, "file_path")?, rt::call::extract(x3, "num_options")?, &x4, rt::call::extract(x5, "option_values")?));
 
-fn hiprtcLinkAddFile(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bound<'_, PyAny>, file_path: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprtcLinkAddFile(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bound<'_, PyAny>, file_path: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkAddFile");
     let a_hip_link_state = hip_link_state.addr();
     let a_input_type = rt::narrow::<u32>(TYPES.enum_arg(2, input_type)?)?;
@@ -341,7 +341,7 @@ rt::function!(F_hiprtcLinkAddData, C_hiprtcLinkAddData, c"hiprtcLinkAddData", "h
     ["hip_link_state", "input_type", "image", "image_size", "name", "num_options", "options_ptr", "option_values"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hiprtcLinkAddData(py, rt::call::extract(x0, "hip_link_state")?, &x1, rt::call::extract(x2, "image")?, rt::call::extract(x3, "image_size")?, rt::call::extract(x4, "name")?, rt::call::extract(x5, "num_options")?, &x6, rt::call::extract(x7, "option_values")?));
 
-fn hiprtcLinkAddData(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bound<'_, PyAny>, image: rt::PtrArg, image_size: rt::CInt<u64>, name: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprtcLinkAddData(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bound<'_, PyAny>, image: rt::PtrArgMut, image_size: rt::CInt<u64>, name: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkAddData");
     let a_hip_link_state = hip_link_state.addr();
     let a_input_type = rt::narrow::<u32>(TYPES.enum_arg(2, input_type)?)?;

@@ -82,7 +82,7 @@ rt::function!(F_hipsolverSetStream, C_hipsolverSetStream, c"hipsolverSetStream",
     ["handle", "streamId"],
     |py, [x0, x1]| hipsolverSetStream(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "streamId")?));
 
-fn hipsolverSetStream(py: Python<'_>, handle: rt::PtrArg, streamId: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverSetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSetStream");
     let a_handle = handle.addr();
     let a_streamId = streamId.addr();
@@ -100,7 +100,7 @@ rt::function!(F_hipsolverGetStream, C_hipsolverGetStream, c"hipsolverGetStream",
     ["handle", "streamId"],
     |py, [x0, x1]| hipsolverGetStream(py, rt::call::extract(x0, "handle")?, &x1));
 
-fn hipsolverGetStream(py: Python<'_>, handle: rt::PtrArg, streamId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverGetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverGetStream");
     let a_handle = handle.addr();
     let mut h_streamId = super::hip::TYPES.handle_ref(182, streamId, true)?;
@@ -119,7 +119,7 @@ rt::function!(F_hipsolverCreateGesvdjInfo, C_hipsolverCreateGesvdjInfo, c"hipsol
     ["info"],
     |py, [x0]| hipsolverCreateGesvdjInfo(py, rt::call::extract(x0, "info")?));
 
-fn hipsolverCreateGesvdjInfo(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverCreateGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCreateGesvdjInfo");
     let a_info = info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -157,7 +157,7 @@ rt::function!(F_hipsolverXgesvdjSetMaxSweeps, C_hipsolverXgesvdjSetMaxSweeps, c"
     ["info", "max_sweeps"],
     |py, [x0, x1]| hipsolverXgesvdjSetMaxSweeps(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "max_sweeps")?));
 
-fn hipsolverXgesvdjSetMaxSweeps(py: Python<'_>, info: rt::PtrArg, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverXgesvdjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXgesvdjSetMaxSweeps");
     let a_info = info.addr();
     let a_max_sweeps = max_sweeps.0;
@@ -175,7 +175,7 @@ rt::function!(F_hipsolverXgesvdjSetSortEig, C_hipsolverXgesvdjSetSortEig, c"hips
     ["info", "sort_eig"],
     |py, [x0, x1]| hipsolverXgesvdjSetSortEig(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "sort_eig")?));
 
-fn hipsolverXgesvdjSetSortEig(py: Python<'_>, info: rt::PtrArg, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverXgesvdjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXgesvdjSetSortEig");
     let a_info = info.addr();
     let a_sort_eig = sort_eig.0;
@@ -193,7 +193,7 @@ rt::function!(F_hipsolverXgesvdjSetTolerance, C_hipsolverXgesvdjSetTolerance, c"
     ["info", "tolerance"],
     |py, [x0, x1]| hipsolverXgesvdjSetTolerance(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "tolerance")?));
 
-fn hipsolverXgesvdjSetTolerance(py: Python<'_>, info: rt::PtrArg, tolerance: f64) -> PyResult<PyObject> {
+fn hipsolverXgesvdjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXgesvdjSetTolerance");
     let a_info = info.addr();
     let a_tolerance = tolerance;
@@ -211,7 +211,7 @@ rt::function!(F_hipsolverXgesvdjGetResidual, C_hipsolverXgesvdjGetResidual, c"hi
     ["handle", "info", "residual"],
     |py, [x0, x1, x2]| hipsolverXgesvdjGetResidual(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsolverXgesvdjGetResidual(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverXgesvdjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXgesvdjGetResidual");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -231,7 +231,7 @@ rt::function!(F_hipsolverXgesvdjGetSweeps, C_hipsolverXgesvdjGetSweeps, c"hipsol
     ["handle", "info", "executed_sweeps"],
     |py, [x0, x1, x2]| hipsolverXgesvdjGetSweeps(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsolverXgesvdjGetSweeps(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverXgesvdjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXgesvdjGetSweeps");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -251,7 +251,7 @@ rt::function!(F_hipsolverCreateSyevjInfo, C_hipsolverCreateSyevjInfo, c"hipsolve
     ["info"],
     |py, [x0]| hipsolverCreateSyevjInfo(py, rt::call::extract(x0, "info")?));
 
-fn hipsolverCreateSyevjInfo(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverCreateSyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCreateSyevjInfo");
     let a_info = info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -289,7 +289,7 @@ rt::function!(F_hipsolverXsyevjSetMaxSweeps, C_hipsolverXsyevjSetMaxSweeps, c"hi
     ["info", "max_sweeps"],
     |py, [x0, x1]| hipsolverXsyevjSetMaxSweeps(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "max_sweeps")?));
 
-fn hipsolverXsyevjSetMaxSweeps(py: Python<'_>, info: rt::PtrArg, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverXsyevjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXsyevjSetMaxSweeps");
     let a_info = info.addr();
     let a_max_sweeps = max_sweeps.0;
@@ -307,7 +307,7 @@ rt::function!(F_hipsolverXsyevjSetSortEig, C_hipsolverXsyevjSetSortEig, c"hipsol
     ["info", "sort_eig"],
     |py, [x0, x1]| hipsolverXsyevjSetSortEig(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "sort_eig")?));
 
-fn hipsolverXsyevjSetSortEig(py: Python<'_>, info: rt::PtrArg, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverXsyevjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXsyevjSetSortEig");
     let a_info = info.addr();
     let a_sort_eig = sort_eig.0;
@@ -325,7 +325,7 @@ rt::function!(F_hipsolverXsyevjSetTolerance, C_hipsolverXsyevjSetTolerance, c"hi
     ["info", "tolerance"],
     |py, [x0, x1]| hipsolverXsyevjSetTolerance(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "tolerance")?));
 
-fn hipsolverXsyevjSetTolerance(py: Python<'_>, info: rt::PtrArg, tolerance: f64) -> PyResult<PyObject> {
+fn hipsolverXsyevjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXsyevjSetTolerance");
     let a_info = info.addr();
     let a_tolerance = tolerance;
@@ -343,7 +343,7 @@ rt::function!(F_hipsolverXsyevjGetResidual, C_hipsolverXsyevjGetResidual, c"hips
     ["handle", "info", "residual"],
     |py, [x0, x1, x2]| hipsolverXsyevjGetResidual(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsolverXsyevjGetResidual(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverXsyevjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXsyevjGetResidual");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -363,7 +363,7 @@ rt::function!(F_hipsolverXsyevjGetSweeps, C_hipsolverXsyevjGetSweeps, c"hipsolve
     ["handle", "info", "executed_sweeps"],
     |py, [x0, x1, x2]| hipsolverXsyevjGetSweeps(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsolverXsyevjGetSweeps(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverXsyevjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverXsyevjGetSweeps");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -383,7 +383,7 @@ rt::function!(F_hipsolverSorgbr_bufferSize, C_hipsolverSorgbr_bufferSize, c"hips
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSorgbr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsolverSorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgbr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -411,7 +411,7 @@ rt::function!(F_hipsolverDorgbr_bufferSize, C_hipsolverDorgbr_bufferSize, c"hips
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDorgbr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsolverDorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgbr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -439,7 +439,7 @@ rt::function!(F_hipsolverCungbr_bufferSize, C_hipsolverCungbr_bufferSize, c"hips
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCungbr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsolverCungbr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungbr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -467,7 +467,7 @@ rt::function!(F_hipsolverZungbr_bufferSize, C_hipsolverZungbr_bufferSize, c"hips
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZungbr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsolverZungbr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungbr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -495,7 +495,7 @@ rt::function!(F_hipsolverSorgbr, C_hipsolverSorgbr, c"hipsolverSorgbr", "hipsolv
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSorgbr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverSorgbr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgbr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -526,7 +526,7 @@ rt::function!(F_hipsolverDorgbr, C_hipsolverDorgbr, c"hipsolverDorgbr", "hipsolv
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDorgbr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDorgbr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgbr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -557,7 +557,7 @@ rt::function!(F_hipsolverCungbr, C_hipsolverCungbr, c"hipsolverCungbr", "hipsolv
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverCungbr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverCungbr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungbr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -588,7 +588,7 @@ rt::function!(F_hipsolverZungbr, C_hipsolverZungbr, c"hipsolverZungbr", "hipsolv
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZungbr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverZungbr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungbr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -619,7 +619,7 @@ rt::function!(F_hipsolverSorgqr_bufferSize, C_hipsolverSorgqr_bufferSize, c"hips
     ["handle", "m", "n", "k", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverSorgqr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverSorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgqr_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -646,7 +646,7 @@ rt::function!(F_hipsolverDorgqr_bufferSize, C_hipsolverDorgqr_bufferSize, c"hips
     ["handle", "m", "n", "k", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDorgqr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgqr_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -673,7 +673,7 @@ rt::function!(F_hipsolverCungqr_bufferSize, C_hipsolverCungqr_bufferSize, c"hips
     ["handle", "m", "n", "k", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverCungqr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverCungqr_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungqr_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -700,7 +700,7 @@ rt::function!(F_hipsolverZungqr_bufferSize, C_hipsolverZungqr_bufferSize, c"hips
     ["handle", "m", "n", "k", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverZungqr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverZungqr_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungqr_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -727,7 +727,7 @@ rt::function!(F_hipsolverSorgqr, C_hipsolverSorgqr, c"hipsolverSorgqr", "hipsolv
     ["handle", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverSorgqr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverSorgqr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgqr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -757,7 +757,7 @@ rt::function!(F_hipsolverDorgqr, C_hipsolverDorgqr, c"hipsolverDorgqr", "hipsolv
     ["handle", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDorgqr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDorgqr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgqr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -787,7 +787,7 @@ rt::function!(F_hipsolverCungqr, C_hipsolverCungqr, c"hipsolverCungqr", "hipsolv
     ["handle", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverCungqr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverCungqr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungqr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -817,7 +817,7 @@ rt::function!(F_hipsolverZungqr, C_hipsolverZungqr, c"hipsolverZungqr", "hipsolv
     ["handle", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverZungqr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverZungqr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungqr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -847,7 +847,7 @@ rt::function!(F_hipsolverSorgtr_bufferSize, C_hipsolverSorgtr_bufferSize, c"hips
     ["handle", "uplo", "n", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverSorgtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipsolverSorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgtr_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -873,7 +873,7 @@ rt::function!(F_hipsolverDorgtr_bufferSize, C_hipsolverDorgtr_bufferSize, c"hips
     ["handle", "uplo", "n", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDorgtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipsolverDorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgtr_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -899,7 +899,7 @@ rt::function!(F_hipsolverCungtr_bufferSize, C_hipsolverCungtr_bufferSize, c"hips
     ["handle", "uplo", "n", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverCungtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipsolverCungtr_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungtr_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -925,7 +925,7 @@ rt::function!(F_hipsolverZungtr_bufferSize, C_hipsolverZungtr_bufferSize, c"hips
     ["handle", "uplo", "n", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverZungtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipsolverZungtr_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungtr_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -951,7 +951,7 @@ rt::function!(F_hipsolverSorgtr, C_hipsolverSorgtr, c"hipsolverSorgtr", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSorgtr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverSorgtr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSorgtr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -980,7 +980,7 @@ rt::function!(F_hipsolverDorgtr, C_hipsolverDorgtr, c"hipsolverDorgtr", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDorgtr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDorgtr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDorgtr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -1009,7 +1009,7 @@ rt::function!(F_hipsolverCungtr, C_hipsolverCungtr, c"hipsolverCungtr", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCungtr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverCungtr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCungtr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -1038,7 +1038,7 @@ rt::function!(F_hipsolverZungtr, C_hipsolverZungtr, c"hipsolverZungtr", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZungtr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverZungtr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZungtr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -1067,7 +1067,7 @@ rt::function!(F_hipsolverSormqr_bufferSize, C_hipsolverSormqr_bufferSize, c"hips
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSormqr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverSormqr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSormqr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -1099,7 +1099,7 @@ rt::function!(F_hipsolverDormqr_bufferSize, C_hipsolverDormqr_bufferSize, c"hips
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDormqr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDormqr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDormqr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -1131,7 +1131,7 @@ rt::function!(F_hipsolverCunmqr_bufferSize, C_hipsolverCunmqr_bufferSize, c"hips
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCunmqr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverCunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCunmqr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -1163,7 +1163,7 @@ rt::function!(F_hipsolverZunmqr_bufferSize, C_hipsolverZunmqr_bufferSize, c"hips
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZunmqr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverZunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZunmqr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -1195,7 +1195,7 @@ rt::function!(F_hipsolverSormqr, C_hipsolverSormqr, c"hipsolverSormqr", "hipsolv
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSormqr(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverSormqr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSormqr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -1230,7 +1230,7 @@ rt::function!(F_hipsolverDormqr, C_hipsolverDormqr, c"hipsolverDormqr", "hipsolv
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDormqr(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDormqr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDormqr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -1265,7 +1265,7 @@ rt::function!(F_hipsolverCunmqr, C_hipsolverCunmqr, c"hipsolverCunmqr", "hipsolv
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCunmqr(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverCunmqr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCunmqr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -1300,7 +1300,7 @@ rt::function!(F_hipsolverZunmqr, C_hipsolverZunmqr, c"hipsolverZunmqr", "hipsolv
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZunmqr(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverZunmqr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZunmqr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -1335,7 +1335,7 @@ rt::function!(F_hipsolverSormtr_bufferSize, C_hipsolverSormtr_bufferSize, c"hips
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSormtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverSormtr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSormtr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -1367,7 +1367,7 @@ rt::function!(F_hipsolverDormtr_bufferSize, C_hipsolverDormtr_bufferSize, c"hips
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDormtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDormtr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDormtr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -1399,7 +1399,7 @@ rt::function!(F_hipsolverCunmtr_bufferSize, C_hipsolverCunmtr_bufferSize, c"hips
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCunmtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverCunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCunmtr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -1431,7 +1431,7 @@ rt::function!(F_hipsolverZunmtr_bufferSize, C_hipsolverZunmtr_bufferSize, c"hips
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZunmtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverZunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZunmtr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -1463,7 +1463,7 @@ rt::function!(F_hipsolverSormtr, C_hipsolverSormtr, c"hipsolverSormtr", "hipsolv
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSormtr(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverSormtr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSormtr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -1498,7 +1498,7 @@ rt::function!(F_hipsolverDormtr, C_hipsolverDormtr, c"hipsolverDormtr", "hipsolv
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDormtr(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDormtr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDormtr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -1533,7 +1533,7 @@ rt::function!(F_hipsolverCunmtr, C_hipsolverCunmtr, c"hipsolverCunmtr", "hipsolv
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCunmtr(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverCunmtr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCunmtr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -1568,7 +1568,7 @@ rt::function!(F_hipsolverZunmtr, C_hipsolverZunmtr, c"hipsolverZunmtr", "hipsolv
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZunmtr(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverZunmtr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZunmtr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -1603,7 +1603,7 @@ rt::function!(F_hipsolverSgebrd_bufferSize, C_hipsolverSgebrd_bufferSize, c"hips
     ["handle", "m", "n", "lwork"],
     |py, [x0, x1, x2, x3]| hipsolverSgebrd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverSgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgebrd_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -1624,7 +1624,7 @@ rt::function!(F_hipsolverDgebrd_bufferSize, C_hipsolverDgebrd_bufferSize, c"hips
     ["handle", "m", "n", "lwork"],
     |py, [x0, x1, x2, x3]| hipsolverDgebrd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgebrd_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -1645,7 +1645,7 @@ rt::function!(F_hipsolverCgebrd_bufferSize, C_hipsolverCgebrd_bufferSize, c"hips
     ["handle", "m", "n", "lwork"],
     |py, [x0, x1, x2, x3]| hipsolverCgebrd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverCgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgebrd_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -1666,7 +1666,7 @@ rt::function!(F_hipsolverZgebrd_bufferSize, C_hipsolverZgebrd_bufferSize, c"hips
     ["handle", "m", "n", "lwork"],
     |py, [x0, x1, x2, x3]| hipsolverZgebrd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverZgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgebrd_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -1687,7 +1687,7 @@ rt::function!(F_hipsolverSgebrd, C_hipsolverSgebrd, c"hipsolverSgebrd", "hipsolv
     ["handle", "m", "n", "A", "lda", "D", "E", "tauq", "taup", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSgebrd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverSgebrd(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgebrd");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -1722,7 +1722,7 @@ rt::function!(F_hipsolverDgebrd, C_hipsolverDgebrd, c"hipsolverDgebrd", "hipsolv
     ["handle", "m", "n", "A", "lda", "D", "E", "tauq", "taup", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDgebrd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverDgebrd(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgebrd");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -1757,7 +1757,7 @@ rt::function!(F_hipsolverCgebrd, C_hipsolverCgebrd, c"hipsolverCgebrd", "hipsolv
     ["handle", "m", "n", "A", "lda", "D", "E", "tauq", "taup", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCgebrd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverCgebrd(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgebrd");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -1792,7 +1792,7 @@ rt::function!(F_hipsolverZgebrd, C_hipsolverZgebrd, c"hipsolverZgebrd", "hipsolv
     ["handle", "m", "n", "A", "lda", "D", "E", "tauq", "taup", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZgebrd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverZgebrd(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgebrd");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -1827,7 +1827,7 @@ rt::function!(F_hipsolverSSgels_bufferSize, C_hipsolverSSgels_bufferSize, c"hips
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSSgels_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
 
-fn hipsolverSSgels_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSSgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSSgels_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -1858,7 +1858,7 @@ rt::function!(F_hipsolverDDgels_bufferSize, C_hipsolverDDgels_bufferSize, c"hips
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDDgels_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
 
-fn hipsolverDDgels_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDDgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDDgels_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -1889,7 +1889,7 @@ rt::function!(F_hipsolverCCgels_bufferSize, C_hipsolverCCgels_bufferSize, c"hips
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverCCgels_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
 
-fn hipsolverCCgels_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCCgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCCgels_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -1920,7 +1920,7 @@ rt::function!(F_hipsolverZZgels_bufferSize, C_hipsolverZZgels_bufferSize, c"hips
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZZgels_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
 
-fn hipsolverZZgels_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZZgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZZgels_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -1951,7 +1951,7 @@ rt::function!(F_hipsolverSSgels, C_hipsolverSSgels, c"hipsolverSSgels", "hipsolv
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSSgels(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverSSgels(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSSgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSSgels");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -1986,7 +1986,7 @@ rt::function!(F_hipsolverDDgels, C_hipsolverDDgels, c"hipsolverDDgels", "hipsolv
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDDgels(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDDgels(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDDgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDDgels");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -2021,7 +2021,7 @@ rt::function!(F_hipsolverCCgels, C_hipsolverCCgels, c"hipsolverCCgels", "hipsolv
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCCgels(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverCCgels(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCCgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCCgels");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -2056,7 +2056,7 @@ rt::function!(F_hipsolverZZgels, C_hipsolverZZgels, c"hipsolverZZgels", "hipsolv
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZZgels(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverZZgels(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZZgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZZgels");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -2091,7 +2091,7 @@ rt::function!(F_hipsolverSgeqrf_bufferSize, C_hipsolverSgeqrf_bufferSize, c"hips
     ["handle", "m", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverSgeqrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverSgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgeqrf_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -2115,7 +2115,7 @@ rt::function!(F_hipsolverDgeqrf_bufferSize, C_hipsolverDgeqrf_bufferSize, c"hips
     ["handle", "m", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDgeqrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgeqrf_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -2139,7 +2139,7 @@ rt::function!(F_hipsolverCgeqrf_bufferSize, C_hipsolverCgeqrf_bufferSize, c"hips
     ["handle", "m", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverCgeqrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverCgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgeqrf_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -2163,7 +2163,7 @@ rt::function!(F_hipsolverZgeqrf_bufferSize, C_hipsolverZgeqrf_bufferSize, c"hips
     ["handle", "m", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverZgeqrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverZgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgeqrf_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -2187,7 +2187,7 @@ rt::function!(F_hipsolverSgeqrf, C_hipsolverSgeqrf, c"hipsolverSgeqrf", "hipsolv
     ["handle", "m", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverSgeqrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgeqrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -2216,7 +2216,7 @@ rt::function!(F_hipsolverDgeqrf, C_hipsolverDgeqrf, c"hipsolverDgeqrf", "hipsolv
     ["handle", "m", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDgeqrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgeqrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -2245,7 +2245,7 @@ rt::function!(F_hipsolverCgeqrf, C_hipsolverCgeqrf, c"hipsolverCgeqrf", "hipsolv
     ["handle", "m", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverCgeqrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgeqrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -2274,7 +2274,7 @@ rt::function!(F_hipsolverZgeqrf, C_hipsolverZgeqrf, c"hipsolverZgeqrf", "hipsolv
     ["handle", "m", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverZgeqrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgeqrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -2303,7 +2303,7 @@ rt::function!(F_hipsolverSSgesv_bufferSize, C_hipsolverSSgesv_bufferSize, c"hips
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSSgesv_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
 
-fn hipsolverSSgesv_bufferSize(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSSgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSSgesv_bufferSize");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2335,7 +2335,7 @@ rt::function!(F_hipsolverDDgesv_bufferSize, C_hipsolverDDgesv_bufferSize, c"hips
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDDgesv_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
 
-fn hipsolverDDgesv_bufferSize(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDDgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDDgesv_bufferSize");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2367,7 +2367,7 @@ rt::function!(F_hipsolverCCgesv_bufferSize, C_hipsolverCCgesv_bufferSize, c"hips
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverCCgesv_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
 
-fn hipsolverCCgesv_bufferSize(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCCgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCCgesv_bufferSize");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2399,7 +2399,7 @@ rt::function!(F_hipsolverZZgesv_bufferSize, C_hipsolverZZgesv_bufferSize, c"hips
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZZgesv_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, &x10));
 
-fn hipsolverZZgesv_bufferSize(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZZgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZZgesv_bufferSize");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2431,7 +2431,7 @@ rt::function!(F_hipsolverSSgesv, C_hipsolverSSgesv, c"hipsolverSSgesv", "hipsolv
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSSgesv(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverSSgesv(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSSgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSSgesv");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2467,7 +2467,7 @@ rt::function!(F_hipsolverDDgesv, C_hipsolverDDgesv, c"hipsolverDDgesv", "hipsolv
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDDgesv(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDDgesv(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDDgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDDgesv");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2503,7 +2503,7 @@ rt::function!(F_hipsolverCCgesv, C_hipsolverCCgesv, c"hipsolverCCgesv", "hipsolv
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCCgesv(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverCCgesv(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCCgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCCgesv");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2539,7 +2539,7 @@ rt::function!(F_hipsolverZZgesv, C_hipsolverZZgesv, c"hipsolverZZgesv", "hipsolv
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZZgesv(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverZZgesv(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZZgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZZgesv");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -2575,7 +2575,7 @@ rt::function!(F_hipsolverSgesvd_bufferSize, C_hipsolverSgesvd_bufferSize, c"hips
     ["handle", "jobu", "jobv", "m", "n", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverSgesvd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5));
 
-fn hipsolverSgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvd_bufferSize");
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
@@ -2598,7 +2598,7 @@ rt::function!(F_hipsolverDgesvd_bufferSize, C_hipsolverDgesvd_bufferSize, c"hips
     ["handle", "jobu", "jobv", "m", "n", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDgesvd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5));
 
-fn hipsolverDgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvd_bufferSize");
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
@@ -2621,7 +2621,7 @@ rt::function!(F_hipsolverCgesvd_bufferSize, C_hipsolverCgesvd_bufferSize, c"hips
     ["handle", "jobu", "jobv", "m", "n", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverCgesvd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5));
 
-fn hipsolverCgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvd_bufferSize");
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
@@ -2644,7 +2644,7 @@ rt::function!(F_hipsolverZgesvd_bufferSize, C_hipsolverZgesvd_bufferSize, c"hips
     ["handle", "jobu", "jobv", "m", "n", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverZgesvd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5));
 
-fn hipsolverZgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvd_bufferSize");
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
@@ -2667,7 +2667,7 @@ rt::function!(F_hipsolverSgesvd, C_hipsolverSgesvd, c"hipsolverSgesvd", "hipsolv
     ["handle", "jobu", "jobv", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "rwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverSgesvd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverSgesvd(py: Python<'_>, handle: rt::PtrArg, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvd");
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
@@ -2706,7 +2706,7 @@ rt::function!(F_hipsolverDgesvd, C_hipsolverDgesvd, c"hipsolverDgesvd", "hipsolv
     ["handle", "jobu", "jobv", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "rwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDgesvd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverDgesvd(py: Python<'_>, handle: rt::PtrArg, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvd");
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
@@ -2745,7 +2745,7 @@ rt::function!(F_hipsolverCgesvd, C_hipsolverCgesvd, c"hipsolverCgesvd", "hipsolv
     ["handle", "jobu", "jobv", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "rwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverCgesvd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverCgesvd(py: Python<'_>, handle: rt::PtrArg, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvd");
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
@@ -2784,7 +2784,7 @@ rt::function!(F_hipsolverZgesvd, C_hipsolverZgesvd, c"hipsolverZgesvd", "hipsolv
     ["handle", "jobu", "jobv", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "rwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverZgesvd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverZgesvd(py: Python<'_>, handle: rt::PtrArg, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvd");
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
@@ -2823,7 +2823,7 @@ rt::function!(F_hipsolverSgesvdj_bufferSize, C_hipsolverSgesvdj_bufferSize, c"hi
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSgesvdj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "params")?));
 
-fn hipsolverSgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverSgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvdj_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -2858,7 +2858,7 @@ rt::function!(F_hipsolverDgesvdj_bufferSize, C_hipsolverDgesvdj_bufferSize, c"hi
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDgesvdj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "params")?));
 
-fn hipsolverDgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvdj_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -2893,7 +2893,7 @@ rt::function!(F_hipsolverCgesvdj_bufferSize, C_hipsolverCgesvdj_bufferSize, c"hi
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCgesvdj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "params")?));
 
-fn hipsolverCgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverCgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvdj_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -2928,7 +2928,7 @@ rt::function!(F_hipsolverZgesvdj_bufferSize, C_hipsolverZgesvdj_bufferSize, c"hi
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZgesvdj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "params")?));
 
-fn hipsolverZgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverZgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvdj_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -2963,7 +2963,7 @@ rt::function!(F_hipsolverSgesvdj, C_hipsolverSgesvdj, c"hipsolverSgesvdj", "hips
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverSgesvdj(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, rt::call::extract(x15, "params")?));
 
-fn hipsolverSgesvdj(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverSgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvdj");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -3001,7 +3001,7 @@ rt::function!(F_hipsolverDgesvdj, C_hipsolverDgesvdj, c"hipsolverDgesvdj", "hips
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDgesvdj(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, rt::call::extract(x15, "params")?));
 
-fn hipsolverDgesvdj(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvdj");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -3039,7 +3039,7 @@ rt::function!(F_hipsolverCgesvdj, C_hipsolverCgesvdj, c"hipsolverCgesvdj", "hips
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverCgesvdj(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, rt::call::extract(x15, "params")?));
 
-fn hipsolverCgesvdj(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverCgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvdj");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -3077,7 +3077,7 @@ rt::function!(F_hipsolverZgesvdj, C_hipsolverZgesvdj, c"hipsolverZgesvdj", "hips
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverZgesvdj(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, rt::call::extract(x15, "params")?));
 
-fn hipsolverZgesvdj(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverZgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvdj");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -3115,7 +3115,7 @@ rt::function!(F_hipsolverSgesvdjBatched_bufferSize, C_hipsolverSgesvdjBatched_bu
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSgesvdjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "params")?, rt::call::extract(x13, "batch_count")?));
 
-fn hipsolverSgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverSgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvdjBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -3150,7 +3150,7 @@ rt::function!(F_hipsolverDgesvdjBatched_bufferSize, C_hipsolverDgesvdjBatched_bu
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDgesvdjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "params")?, rt::call::extract(x13, "batch_count")?));
 
-fn hipsolverDgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvdjBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -3185,7 +3185,7 @@ rt::function!(F_hipsolverCgesvdjBatched_bufferSize, C_hipsolverCgesvdjBatched_bu
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverCgesvdjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "params")?, rt::call::extract(x13, "batch_count")?));
 
-fn hipsolverCgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverCgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvdjBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -3220,7 +3220,7 @@ rt::function!(F_hipsolverZgesvdjBatched_bufferSize, C_hipsolverZgesvdjBatched_bu
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZgesvdjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "params")?, rt::call::extract(x13, "batch_count")?));
 
-fn hipsolverZgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverZgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvdjBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -3255,7 +3255,7 @@ rt::function!(F_hipsolverSgesvdjBatched, C_hipsolverSgesvdjBatched, c"hipsolverS
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverSgesvdjBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, rt::call::extract(x14, "params")?, rt::call::extract(x15, "batch_count")?));
 
-fn hipsolverSgesvdjBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverSgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgesvdjBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -3293,7 +3293,7 @@ rt::function!(F_hipsolverDgesvdjBatched, C_hipsolverDgesvdjBatched, c"hipsolverD
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDgesvdjBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, rt::call::extract(x14, "params")?, rt::call::extract(x15, "batch_count")?));
 
-fn hipsolverDgesvdjBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgesvdjBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -3331,7 +3331,7 @@ rt::function!(F_hipsolverCgesvdjBatched, C_hipsolverCgesvdjBatched, c"hipsolverC
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverCgesvdjBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, rt::call::extract(x14, "params")?, rt::call::extract(x15, "batch_count")?));
 
-fn hipsolverCgesvdjBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverCgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgesvdjBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -3369,7 +3369,7 @@ rt::function!(F_hipsolverZgesvdjBatched, C_hipsolverZgesvdjBatched, c"hipsolverZ
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverZgesvdjBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, rt::call::extract(x14, "params")?, rt::call::extract(x15, "batch_count")?));
 
-fn hipsolverZgesvdjBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverZgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgesvdjBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -3407,7 +3407,7 @@ rt::function!(F_hipsolverSgetrf_bufferSize, C_hipsolverSgetrf_bufferSize, c"hips
     ["handle", "m", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverSgetrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverSgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgetrf_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -3431,7 +3431,7 @@ rt::function!(F_hipsolverDgetrf_bufferSize, C_hipsolverDgetrf_bufferSize, c"hips
     ["handle", "m", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDgetrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgetrf_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -3455,7 +3455,7 @@ rt::function!(F_hipsolverCgetrf_bufferSize, C_hipsolverCgetrf_bufferSize, c"hips
     ["handle", "m", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverCgetrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverCgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgetrf_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -3479,7 +3479,7 @@ rt::function!(F_hipsolverZgetrf_bufferSize, C_hipsolverZgetrf_bufferSize, c"hips
     ["handle", "m", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverZgetrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverZgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgetrf_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -3503,7 +3503,7 @@ rt::function!(F_hipsolverSgetrf, C_hipsolverSgetrf, c"hipsolverSgetrf", "hipsolv
     ["handle", "m", "n", "A", "lda", "work", "lwork", "devIpiv", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, &x8));
 
-fn hipsolverSgetrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgetrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -3532,7 +3532,7 @@ rt::function!(F_hipsolverDgetrf, C_hipsolverDgetrf, c"hipsolverDgetrf", "hipsolv
     ["handle", "m", "n", "A", "lda", "work", "lwork", "devIpiv", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, &x8));
 
-fn hipsolverDgetrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgetrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -3561,7 +3561,7 @@ rt::function!(F_hipsolverCgetrf, C_hipsolverCgetrf, c"hipsolverCgetrf", "hipsolv
     ["handle", "m", "n", "A", "lda", "work", "lwork", "devIpiv", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, &x8));
 
-fn hipsolverCgetrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgetrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -3590,7 +3590,7 @@ rt::function!(F_hipsolverZgetrf, C_hipsolverZgetrf, c"hipsolverZgetrf", "hipsolv
     ["handle", "m", "n", "A", "lda", "work", "lwork", "devIpiv", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, &x8));
 
-fn hipsolverZgetrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgetrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -3619,7 +3619,7 @@ rt::function!(F_hipsolverSgetrs_bufferSize, C_hipsolverSgetrs_bufferSize, c"hips
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverSgetrs_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipsolverSgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgetrs_bufferSize");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -3649,7 +3649,7 @@ rt::function!(F_hipsolverDgetrs_bufferSize, C_hipsolverDgetrs_bufferSize, c"hips
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDgetrs_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipsolverDgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgetrs_bufferSize");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -3679,7 +3679,7 @@ rt::function!(F_hipsolverCgetrs_bufferSize, C_hipsolverCgetrs_bufferSize, c"hips
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverCgetrs_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipsolverCgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgetrs_bufferSize");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -3709,7 +3709,7 @@ rt::function!(F_hipsolverZgetrs_bufferSize, C_hipsolverZgetrs_bufferSize, c"hips
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverZgetrs_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipsolverZgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgetrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgetrs_bufferSize");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -3739,7 +3739,7 @@ rt::function!(F_hipsolverSgetrs, C_hipsolverSgetrs, c"hipsolverSgetrs", "hipsolv
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverSgetrs(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSgetrs");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -3772,7 +3772,7 @@ rt::function!(F_hipsolverDgetrs, C_hipsolverDgetrs, c"hipsolverDgetrs", "hipsolv
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverDgetrs(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDgetrs");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -3805,7 +3805,7 @@ rt::function!(F_hipsolverCgetrs, C_hipsolverCgetrs, c"hipsolverCgetrs", "hipsolv
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverCgetrs(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCgetrs");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -3838,7 +3838,7 @@ rt::function!(F_hipsolverZgetrs, C_hipsolverZgetrs, c"hipsolverZgetrs", "hipsolv
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverZgetrs(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZgetrs");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -3871,7 +3871,7 @@ rt::function!(F_hipsolverSpotrf_bufferSize, C_hipsolverSpotrf_bufferSize, c"hips
     ["handle", "uplo", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverSpotrf_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverSpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrf_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -3895,7 +3895,7 @@ rt::function!(F_hipsolverDpotrf_bufferSize, C_hipsolverDpotrf_bufferSize, c"hips
     ["handle", "uplo", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDpotrf_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrf_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -3919,7 +3919,7 @@ rt::function!(F_hipsolverCpotrf_bufferSize, C_hipsolverCpotrf_bufferSize, c"hips
     ["handle", "uplo", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverCpotrf_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverCpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrf_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -3943,7 +3943,7 @@ rt::function!(F_hipsolverZpotrf_bufferSize, C_hipsolverZpotrf_bufferSize, c"hips
     ["handle", "uplo", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverZpotrf_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverZpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrf_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -3967,7 +3967,7 @@ rt::function!(F_hipsolverSpotrf, C_hipsolverSpotrf, c"hipsolverSpotrf", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverSpotrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverSpotrf(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrf");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -3994,7 +3994,7 @@ rt::function!(F_hipsolverDpotrf, C_hipsolverDpotrf, c"hipsolverDpotrf", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDpotrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDpotrf(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrf");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4021,7 +4021,7 @@ rt::function!(F_hipsolverCpotrf, C_hipsolverCpotrf, c"hipsolverCpotrf", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverCpotrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverCpotrf(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrf");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4048,7 +4048,7 @@ rt::function!(F_hipsolverZpotrf, C_hipsolverZpotrf, c"hipsolverZpotrf", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverZpotrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverZpotrf(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrf");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4075,7 +4075,7 @@ rt::function!(F_hipsolverSpotrfBatched_bufferSize, C_hipsolverSpotrfBatched_buff
     ["handle", "uplo", "n", "A", "lda", "lwork", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverSpotrfBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
 
-fn hipsolverSpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverSpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrfBatched_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4099,7 +4099,7 @@ rt::function!(F_hipsolverDpotrfBatched_bufferSize, C_hipsolverDpotrfBatched_buff
     ["handle", "uplo", "n", "A", "lda", "lwork", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDpotrfBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
 
-fn hipsolverDpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrfBatched_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4123,7 +4123,7 @@ rt::function!(F_hipsolverCpotrfBatched_bufferSize, C_hipsolverCpotrfBatched_buff
     ["handle", "uplo", "n", "A", "lda", "lwork", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverCpotrfBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
 
-fn hipsolverCpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverCpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrfBatched_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4147,7 +4147,7 @@ rt::function!(F_hipsolverZpotrfBatched_bufferSize, C_hipsolverZpotrfBatched_buff
     ["handle", "uplo", "n", "A", "lda", "lwork", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverZpotrfBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
 
-fn hipsolverZpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverZpotrfBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrfBatched_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4171,7 +4171,7 @@ rt::function!(F_hipsolverSpotrfBatched, C_hipsolverSpotrfBatched, c"hipsolverSpo
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSpotrfBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, rt::call::extract(x8, "batch_count")?));
 
-fn hipsolverSpotrfBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverSpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrfBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4198,7 +4198,7 @@ rt::function!(F_hipsolverDpotrfBatched, C_hipsolverDpotrfBatched, c"hipsolverDpo
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDpotrfBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, rt::call::extract(x8, "batch_count")?));
 
-fn hipsolverDpotrfBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrfBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4225,7 +4225,7 @@ rt::function!(F_hipsolverCpotrfBatched, C_hipsolverCpotrfBatched, c"hipsolverCpo
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCpotrfBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, rt::call::extract(x8, "batch_count")?));
 
-fn hipsolverCpotrfBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverCpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrfBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4252,7 +4252,7 @@ rt::function!(F_hipsolverZpotrfBatched, C_hipsolverZpotrfBatched, c"hipsolverZpo
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZpotrfBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7, rt::call::extract(x8, "batch_count")?));
 
-fn hipsolverZpotrfBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverZpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrfBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4279,7 +4279,7 @@ rt::function!(F_hipsolverSpotri_bufferSize, C_hipsolverSpotri_bufferSize, c"hips
     ["handle", "uplo", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverSpotri_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverSpotri_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotri_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4303,7 +4303,7 @@ rt::function!(F_hipsolverDpotri_bufferSize, C_hipsolverDpotri_bufferSize, c"hips
     ["handle", "uplo", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDpotri_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDpotri_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotri_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4327,7 +4327,7 @@ rt::function!(F_hipsolverCpotri_bufferSize, C_hipsolverCpotri_bufferSize, c"hips
     ["handle", "uplo", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverCpotri_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverCpotri_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotri_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4351,7 +4351,7 @@ rt::function!(F_hipsolverZpotri_bufferSize, C_hipsolverZpotri_bufferSize, c"hips
     ["handle", "uplo", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverZpotri_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverZpotri_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotri_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4375,7 +4375,7 @@ rt::function!(F_hipsolverSpotri, C_hipsolverSpotri, c"hipsolverSpotri", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverSpotri(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverSpotri(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotri");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4402,7 +4402,7 @@ rt::function!(F_hipsolverDpotri, C_hipsolverDpotri, c"hipsolverDpotri", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDpotri(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDpotri(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotri");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4429,7 +4429,7 @@ rt::function!(F_hipsolverCpotri, C_hipsolverCpotri, c"hipsolverCpotri", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverCpotri(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverCpotri(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotri");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4456,7 +4456,7 @@ rt::function!(F_hipsolverZpotri, C_hipsolverZpotri, c"hipsolverZpotri", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverZpotri(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverZpotri(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotri");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4483,7 +4483,7 @@ rt::function!(F_hipsolverSpotrs_bufferSize, C_hipsolverSpotrs_bufferSize, c"hips
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSpotrs_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsolverSpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrs_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4511,7 +4511,7 @@ rt::function!(F_hipsolverDpotrs_bufferSize, C_hipsolverDpotrs_bufferSize, c"hips
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDpotrs_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsolverDpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrs_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4539,7 +4539,7 @@ rt::function!(F_hipsolverCpotrs_bufferSize, C_hipsolverCpotrs_bufferSize, c"hips
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCpotrs_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsolverCpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrs_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4567,7 +4567,7 @@ rt::function!(F_hipsolverZpotrs_bufferSize, C_hipsolverZpotrs_bufferSize, c"hips
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZpotrs_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsolverZpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZpotrs_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrs_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4595,7 +4595,7 @@ rt::function!(F_hipsolverSpotrs, C_hipsolverSpotrs, c"hipsolverSpotrs", "hipsolv
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSpotrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverSpotrs(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrs");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4626,7 +4626,7 @@ rt::function!(F_hipsolverDpotrs, C_hipsolverDpotrs, c"hipsolverDpotrs", "hipsolv
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDpotrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDpotrs(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrs");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4657,7 +4657,7 @@ rt::function!(F_hipsolverCpotrs, C_hipsolverCpotrs, c"hipsolverCpotrs", "hipsolv
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverCpotrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverCpotrs(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrs");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4688,7 +4688,7 @@ rt::function!(F_hipsolverZpotrs, C_hipsolverZpotrs, c"hipsolverZpotrs", "hipsolv
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZpotrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverZpotrs(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrs");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4719,7 +4719,7 @@ rt::function!(F_hipsolverSpotrsBatched_bufferSize, C_hipsolverSpotrsBatched_buff
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "lwork", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverSpotrsBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverSpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverSpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrsBatched_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4746,7 +4746,7 @@ rt::function!(F_hipsolverDpotrsBatched_bufferSize, C_hipsolverDpotrsBatched_buff
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "lwork", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDpotrsBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrsBatched_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4773,7 +4773,7 @@ rt::function!(F_hipsolverCpotrsBatched_bufferSize, C_hipsolverCpotrsBatched_buff
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "lwork", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverCpotrsBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverCpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverCpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrsBatched_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4800,7 +4800,7 @@ rt::function!(F_hipsolverZpotrsBatched_bufferSize, C_hipsolverZpotrsBatched_buff
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "lwork", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverZpotrsBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverZpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverZpotrsBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrsBatched_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4827,7 +4827,7 @@ rt::function!(F_hipsolverSpotrsBatched, C_hipsolverSpotrsBatched, c"hipsolverSpo
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "work", "lwork", "devInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSpotrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverSpotrsBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverSpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSpotrsBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4857,7 +4857,7 @@ rt::function!(F_hipsolverDpotrsBatched, C_hipsolverDpotrsBatched, c"hipsolverDpo
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "work", "lwork", "devInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDpotrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverDpotrsBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDpotrsBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4887,7 +4887,7 @@ rt::function!(F_hipsolverCpotrsBatched, C_hipsolverCpotrsBatched, c"hipsolverCpo
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "work", "lwork", "devInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCpotrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverCpotrsBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverCpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCpotrsBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4917,7 +4917,7 @@ rt::function!(F_hipsolverZpotrsBatched, C_hipsolverZpotrsBatched, c"hipsolverZpo
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "work", "lwork", "devInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZpotrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "lwork")?, &x10, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverZpotrsBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverZpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZpotrsBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -4947,7 +4947,7 @@ rt::function!(F_hipsolverSsyevd_bufferSize, C_hipsolverSsyevd_bufferSize, c"hips
     ["handle", "jobz", "uplo", "n", "A", "lda", "D", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverSsyevd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverSsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevd_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -4974,7 +4974,7 @@ rt::function!(F_hipsolverDsyevd_bufferSize, C_hipsolverDsyevd_bufferSize, c"hips
     ["handle", "jobz", "uplo", "n", "A", "lda", "D", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDsyevd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevd_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5001,7 +5001,7 @@ rt::function!(F_hipsolverCheevd_bufferSize, C_hipsolverCheevd_bufferSize, c"hips
     ["handle", "jobz", "uplo", "n", "A", "lda", "D", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverCheevd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverCheevd_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevd_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5028,7 +5028,7 @@ rt::function!(F_hipsolverZheevd_bufferSize, C_hipsolverZheevd_bufferSize, c"hips
     ["handle", "jobz", "uplo", "n", "A", "lda", "D", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverZheevd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverZheevd_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevd_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5055,7 +5055,7 @@ rt::function!(F_hipsolverSsyevd, C_hipsolverSsyevd, c"hipsolverSsyevd", "hipsolv
     ["handle", "jobz", "uplo", "n", "A", "lda", "D", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverSsyevd(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverSsyevd(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevd");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5085,7 +5085,7 @@ rt::function!(F_hipsolverDsyevd, C_hipsolverDsyevd, c"hipsolverDsyevd", "hipsolv
     ["handle", "jobz", "uplo", "n", "A", "lda", "D", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDsyevd(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDsyevd(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevd");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5115,7 +5115,7 @@ rt::function!(F_hipsolverCheevd, C_hipsolverCheevd, c"hipsolverCheevd", "hipsolv
     ["handle", "jobz", "uplo", "n", "A", "lda", "D", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverCheevd(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverCheevd(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevd");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5145,7 +5145,7 @@ rt::function!(F_hipsolverZheevd, C_hipsolverZheevd, c"hipsolverZheevd", "hipsolv
     ["handle", "jobz", "uplo", "n", "A", "lda", "D", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverZheevd(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverZheevd(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevd");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5175,7 +5175,7 @@ rt::function!(F_hipsolverSsyevj_bufferSize, C_hipsolverSsyevj_bufferSize, c"hips
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSsyevj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?));
 
-fn hipsolverSsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverSsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevj_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5203,7 +5203,7 @@ rt::function!(F_hipsolverDsyevj_bufferSize, C_hipsolverDsyevj_bufferSize, c"hips
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDsyevj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?));
 
-fn hipsolverDsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevj_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5231,7 +5231,7 @@ rt::function!(F_hipsolverCheevj_bufferSize, C_hipsolverCheevj_bufferSize, c"hips
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCheevj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?));
 
-fn hipsolverCheevj_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverCheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevj_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5259,7 +5259,7 @@ rt::function!(F_hipsolverZheevj_bufferSize, C_hipsolverZheevj_bufferSize, c"hips
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZheevj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?));
 
-fn hipsolverZheevj_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverZheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevj_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5287,7 +5287,7 @@ rt::function!(F_hipsolverSsyevj, C_hipsolverSsyevj, c"hipsolverSsyevj", "hipsolv
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSsyevj(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?));
 
-fn hipsolverSsyevj(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverSsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevj");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5318,7 +5318,7 @@ rt::function!(F_hipsolverDsyevj, C_hipsolverDsyevj, c"hipsolverDsyevj", "hipsolv
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDsyevj(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?));
 
-fn hipsolverDsyevj(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevj");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5349,7 +5349,7 @@ rt::function!(F_hipsolverCheevj, C_hipsolverCheevj, c"hipsolverCheevj", "hipsolv
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverCheevj(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?));
 
-fn hipsolverCheevj(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverCheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevj");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5380,7 +5380,7 @@ rt::function!(F_hipsolverZheevj, C_hipsolverZheevj, c"hipsolverZheevj", "hipsolv
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZheevj(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?));
 
-fn hipsolverZheevj(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverZheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevj");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5411,7 +5411,7 @@ rt::function!(F_hipsolverSsyevjBatched_bufferSize, C_hipsolverSsyevjBatched_buff
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverSsyevjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverSsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverSsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevjBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5440,7 +5440,7 @@ rt::function!(F_hipsolverDsyevjBatched_bufferSize, C_hipsolverDsyevjBatched_buff
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDsyevjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevjBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5469,7 +5469,7 @@ rt::function!(F_hipsolverCheevjBatched_bufferSize, C_hipsolverCheevjBatched_buff
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverCheevjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverCheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverCheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevjBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5498,7 +5498,7 @@ rt::function!(F_hipsolverZheevjBatched_bufferSize, C_hipsolverZheevjBatched_buff
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverZheevjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverZheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverZheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevjBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5527,7 +5527,7 @@ rt::function!(F_hipsolverSsyevjBatched, C_hipsolverSsyevjBatched, c"hipsolverSsy
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSsyevjBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverSsyevjBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverSsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsyevjBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5559,7 +5559,7 @@ rt::function!(F_hipsolverDsyevjBatched, C_hipsolverDsyevjBatched, c"hipsolverDsy
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDsyevjBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverDsyevjBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsyevjBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5591,7 +5591,7 @@ rt::function!(F_hipsolverCheevjBatched, C_hipsolverCheevjBatched, c"hipsolverChe
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverCheevjBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverCheevjBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverCheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCheevjBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5623,7 +5623,7 @@ rt::function!(F_hipsolverZheevjBatched, C_hipsolverZheevjBatched, c"hipsolverZhe
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZheevjBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverZheevjBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverZheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZheevjBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -5655,7 +5655,7 @@ rt::function!(F_hipsolverSsygvd_bufferSize, C_hipsolverSsygvd_bufferSize, c"hips
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSsygvd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipsolverSsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsygvd_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -5686,7 +5686,7 @@ rt::function!(F_hipsolverDsygvd_bufferSize, C_hipsolverDsygvd_bufferSize, c"hips
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDsygvd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipsolverDsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsygvd_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -5717,7 +5717,7 @@ rt::function!(F_hipsolverChegvd_bufferSize, C_hipsolverChegvd_bufferSize, c"hips
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverChegvd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipsolverChegvd_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverChegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChegvd_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -5748,7 +5748,7 @@ rt::function!(F_hipsolverZhegvd_bufferSize, C_hipsolverZhegvd_bufferSize, c"hips
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZhegvd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipsolverZhegvd_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZhegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhegvd_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -5779,7 +5779,7 @@ rt::function!(F_hipsolverSsygvd, C_hipsolverSsygvd, c"hipsolverSsygvd", "hipsolv
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverSsygvd(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
 
-fn hipsolverSsygvd(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsygvd");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -5813,7 +5813,7 @@ rt::function!(F_hipsolverDsygvd, C_hipsolverDsygvd, c"hipsolverDsygvd", "hipsolv
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverDsygvd(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
 
-fn hipsolverDsygvd(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsygvd");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -5847,7 +5847,7 @@ rt::function!(F_hipsolverChegvd, C_hipsolverChegvd, c"hipsolverChegvd", "hipsolv
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverChegvd(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
 
-fn hipsolverChegvd(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverChegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChegvd");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -5881,7 +5881,7 @@ rt::function!(F_hipsolverZhegvd, C_hipsolverZhegvd, c"hipsolverZhegvd", "hipsolv
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverZhegvd(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
 
-fn hipsolverZhegvd(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZhegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhegvd");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -5915,7 +5915,7 @@ rt::function!(F_hipsolverSsygvj_bufferSize, C_hipsolverSsygvj_bufferSize, c"hips
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverSsygvj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "params")?));
 
-fn hipsolverSsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverSsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsygvj_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -5947,7 +5947,7 @@ rt::function!(F_hipsolverDsygvj_bufferSize, C_hipsolverDsygvj_bufferSize, c"hips
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDsygvj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "params")?));
 
-fn hipsolverDsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsygvj_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -5979,7 +5979,7 @@ rt::function!(F_hipsolverChegvj_bufferSize, C_hipsolverChegvj_bufferSize, c"hips
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverChegvj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "params")?));
 
-fn hipsolverChegvj_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverChegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChegvj_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -6011,7 +6011,7 @@ rt::function!(F_hipsolverZhegvj_bufferSize, C_hipsolverZhegvj_bufferSize, c"hips
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverZhegvj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "params")?));
 
-fn hipsolverZhegvj_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverZhegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhegvj_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -6043,7 +6043,7 @@ rt::function!(F_hipsolverSsygvj, C_hipsolverSsygvj, c"hipsolverSsygvj", "hipsolv
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverSsygvj(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, rt::call::extract(x13, "params")?));
 
-fn hipsolverSsygvj(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverSsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsygvj");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -6078,7 +6078,7 @@ rt::function!(F_hipsolverDsygvj, C_hipsolverDsygvj, c"hipsolverDsygvj", "hipsolv
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDsygvj(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, rt::call::extract(x13, "params")?));
 
-fn hipsolverDsygvj(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsygvj");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -6113,7 +6113,7 @@ rt::function!(F_hipsolverChegvj, C_hipsolverChegvj, c"hipsolverChegvj", "hipsolv
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverChegvj(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, rt::call::extract(x13, "params")?));
 
-fn hipsolverChegvj(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverChegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChegvj");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -6148,7 +6148,7 @@ rt::function!(F_hipsolverZhegvj, C_hipsolverZhegvj, c"hipsolverZhegvj", "hipsolv
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverZhegvj(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, rt::call::extract(x13, "params")?));
 
-fn hipsolverZhegvj(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverZhegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhegvj");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -6183,7 +6183,7 @@ rt::function!(F_hipsolverSsytrd_bufferSize, C_hipsolverSsytrd_bufferSize, c"hips
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSsytrd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
 
-fn hipsolverSsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsytrd_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6213,7 +6213,7 @@ rt::function!(F_hipsolverDsytrd_bufferSize, C_hipsolverDsytrd_bufferSize, c"hips
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDsytrd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
 
-fn hipsolverDsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsytrd_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6243,7 +6243,7 @@ rt::function!(F_hipsolverChetrd_bufferSize, C_hipsolverChetrd_bufferSize, c"hips
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverChetrd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
 
-fn hipsolverChetrd_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverChetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChetrd_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6273,7 +6273,7 @@ rt::function!(F_hipsolverZhetrd_bufferSize, C_hipsolverZhetrd_bufferSize, c"hips
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZhetrd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
 
-fn hipsolverZhetrd_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZhetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhetrd_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6303,7 +6303,7 @@ rt::function!(F_hipsolverSsytrd, C_hipsolverSsytrd, c"hipsolverSsytrd", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverSsytrd(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverSsytrd(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsytrd");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6336,7 +6336,7 @@ rt::function!(F_hipsolverDsytrd, C_hipsolverDsytrd, c"hipsolverDsytrd", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDsytrd(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDsytrd(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsytrd");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6369,7 +6369,7 @@ rt::function!(F_hipsolverChetrd, C_hipsolverChetrd, c"hipsolverChetrd", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverChetrd(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverChetrd(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverChetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverChetrd");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6402,7 +6402,7 @@ rt::function!(F_hipsolverZhetrd, C_hipsolverZhetrd, c"hipsolverZhetrd", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverZhetrd(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverZhetrd(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZhetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZhetrd");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6435,7 +6435,7 @@ rt::function!(F_hipsolverSsytrf_bufferSize, C_hipsolverSsytrf_bufferSize, c"hips
     ["handle", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4]| hipsolverSsytrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
 
-fn hipsolverSsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsytrf_bufferSize");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -6458,7 +6458,7 @@ rt::function!(F_hipsolverDsytrf_bufferSize, C_hipsolverDsytrf_bufferSize, c"hips
     ["handle", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4]| hipsolverDsytrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
 
-fn hipsolverDsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsytrf_bufferSize");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -6481,7 +6481,7 @@ rt::function!(F_hipsolverCsytrf_bufferSize, C_hipsolverCsytrf_bufferSize, c"hips
     ["handle", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4]| hipsolverCsytrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
 
-fn hipsolverCsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCsytrf_bufferSize");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -6504,7 +6504,7 @@ rt::function!(F_hipsolverZsytrf_bufferSize, C_hipsolverZsytrf_bufferSize, c"hips
     ["handle", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4]| hipsolverZsytrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
 
-fn hipsolverZsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZsytrf_bufferSize");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -6527,7 +6527,7 @@ rt::function!(F_hipsolverSsytrf, C_hipsolverSsytrf, c"hipsolverSsytrf", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "ipiv", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverSsytrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverSsytrf(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverSsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverSsytrf");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6556,7 +6556,7 @@ rt::function!(F_hipsolverDsytrf, C_hipsolverDsytrf, c"hipsolverDsytrf", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "ipiv", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDsytrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDsytrf(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDsytrf");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6585,7 +6585,7 @@ rt::function!(F_hipsolverCsytrf, C_hipsolverCsytrf, c"hipsolverCsytrf", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "ipiv", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverCsytrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverCsytrf(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverCsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverCsytrf");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6614,7 +6614,7 @@ rt::function!(F_hipsolverZsytrf, C_hipsolverZsytrf, c"hipsolverZsytrf", "hipsolv
     ["handle", "uplo", "n", "A", "lda", "ipiv", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverZsytrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverZsytrf(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverZsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverZsytrf");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -6682,7 +6682,7 @@ rt::function!(F_hipsolverDnSetStream, C_hipsolverDnSetStream, c"hipsolverDnSetSt
     ["handle", "streamId"],
     |py, [x0, x1]| hipsolverDnSetStream(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "streamId")?));
 
-fn hipsolverDnSetStream(py: Python<'_>, handle: rt::PtrArg, streamId: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnSetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSetStream");
     let a_handle = handle.addr();
     let a_streamId = streamId.addr();
@@ -6700,7 +6700,7 @@ rt::function!(F_hipsolverDnGetStream, C_hipsolverDnGetStream, c"hipsolverDnGetSt
     ["handle", "streamId"],
     |py, [x0, x1]| hipsolverDnGetStream(py, rt::call::extract(x0, "handle")?, &x1));
 
-fn hipsolverDnGetStream(py: Python<'_>, handle: rt::PtrArg, streamId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnGetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnGetStream");
     let a_handle = handle.addr();
     let mut h_streamId = super::hip::TYPES.handle_ref(182, streamId, true)?;
@@ -6719,7 +6719,7 @@ rt::function!(F_hipsolverDnCreateGesvdjInfo, C_hipsolverDnCreateGesvdjInfo, c"hi
     ["info"],
     |py, [x0]| hipsolverDnCreateGesvdjInfo(py, rt::call::extract(x0, "info")?));
 
-fn hipsolverDnCreateGesvdjInfo(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnCreateGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCreateGesvdjInfo");
     let a_info = info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -6757,7 +6757,7 @@ rt::function!(F_hipsolverDnXgesvdjSetMaxSweeps, C_hipsolverDnXgesvdjSetMaxSweeps
     ["info", "max_sweeps"],
     |py, [x0, x1]| hipsolverDnXgesvdjSetMaxSweeps(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "max_sweeps")?));
 
-fn hipsolverDnXgesvdjSetMaxSweeps(py: Python<'_>, info: rt::PtrArg, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnXgesvdjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgesvdjSetMaxSweeps");
     let a_info = info.addr();
     let a_max_sweeps = max_sweeps.0;
@@ -6775,7 +6775,7 @@ rt::function!(F_hipsolverDnXgesvdjSetSortEig, C_hipsolverDnXgesvdjSetSortEig, c"
     ["info", "sort_eig"],
     |py, [x0, x1]| hipsolverDnXgesvdjSetSortEig(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "sort_eig")?));
 
-fn hipsolverDnXgesvdjSetSortEig(py: Python<'_>, info: rt::PtrArg, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnXgesvdjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgesvdjSetSortEig");
     let a_info = info.addr();
     let a_sort_eig = sort_eig.0;
@@ -6793,7 +6793,7 @@ rt::function!(F_hipsolverDnXgesvdjSetTolerance, C_hipsolverDnXgesvdjSetTolerance
     ["info", "tolerance"],
     |py, [x0, x1]| hipsolverDnXgesvdjSetTolerance(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "tolerance")?));
 
-fn hipsolverDnXgesvdjSetTolerance(py: Python<'_>, info: rt::PtrArg, tolerance: f64) -> PyResult<PyObject> {
+fn hipsolverDnXgesvdjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgesvdjSetTolerance");
     let a_info = info.addr();
     let a_tolerance = tolerance;
@@ -6811,7 +6811,7 @@ rt::function!(F_hipsolverDnXgesvdjGetResidual, C_hipsolverDnXgesvdjGetResidual, 
     ["handle", "info", "residual"],
     |py, [x0, x1, x2]| hipsolverDnXgesvdjGetResidual(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsolverDnXgesvdjGetResidual(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnXgesvdjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgesvdjGetResidual");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6831,7 +6831,7 @@ rt::function!(F_hipsolverDnXgesvdjGetSweeps, C_hipsolverDnXgesvdjGetSweeps, c"hi
     ["handle", "info", "executed_sweeps"],
     |py, [x0, x1, x2]| hipsolverDnXgesvdjGetSweeps(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsolverDnXgesvdjGetSweeps(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnXgesvdjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXgesvdjGetSweeps");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6851,7 +6851,7 @@ rt::function!(F_hipsolverDnCreateSyevjInfo, C_hipsolverDnCreateSyevjInfo, c"hips
     ["info"],
     |py, [x0]| hipsolverDnCreateSyevjInfo(py, rt::call::extract(x0, "info")?));
 
-fn hipsolverDnCreateSyevjInfo(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnCreateSyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCreateSyevjInfo");
     let a_info = info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -6889,7 +6889,7 @@ rt::function!(F_hipsolverDnXsyevjSetMaxSweeps, C_hipsolverDnXsyevjSetMaxSweeps, 
     ["info", "max_sweeps"],
     |py, [x0, x1]| hipsolverDnXsyevjSetMaxSweeps(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "max_sweeps")?));
 
-fn hipsolverDnXsyevjSetMaxSweeps(py: Python<'_>, info: rt::PtrArg, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnXsyevjSetMaxSweeps(py: Python<'_>, info: rt::PtrArgMut, max_sweeps: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXsyevjSetMaxSweeps");
     let a_info = info.addr();
     let a_max_sweeps = max_sweeps.0;
@@ -6907,7 +6907,7 @@ rt::function!(F_hipsolverDnXsyevjSetSortEig, C_hipsolverDnXsyevjSetSortEig, c"hi
     ["info", "sort_eig"],
     |py, [x0, x1]| hipsolverDnXsyevjSetSortEig(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "sort_eig")?));
 
-fn hipsolverDnXsyevjSetSortEig(py: Python<'_>, info: rt::PtrArg, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnXsyevjSetSortEig(py: Python<'_>, info: rt::PtrArgMut, sort_eig: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXsyevjSetSortEig");
     let a_info = info.addr();
     let a_sort_eig = sort_eig.0;
@@ -6925,7 +6925,7 @@ rt::function!(F_hipsolverDnXsyevjSetTolerance, C_hipsolverDnXsyevjSetTolerance, 
     ["info", "tolerance"],
     |py, [x0, x1]| hipsolverDnXsyevjSetTolerance(py, rt::call::extract(x0, "info")?, rt::call::extract(x1, "tolerance")?));
 
-fn hipsolverDnXsyevjSetTolerance(py: Python<'_>, info: rt::PtrArg, tolerance: f64) -> PyResult<PyObject> {
+fn hipsolverDnXsyevjSetTolerance(py: Python<'_>, info: rt::PtrArgMut, tolerance: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXsyevjSetTolerance");
     let a_info = info.addr();
     let a_tolerance = tolerance;
@@ -6943,7 +6943,7 @@ rt::function!(F_hipsolverDnXsyevjGetResidual, C_hipsolverDnXsyevjGetResidual, c"
     ["handle", "info", "residual"],
     |py, [x0, x1, x2]| hipsolverDnXsyevjGetResidual(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsolverDnXsyevjGetResidual(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnXsyevjGetResidual(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, residual: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXsyevjGetResidual");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6963,7 +6963,7 @@ rt::function!(F_hipsolverDnXsyevjGetSweeps, C_hipsolverDnXsyevjGetSweeps, c"hips
     ["handle", "info", "executed_sweeps"],
     |py, [x0, x1, x2]| hipsolverDnXsyevjGetSweeps(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsolverDnXsyevjGetSweeps(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnXsyevjGetSweeps(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArgMut, executed_sweeps: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnXsyevjGetSweeps");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6983,7 +6983,7 @@ rt::function!(F_hipsolverDnSorgbr_bufferSize, C_hipsolverDnSorgbr_bufferSize, c"
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSorgbr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsolverDnSorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgbr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7011,7 +7011,7 @@ rt::function!(F_hipsolverDnDorgbr_bufferSize, C_hipsolverDnDorgbr_bufferSize, c"
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDorgbr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsolverDnDorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDorgbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgbr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7039,7 +7039,7 @@ rt::function!(F_hipsolverDnCungbr_bufferSize, C_hipsolverDnCungbr_bufferSize, c"
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCungbr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsolverDnCungbr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungbr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7067,7 +7067,7 @@ rt::function!(F_hipsolverDnZungbr_bufferSize, C_hipsolverDnZungbr_bufferSize, c"
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZungbr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsolverDnZungbr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZungbr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungbr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7095,7 +7095,7 @@ rt::function!(F_hipsolverDnSorgbr, C_hipsolverDnSorgbr, c"hipsolverDnSorgbr", "h
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnSorgbr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDnSorgbr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgbr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7126,7 +7126,7 @@ rt::function!(F_hipsolverDnDorgbr, C_hipsolverDnDorgbr, c"hipsolverDnDorgbr", "h
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnDorgbr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDnDorgbr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDorgbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgbr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7157,7 +7157,7 @@ rt::function!(F_hipsolverDnCungbr, C_hipsolverDnCungbr, c"hipsolverDnCungbr", "h
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnCungbr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDnCungbr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungbr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7188,7 +7188,7 @@ rt::function!(F_hipsolverDnZungbr, C_hipsolverDnZungbr, c"hipsolverDnZungbr", "h
     ["handle", "side", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnZungbr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDnZungbr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZungbr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungbr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7219,7 +7219,7 @@ rt::function!(F_hipsolverDnSorgqr_bufferSize, C_hipsolverDnSorgqr_bufferSize, c"
     ["handle", "m", "n", "k", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnSorgqr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDnSorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgqr_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7246,7 +7246,7 @@ rt::function!(F_hipsolverDnDorgqr_bufferSize, C_hipsolverDnDorgqr_bufferSize, c"
     ["handle", "m", "n", "k", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnDorgqr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDnDorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDorgqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgqr_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7273,7 +7273,7 @@ rt::function!(F_hipsolverDnCungqr_bufferSize, C_hipsolverDnCungqr_bufferSize, c"
     ["handle", "m", "n", "k", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnCungqr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDnCungqr_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungqr_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7300,7 +7300,7 @@ rt::function!(F_hipsolverDnZungqr_bufferSize, C_hipsolverDnZungqr_bufferSize, c"
     ["handle", "m", "n", "k", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnZungqr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDnZungqr_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZungqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungqr_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7327,7 +7327,7 @@ rt::function!(F_hipsolverDnSorgqr, C_hipsolverDnSorgqr, c"hipsolverDnSorgqr", "h
     ["handle", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnSorgqr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDnSorgqr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgqr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7357,7 +7357,7 @@ rt::function!(F_hipsolverDnDorgqr, C_hipsolverDnDorgqr, c"hipsolverDnDorgqr", "h
     ["handle", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnDorgqr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDnDorgqr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDorgqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgqr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7387,7 +7387,7 @@ rt::function!(F_hipsolverDnCungqr, C_hipsolverDnCungqr, c"hipsolverDnCungqr", "h
     ["handle", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnCungqr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDnCungqr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungqr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7417,7 +7417,7 @@ rt::function!(F_hipsolverDnZungqr, C_hipsolverDnZungqr, c"hipsolverDnZungqr", "h
     ["handle", "m", "n", "k", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnZungqr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDnZungqr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZungqr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungqr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7447,7 +7447,7 @@ rt::function!(F_hipsolverDnSorgtr_bufferSize, C_hipsolverDnSorgtr_bufferSize, c"
     ["handle", "uplo", "n", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnSorgtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipsolverDnSorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgtr_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7473,7 +7473,7 @@ rt::function!(F_hipsolverDnDorgtr_bufferSize, C_hipsolverDnDorgtr_bufferSize, c"
     ["handle", "uplo", "n", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnDorgtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipsolverDnDorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDorgtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgtr_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7499,7 +7499,7 @@ rt::function!(F_hipsolverDnCungtr_bufferSize, C_hipsolverDnCungtr_bufferSize, c"
     ["handle", "uplo", "n", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnCungtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipsolverDnCungtr_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungtr_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7525,7 +7525,7 @@ rt::function!(F_hipsolverDnZungtr_bufferSize, C_hipsolverDnZungtr_bufferSize, c"
     ["handle", "uplo", "n", "A", "lda", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnZungtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6));
 
-fn hipsolverDnZungtr_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZungtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungtr_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7551,7 +7551,7 @@ rt::function!(F_hipsolverDnSorgtr, C_hipsolverDnSorgtr, c"hipsolverDnSorgtr", "h
     ["handle", "uplo", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSorgtr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnSorgtr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSorgtr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7580,7 +7580,7 @@ rt::function!(F_hipsolverDnDorgtr, C_hipsolverDnDorgtr, c"hipsolverDnDorgtr", "h
     ["handle", "uplo", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDorgtr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnDorgtr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDorgtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDorgtr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7609,7 +7609,7 @@ rt::function!(F_hipsolverDnCungtr, C_hipsolverDnCungtr, c"hipsolverDnCungtr", "h
     ["handle", "uplo", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCungtr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnCungtr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCungtr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7638,7 +7638,7 @@ rt::function!(F_hipsolverDnZungtr, C_hipsolverDnZungtr, c"hipsolverDnZungtr", "h
     ["handle", "uplo", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZungtr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnZungtr(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZungtr(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZungtr");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -7667,7 +7667,7 @@ rt::function!(F_hipsolverDnSormqr_bufferSize, C_hipsolverDnSormqr_bufferSize, c"
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSormqr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDnSormqr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSormqr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7699,7 +7699,7 @@ rt::function!(F_hipsolverDnDormqr_bufferSize, C_hipsolverDnDormqr_bufferSize, c"
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDormqr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDnDormqr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDormqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDormqr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7731,7 +7731,7 @@ rt::function!(F_hipsolverDnCunmqr_bufferSize, C_hipsolverDnCunmqr_bufferSize, c"
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCunmqr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDnCunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCunmqr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7763,7 +7763,7 @@ rt::function!(F_hipsolverDnZunmqr_bufferSize, C_hipsolverDnZunmqr_bufferSize, c"
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZunmqr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDnZunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZunmqr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZunmqr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7795,7 +7795,7 @@ rt::function!(F_hipsolverDnSormqr, C_hipsolverDnSormqr, c"hipsolverDnSormqr", "h
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSormqr(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDnSormqr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSormqr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7830,7 +7830,7 @@ rt::function!(F_hipsolverDnDormqr, C_hipsolverDnDormqr, c"hipsolverDnDormqr", "h
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDormqr(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDnDormqr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDormqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDormqr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7865,7 +7865,7 @@ rt::function!(F_hipsolverDnCunmqr, C_hipsolverDnCunmqr, c"hipsolverDnCunmqr", "h
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCunmqr(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDnCunmqr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCunmqr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7900,7 +7900,7 @@ rt::function!(F_hipsolverDnZunmqr, C_hipsolverDnZunmqr, c"hipsolverDnZunmqr", "h
     ["handle", "side", "trans", "m", "n", "k", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZunmqr(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDnZunmqr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZunmqr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZunmqr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7935,7 +7935,7 @@ rt::function!(F_hipsolverDnSormtr_bufferSize, C_hipsolverDnSormtr_bufferSize, c"
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSormtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDnSormtr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSormtr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7967,7 +7967,7 @@ rt::function!(F_hipsolverDnDormtr_bufferSize, C_hipsolverDnDormtr_bufferSize, c"
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDormtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDnDormtr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDormtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDormtr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -7999,7 +7999,7 @@ rt::function!(F_hipsolverDnCunmtr_bufferSize, C_hipsolverDnCunmtr_bufferSize, c"
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCunmtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDnCunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCunmtr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -8031,7 +8031,7 @@ rt::function!(F_hipsolverDnZunmtr_bufferSize, C_hipsolverDnZunmtr_bufferSize, c"
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZunmtr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11));
 
-fn hipsolverDnZunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZunmtr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZunmtr_bufferSize");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -8063,7 +8063,7 @@ rt::function!(F_hipsolverDnSormtr, C_hipsolverDnSormtr, c"hipsolverDnSormtr", "h
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSormtr(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDnSormtr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSormtr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -8098,7 +8098,7 @@ rt::function!(F_hipsolverDnDormtr, C_hipsolverDnDormtr, c"hipsolverDnDormtr", "h
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDormtr(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDnDormtr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDormtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDormtr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -8133,7 +8133,7 @@ rt::function!(F_hipsolverDnCunmtr, C_hipsolverDnCunmtr, c"hipsolverDnCunmtr", "h
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCunmtr(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDnCunmtr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCunmtr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -8168,7 +8168,7 @@ rt::function!(F_hipsolverDnZunmtr, C_hipsolverDnZunmtr, c"hipsolverDnZunmtr", "h
     ["handle", "side", "uplo", "trans", "m", "n", "A", "lda", "tau", "C", "ldc", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZunmtr(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, rt::call::extract(x10, "ldc")?, &x11, rt::call::extract(x12, "lwork")?, &x13));
 
-fn hipsolverDnZunmtr(py: Python<'_>, handle: rt::PtrArg, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZunmtr(py: Python<'_>, handle: rt::PtrArgMut, side: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZunmtr");
     let a_handle = handle.addr();
     let a_side = rt::narrow::<u32>(TYPES.enum_arg(3, side)?)?;
@@ -8203,7 +8203,7 @@ rt::function!(F_hipsolverDnSgebrd_bufferSize, C_hipsolverDnSgebrd_bufferSize, c"
     ["handle", "m", "n", "lwork"],
     |py, [x0, x1, x2, x3]| hipsolverDnSgebrd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDnSgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgebrd_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8224,7 +8224,7 @@ rt::function!(F_hipsolverDnDgebrd_bufferSize, C_hipsolverDnDgebrd_bufferSize, c"
     ["handle", "m", "n", "lwork"],
     |py, [x0, x1, x2, x3]| hipsolverDnDgebrd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDnDgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgebrd_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8245,7 +8245,7 @@ rt::function!(F_hipsolverDnCgebrd_bufferSize, C_hipsolverDnCgebrd_bufferSize, c"
     ["handle", "m", "n", "lwork"],
     |py, [x0, x1, x2, x3]| hipsolverDnCgebrd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDnCgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgebrd_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8266,7 +8266,7 @@ rt::function!(F_hipsolverDnZgebrd_bufferSize, C_hipsolverDnZgebrd_bufferSize, c"
     ["handle", "m", "n", "lwork"],
     |py, [x0, x1, x2, x3]| hipsolverDnZgebrd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDnZgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgebrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgebrd_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8287,7 +8287,7 @@ rt::function!(F_hipsolverDnSgebrd, C_hipsolverDnSgebrd, c"hipsolverDnSgebrd", "h
     ["handle", "m", "n", "A", "lda", "D", "E", "tauq", "taup", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSgebrd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverDnSgebrd(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgebrd");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8322,7 +8322,7 @@ rt::function!(F_hipsolverDnDgebrd, C_hipsolverDnDgebrd, c"hipsolverDnDgebrd", "h
     ["handle", "m", "n", "A", "lda", "D", "E", "tauq", "taup", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDgebrd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverDnDgebrd(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgebrd");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8357,7 +8357,7 @@ rt::function!(F_hipsolverDnCgebrd, C_hipsolverDnCgebrd, c"hipsolverDnCgebrd", "h
     ["handle", "m", "n", "A", "lda", "D", "E", "tauq", "taup", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCgebrd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverDnCgebrd(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgebrd");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8392,7 +8392,7 @@ rt::function!(F_hipsolverDnZgebrd, C_hipsolverDnZgebrd, c"hipsolverDnZgebrd", "h
     ["handle", "m", "n", "A", "lda", "D", "E", "tauq", "taup", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZgebrd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, &x9, rt::call::extract(x10, "lwork")?, &x11));
 
-fn hipsolverDnZgebrd(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgebrd(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tauq: &Bound<'_, PyAny>, taup: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgebrd");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8427,7 +8427,7 @@ rt::function!(F_hipsolverDnSSgels_bufferSize, C_hipsolverDnSSgels_bufferSize, c"
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSSgels_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
 
-fn hipsolverDnSSgels_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSSgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSSgels_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8459,7 +8459,7 @@ rt::function!(F_hipsolverDnDDgels_bufferSize, C_hipsolverDnDDgels_bufferSize, c"
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDDgels_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
 
-fn hipsolverDnDDgels_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDDgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDDgels_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8491,7 +8491,7 @@ rt::function!(F_hipsolverDnCCgels_bufferSize, C_hipsolverDnCCgels_bufferSize, c"
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCCgels_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
 
-fn hipsolverDnCCgels_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCCgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCCgels_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8523,7 +8523,7 @@ rt::function!(F_hipsolverDnZZgels_bufferSize, C_hipsolverDnZZgels_bufferSize, c"
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZZgels_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
 
-fn hipsolverDnZZgels_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZZgels_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZZgels_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8555,7 +8555,7 @@ rt::function!(F_hipsolverDnSSgels, C_hipsolverDnSSgels, c"hipsolverDnSSgels", "h
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSSgels(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnSSgels(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSSgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSSgels");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8590,7 +8590,7 @@ rt::function!(F_hipsolverDnDDgels, C_hipsolverDnDDgels, c"hipsolverDnDDgels", "h
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDDgels(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnDDgels(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDDgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDDgels");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8625,7 +8625,7 @@ rt::function!(F_hipsolverDnCCgels, C_hipsolverDnCCgels, c"hipsolverDnCCgels", "h
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCCgels(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnCCgels(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCCgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCCgels");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8660,7 +8660,7 @@ rt::function!(F_hipsolverDnZZgels, C_hipsolverDnZZgels, c"hipsolverDnZZgels", "h
     ["handle", "m", "n", "nrhs", "A", "lda", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZZgels(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnZZgels(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZZgels(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZZgels");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8695,7 +8695,7 @@ rt::function!(F_hipsolverDnSgeqrf_bufferSize, C_hipsolverDnSgeqrf_bufferSize, c"
     ["handle", "m", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnSgeqrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnSgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgeqrf_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8719,7 +8719,7 @@ rt::function!(F_hipsolverDnDgeqrf_bufferSize, C_hipsolverDnDgeqrf_bufferSize, c"
     ["handle", "m", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnDgeqrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnDgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgeqrf_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8743,7 +8743,7 @@ rt::function!(F_hipsolverDnCgeqrf_bufferSize, C_hipsolverDnCgeqrf_bufferSize, c"
     ["handle", "m", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnCgeqrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnCgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgeqrf_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8767,7 +8767,7 @@ rt::function!(F_hipsolverDnZgeqrf_bufferSize, C_hipsolverDnZgeqrf_bufferSize, c"
     ["handle", "m", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnZgeqrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnZgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgeqrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgeqrf_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8791,7 +8791,7 @@ rt::function!(F_hipsolverDnSgeqrf, C_hipsolverDnSgeqrf, c"hipsolverDnSgeqrf", "h
     ["handle", "m", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnSgeqrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgeqrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8820,7 +8820,7 @@ rt::function!(F_hipsolverDnDgeqrf, C_hipsolverDnDgeqrf, c"hipsolverDnDgeqrf", "h
     ["handle", "m", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnDgeqrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgeqrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8849,7 +8849,7 @@ rt::function!(F_hipsolverDnCgeqrf, C_hipsolverDnCgeqrf, c"hipsolverDnCgeqrf", "h
     ["handle", "m", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnCgeqrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgeqrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8878,7 +8878,7 @@ rt::function!(F_hipsolverDnZgeqrf, C_hipsolverDnZgeqrf, c"hipsolverDnZgeqrf", "h
     ["handle", "m", "n", "A", "lda", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZgeqrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnZgeqrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgeqrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgeqrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8907,7 +8907,7 @@ rt::function!(F_hipsolverDnSSgesv_bufferSize, C_hipsolverDnSSgesv_bufferSize, c"
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSSgesv_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
 
-fn hipsolverDnSSgesv_bufferSize(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSSgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSSgesv_bufferSize");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -8940,7 +8940,7 @@ rt::function!(F_hipsolverDnDDgesv_bufferSize, C_hipsolverDnDDgesv_bufferSize, c"
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDDgesv_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
 
-fn hipsolverDnDDgesv_bufferSize(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDDgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDDgesv_bufferSize");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -8973,7 +8973,7 @@ rt::function!(F_hipsolverDnCCgesv_bufferSize, C_hipsolverDnCCgesv_bufferSize, c"
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCCgesv_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
 
-fn hipsolverDnCCgesv_bufferSize(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCCgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCCgesv_bufferSize");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -9006,7 +9006,7 @@ rt::function!(F_hipsolverDnZZgesv_bufferSize, C_hipsolverDnZZgesv_bufferSize, c"
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZZgesv_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, &x11));
 
-fn hipsolverDnZZgesv_bufferSize(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZZgesv_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZZgesv_bufferSize");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -9039,7 +9039,7 @@ rt::function!(F_hipsolverDnSSgesv, C_hipsolverDnSSgesv, c"hipsolverDnSSgesv", "h
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSSgesv(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnSSgesv(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSSgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSSgesv");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -9075,7 +9075,7 @@ rt::function!(F_hipsolverDnDDgesv, C_hipsolverDnDDgesv, c"hipsolverDnDDgesv", "h
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDDgesv(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnDDgesv(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDDgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDDgesv");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -9111,7 +9111,7 @@ rt::function!(F_hipsolverDnCCgesv, C_hipsolverDnCCgesv, c"hipsolverDnCCgesv", "h
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCCgesv(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnCCgesv(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCCgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCCgesv");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -9147,7 +9147,7 @@ rt::function!(F_hipsolverDnZZgesv, C_hipsolverDnZZgesv, c"hipsolverDnZZgesv", "h
     ["handle", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "X", "ldx", "work", "lwork", "niters", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZZgesv(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, rt::call::extract(x2, "nrhs")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "ldx")?, rt::call::extract(x10, "work")?, rt::call::extract(x11, "lwork")?, &x12, &x13));
 
-fn hipsolverDnZZgesv(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArg, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZZgesv(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, work: rt::PtrArgMut, lwork: rt::CInt<u64>, niters: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZZgesv");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -9183,7 +9183,7 @@ rt::function!(F_hipsolverDnSgesvd_bufferSize, C_hipsolverDnSgesvd_bufferSize, c"
     ["handle", "m", "n", "lwork"],
     |py, [x0, x1, x2, x3]| hipsolverDnSgesvd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDnSgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvd_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9204,7 +9204,7 @@ rt::function!(F_hipsolverDnDgesvd_bufferSize, C_hipsolverDnDgesvd_bufferSize, c"
     ["handle", "m", "n", "lwork"],
     |py, [x0, x1, x2, x3]| hipsolverDnDgesvd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDnDgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvd_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9225,7 +9225,7 @@ rt::function!(F_hipsolverDnCgesvd_bufferSize, C_hipsolverDnCgesvd_bufferSize, c"
     ["handle", "m", "n", "lwork"],
     |py, [x0, x1, x2, x3]| hipsolverDnCgesvd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDnCgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvd_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9246,7 +9246,7 @@ rt::function!(F_hipsolverDnZgesvd_bufferSize, C_hipsolverDnZgesvd_bufferSize, c"
     ["handle", "m", "n", "lwork"],
     |py, [x0, x1, x2, x3]| hipsolverDnZgesvd_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3));
 
-fn hipsolverDnZgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgesvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvd_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9267,7 +9267,7 @@ rt::function!(F_hipsolverDnSgesvd, C_hipsolverDnSgesvd, c"hipsolverDnSgesvd", "h
     ["handle", "jobu", "jobv", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "rwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnSgesvd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverDnSgesvd(py: Python<'_>, handle: rt::PtrArg, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvd");
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
@@ -9306,7 +9306,7 @@ rt::function!(F_hipsolverDnDgesvd, C_hipsolverDnDgesvd, c"hipsolverDnDgesvd", "h
     ["handle", "jobu", "jobv", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "rwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnDgesvd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverDnDgesvd(py: Python<'_>, handle: rt::PtrArg, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvd");
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
@@ -9345,7 +9345,7 @@ rt::function!(F_hipsolverDnCgesvd, C_hipsolverDnCgesvd, c"hipsolverDnCgesvd", "h
     ["handle", "jobu", "jobv", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "rwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnCgesvd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverDnCgesvd(py: Python<'_>, handle: rt::PtrArg, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvd");
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
@@ -9384,7 +9384,7 @@ rt::function!(F_hipsolverDnZgesvd, C_hipsolverDnZgesvd, c"hipsolverDnZgesvd", "h
     ["handle", "jobu", "jobv", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "rwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnZgesvd(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "jobu")?, rt::call::extract(x2, "jobv")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, &x15));
 
-fn hipsolverDnZgesvd(py: Python<'_>, handle: rt::PtrArg, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgesvd(py: Python<'_>, handle: rt::PtrArgMut, jobu: rt::CInt<i8>, jobv: rt::CInt<i8>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, rwork: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvd");
     let a_handle = handle.addr();
     let a_jobu = jobu.0;
@@ -9423,7 +9423,7 @@ rt::function!(F_hipsolverDnSgesvdj_bufferSize, C_hipsolverDnSgesvdj_bufferSize, 
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSgesvdj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "params")?));
 
-fn hipsolverDnSgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnSgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdj_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -9458,7 +9458,7 @@ rt::function!(F_hipsolverDnDgesvdj_bufferSize, C_hipsolverDnDgesvdj_bufferSize, 
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDgesvdj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "params")?));
 
-fn hipsolverDnDgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnDgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdj_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -9493,7 +9493,7 @@ rt::function!(F_hipsolverDnCgesvdj_bufferSize, C_hipsolverDnCgesvdj_bufferSize, 
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCgesvdj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "params")?));
 
-fn hipsolverDnCgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnCgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdj_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -9528,7 +9528,7 @@ rt::function!(F_hipsolverDnZgesvdj_bufferSize, C_hipsolverDnZgesvdj_bufferSize, 
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZgesvdj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "params")?));
 
-fn hipsolverDnZgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnZgesvdj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdj_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -9563,7 +9563,7 @@ rt::function!(F_hipsolverDnSgesvdj, C_hipsolverDnSgesvdj, c"hipsolverDnSgesvdj",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnSgesvdj(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, rt::call::extract(x15, "params")?));
 
-fn hipsolverDnSgesvdj(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnSgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdj");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -9601,7 +9601,7 @@ rt::function!(F_hipsolverDnDgesvdj, C_hipsolverDnDgesvdj, c"hipsolverDnDgesvdj",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnDgesvdj(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, rt::call::extract(x15, "params")?));
 
-fn hipsolverDnDgesvdj(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnDgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdj");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -9639,7 +9639,7 @@ rt::function!(F_hipsolverDnCgesvdj, C_hipsolverDnCgesvdj, c"hipsolverDnCgesvdj",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnCgesvdj(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, rt::call::extract(x15, "params")?));
 
-fn hipsolverDnCgesvdj(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnCgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdj");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -9677,7 +9677,7 @@ rt::function!(F_hipsolverDnZgesvdj, C_hipsolverDnZgesvdj, c"hipsolverDnZgesvdj",
     ["handle", "jobz", "econ", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnZgesvdj(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "econ")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8, rt::call::extract(x9, "ldu")?, &x10, rt::call::extract(x11, "ldv")?, &x12, rt::call::extract(x13, "lwork")?, &x14, rt::call::extract(x15, "params")?));
 
-fn hipsolverDnZgesvdj(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnZgesvdj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, econ: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdj");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -9715,7 +9715,7 @@ rt::function!(F_hipsolverDnSgesvdjBatched_bufferSize, C_hipsolverDnSgesvdjBatche
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSgesvdjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "params")?, rt::call::extract(x13, "batch_count")?));
 
-fn hipsolverDnSgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnSgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdjBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -9750,7 +9750,7 @@ rt::function!(F_hipsolverDnDgesvdjBatched_bufferSize, C_hipsolverDnDgesvdjBatche
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDgesvdjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "params")?, rt::call::extract(x13, "batch_count")?));
 
-fn hipsolverDnDgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnDgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdjBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -9785,7 +9785,7 @@ rt::function!(F_hipsolverDnCgesvdjBatched_bufferSize, C_hipsolverDnCgesvdjBatche
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCgesvdjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "params")?, rt::call::extract(x13, "batch_count")?));
 
-fn hipsolverDnCgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnCgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdjBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -9820,7 +9820,7 @@ rt::function!(F_hipsolverDnZgesvdjBatched_bufferSize, C_hipsolverDnZgesvdjBatche
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "lwork", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZgesvdjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "params")?, rt::call::extract(x13, "batch_count")?));
 
-fn hipsolverDnZgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnZgesvdjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdjBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -9855,7 +9855,7 @@ rt::function!(F_hipsolverDnSgesvdjBatched, C_hipsolverDnSgesvdjBatched, c"hipsol
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnSgesvdjBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, rt::call::extract(x14, "params")?, rt::call::extract(x15, "batch_count")?));
 
-fn hipsolverDnSgesvdjBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnSgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdjBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -9893,7 +9893,7 @@ rt::function!(F_hipsolverDnDgesvdjBatched, C_hipsolverDnDgesvdjBatched, c"hipsol
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnDgesvdjBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, rt::call::extract(x14, "params")?, rt::call::extract(x15, "batch_count")?));
 
-fn hipsolverDnDgesvdjBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnDgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdjBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -9931,7 +9931,7 @@ rt::function!(F_hipsolverDnCgesvdjBatched, C_hipsolverDnCgesvdjBatched, c"hipsol
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnCgesvdjBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, rt::call::extract(x14, "params")?, rt::call::extract(x15, "batch_count")?));
 
-fn hipsolverDnCgesvdjBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnCgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdjBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -9969,7 +9969,7 @@ rt::function!(F_hipsolverDnZgesvdjBatched, C_hipsolverDnZgesvdjBatched, c"hipsol
     ["handle", "jobz", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "work", "lwork", "devInfo", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnZgesvdjBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldu")?, &x9, rt::call::extract(x10, "ldv")?, &x11, rt::call::extract(x12, "lwork")?, &x13, rt::call::extract(x14, "params")?, rt::call::extract(x15, "batch_count")?));
 
-fn hipsolverDnZgesvdjBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnZgesvdjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, S: &Bound<'_, PyAny>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdjBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -10007,7 +10007,7 @@ rt::function!(F_hipsolverDnSgesvdaStridedBatched_bufferSize, C_hipsolverDnSgesvd
     ["handle", "jobz", "rank", "m", "n", "A", "lda", "strideA", "S", "strideS", "U", "ldu", "strideU", "V", "ldv", "strideV", "lwork", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsolverDnSgesvdaStridedBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "batch_count")?));
 
-fn hipsolverDnSgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnSgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdaStridedBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -10046,7 +10046,7 @@ rt::function!(F_hipsolverDnDgesvdaStridedBatched_bufferSize, C_hipsolverDnDgesvd
     ["handle", "jobz", "rank", "m", "n", "A", "lda", "strideA", "S", "strideS", "U", "ldu", "strideU", "V", "ldv", "strideV", "lwork", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsolverDnDgesvdaStridedBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "batch_count")?));
 
-fn hipsolverDnDgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnDgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdaStridedBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -10085,7 +10085,7 @@ rt::function!(F_hipsolverDnCgesvdaStridedBatched_bufferSize, C_hipsolverDnCgesvd
     ["handle", "jobz", "rank", "m", "n", "A", "lda", "strideA", "S", "strideS", "U", "ldu", "strideU", "V", "ldv", "strideV", "lwork", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsolverDnCgesvdaStridedBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "batch_count")?));
 
-fn hipsolverDnCgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnCgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdaStridedBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -10124,7 +10124,7 @@ rt::function!(F_hipsolverDnZgesvdaStridedBatched_bufferSize, C_hipsolverDnZgesvd
     ["handle", "jobz", "rank", "m", "n", "A", "lda", "strideA", "S", "strideS", "U", "ldu", "strideU", "V", "ldv", "strideV", "lwork", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsolverDnZgesvdaStridedBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "batch_count")?));
 
-fn hipsolverDnZgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnZgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, lwork: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdaStridedBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -10163,7 +10163,7 @@ rt::function!(F_hipsolverDnSgesvdaStridedBatched, C_hipsolverDnSgesvdaStridedBat
     ["handle", "jobz", "rank", "m", "n", "A", "lda", "strideA", "S", "strideS", "U", "ldu", "strideU", "V", "ldv", "strideV", "work", "lwork", "devInfo", "hRnrmF", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| hipsolverDnSgesvdaStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "lwork")?, &x18, &x19, rt::call::extract(x20, "batch_count")?));
 
-fn hipsolverDnSgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnSgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgesvdaStridedBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -10207,7 +10207,7 @@ rt::function!(F_hipsolverDnDgesvdaStridedBatched, C_hipsolverDnDgesvdaStridedBat
     ["handle", "jobz", "rank", "m", "n", "A", "lda", "strideA", "S", "strideS", "U", "ldu", "strideU", "V", "ldv", "strideV", "work", "lwork", "devInfo", "hRnrmF", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| hipsolverDnDgesvdaStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "lwork")?, &x18, &x19, rt::call::extract(x20, "batch_count")?));
 
-fn hipsolverDnDgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnDgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgesvdaStridedBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -10251,7 +10251,7 @@ rt::function!(F_hipsolverDnCgesvdaStridedBatched, C_hipsolverDnCgesvdaStridedBat
     ["handle", "jobz", "rank", "m", "n", "A", "lda", "strideA", "S", "strideS", "U", "ldu", "strideU", "V", "ldv", "strideV", "work", "lwork", "devInfo", "hRnrmF", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| hipsolverDnCgesvdaStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "lwork")?, &x18, &x19, rt::call::extract(x20, "batch_count")?));
 
-fn hipsolverDnCgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnCgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgesvdaStridedBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -10295,7 +10295,7 @@ rt::function!(F_hipsolverDnZgesvdaStridedBatched, C_hipsolverDnZgesvdaStridedBat
     ["handle", "jobz", "rank", "m", "n", "A", "lda", "strideA", "S", "strideS", "U", "ldu", "strideU", "V", "ldv", "strideV", "work", "lwork", "devInfo", "hRnrmF", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| hipsolverDnZgesvdaStridedBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "rank")?, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "strideA")?, &x8, rt::call::extract(x9, "strideS")?, &x10, rt::call::extract(x11, "ldu")?, rt::call::extract(x12, "strideU")?, &x13, rt::call::extract(x14, "ldv")?, rt::call::extract(x15, "strideV")?, &x16, rt::call::extract(x17, "lwork")?, &x18, &x19, rt::call::extract(x20, "batch_count")?));
 
-fn hipsolverDnZgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnZgesvdaStridedBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, rank: rt::CInt<i32>, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, strideA: rt::CInt<i64>, S: &Bound<'_, PyAny>, strideS: rt::CInt<i64>, U: &Bound<'_, PyAny>, ldu: rt::CInt<i32>, strideU: rt::CInt<i64>, V: &Bound<'_, PyAny>, ldv: rt::CInt<i32>, strideV: rt::CInt<i64>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, hRnrmF: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgesvdaStridedBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -10339,7 +10339,7 @@ rt::function!(F_hipsolverDnSgetrf_bufferSize, C_hipsolverDnSgetrf_bufferSize, c"
     ["handle", "m", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnSgetrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnSgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgetrf_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10363,7 +10363,7 @@ rt::function!(F_hipsolverDnDgetrf_bufferSize, C_hipsolverDnDgetrf_bufferSize, c"
     ["handle", "m", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnDgetrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnDgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgetrf_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10387,7 +10387,7 @@ rt::function!(F_hipsolverDnCgetrf_bufferSize, C_hipsolverDnCgetrf_bufferSize, c"
     ["handle", "m", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnCgetrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnCgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgetrf_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10411,7 +10411,7 @@ rt::function!(F_hipsolverDnZgetrf_bufferSize, C_hipsolverDnZgetrf_bufferSize, c"
     ["handle", "m", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnZgetrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnZgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgetrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgetrf_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10435,7 +10435,7 @@ rt::function!(F_hipsolverDnSgetrf, C_hipsolverDnSgetrf, c"hipsolverDnSgetrf", "h
     ["handle", "m", "n", "A", "lda", "work", "devIpiv", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnSgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7));
 
-fn hipsolverDnSgetrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgetrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10463,7 +10463,7 @@ rt::function!(F_hipsolverDnDgetrf, C_hipsolverDnDgetrf, c"hipsolverDnDgetrf", "h
     ["handle", "m", "n", "A", "lda", "work", "devIpiv", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnDgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7));
 
-fn hipsolverDnDgetrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgetrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10491,7 +10491,7 @@ rt::function!(F_hipsolverDnCgetrf, C_hipsolverDnCgetrf, c"hipsolverDnCgetrf", "h
     ["handle", "m", "n", "A", "lda", "work", "devIpiv", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnCgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7));
 
-fn hipsolverDnCgetrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgetrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10519,7 +10519,7 @@ rt::function!(F_hipsolverDnZgetrf, C_hipsolverDnZgetrf, c"hipsolverDnZgetrf", "h
     ["handle", "m", "n", "A", "lda", "work", "devIpiv", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnZgetrf(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7));
 
-fn hipsolverDnZgetrf(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgetrf(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, devIpiv: &Bound<'_, PyAny>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgetrf");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10547,7 +10547,7 @@ rt::function!(F_hipsolverDnSgetrs, C_hipsolverDnSgetrs, c"hipsolverDnSgetrs", "h
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnSgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipsolverDnSgetrs(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSgetrs");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -10577,7 +10577,7 @@ rt::function!(F_hipsolverDnDgetrs, C_hipsolverDnDgetrs, c"hipsolverDnDgetrs", "h
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnDgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipsolverDnDgetrs(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDgetrs");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -10607,7 +10607,7 @@ rt::function!(F_hipsolverDnCgetrs, C_hipsolverDnCgetrs, c"hipsolverDnCgetrs", "h
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnCgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipsolverDnCgetrs(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCgetrs");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -10637,7 +10637,7 @@ rt::function!(F_hipsolverDnZgetrs, C_hipsolverDnZgetrs, c"hipsolverDnZgetrs", "h
     ["handle", "trans", "n", "nrhs", "A", "lda", "devIpiv", "B", "ldb", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnZgetrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "ldb")?, &x9));
 
-fn hipsolverDnZgetrs(py: Python<'_>, handle: rt::PtrArg, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZgetrs(py: Python<'_>, handle: rt::PtrArgMut, trans: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, devIpiv: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZgetrs");
     let a_handle = handle.addr();
     let a_trans = rt::narrow::<u32>(TYPES.enum_arg(1, trans)?)?;
@@ -10667,7 +10667,7 @@ rt::function!(F_hipsolverDnSpotrf_bufferSize, C_hipsolverDnSpotrf_bufferSize, c"
     ["handle", "uplo", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnSpotrf_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnSpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotrf_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -10691,7 +10691,7 @@ rt::function!(F_hipsolverDnDpotrf_bufferSize, C_hipsolverDnDpotrf_bufferSize, c"
     ["handle", "uplo", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnDpotrf_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnDpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotrf_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -10715,7 +10715,7 @@ rt::function!(F_hipsolverDnCpotrf_bufferSize, C_hipsolverDnCpotrf_bufferSize, c"
     ["handle", "uplo", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnCpotrf_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnCpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotrf_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -10739,7 +10739,7 @@ rt::function!(F_hipsolverDnZpotrf_bufferSize, C_hipsolverDnZpotrf_bufferSize, c"
     ["handle", "uplo", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnZpotrf_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnZpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZpotrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotrf_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -10763,7 +10763,7 @@ rt::function!(F_hipsolverDnSpotrf, C_hipsolverDnSpotrf, c"hipsolverDnSpotrf", "h
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnSpotrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDnSpotrf(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotrf");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -10790,7 +10790,7 @@ rt::function!(F_hipsolverDnDpotrf, C_hipsolverDnDpotrf, c"hipsolverDnDpotrf", "h
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnDpotrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDnDpotrf(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotrf");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -10817,7 +10817,7 @@ rt::function!(F_hipsolverDnCpotrf, C_hipsolverDnCpotrf, c"hipsolverDnCpotrf", "h
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnCpotrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDnCpotrf(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotrf");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -10844,7 +10844,7 @@ rt::function!(F_hipsolverDnZpotrf, C_hipsolverDnZpotrf, c"hipsolverDnZpotrf", "h
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnZpotrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDnZpotrf(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZpotrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotrf");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -10871,7 +10871,7 @@ rt::function!(F_hipsolverDnSpotrfBatched, C_hipsolverDnSpotrfBatched, c"hipsolve
     ["handle", "uplo", "n", "A", "lda", "devInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnSpotrfBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
 
-fn hipsolverDnSpotrfBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnSpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotrfBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -10895,7 +10895,7 @@ rt::function!(F_hipsolverDnDpotrfBatched, C_hipsolverDnDpotrfBatched, c"hipsolve
     ["handle", "uplo", "n", "A", "lda", "devInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnDpotrfBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
 
-fn hipsolverDnDpotrfBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnDpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotrfBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -10919,7 +10919,7 @@ rt::function!(F_hipsolverDnCpotrfBatched, C_hipsolverDnCpotrfBatched, c"hipsolve
     ["handle", "uplo", "n", "A", "lda", "devInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnCpotrfBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
 
-fn hipsolverDnCpotrfBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnCpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotrfBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -10943,7 +10943,7 @@ rt::function!(F_hipsolverDnZpotrfBatched, C_hipsolverDnZpotrfBatched, c"hipsolve
     ["handle", "uplo", "n", "A", "lda", "devInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsolverDnZpotrfBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "batch_count")?));
 
-fn hipsolverDnZpotrfBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnZpotrfBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotrfBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -10967,7 +10967,7 @@ rt::function!(F_hipsolverDnSpotri_bufferSize, C_hipsolverDnSpotri_bufferSize, c"
     ["handle", "uplo", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnSpotri_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnSpotri_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotri_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -10991,7 +10991,7 @@ rt::function!(F_hipsolverDnDpotri_bufferSize, C_hipsolverDnDpotri_bufferSize, c"
     ["handle", "uplo", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnDpotri_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnDpotri_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotri_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11015,7 +11015,7 @@ rt::function!(F_hipsolverDnCpotri_bufferSize, C_hipsolverDnCpotri_bufferSize, c"
     ["handle", "uplo", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnCpotri_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnCpotri_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotri_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11039,7 +11039,7 @@ rt::function!(F_hipsolverDnZpotri_bufferSize, C_hipsolverDnZpotri_bufferSize, c"
     ["handle", "uplo", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsolverDnZpotri_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5));
 
-fn hipsolverDnZpotri_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZpotri_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotri_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11063,7 +11063,7 @@ rt::function!(F_hipsolverDnSpotri, C_hipsolverDnSpotri, c"hipsolverDnSpotri", "h
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnSpotri(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDnSpotri(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotri");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11090,7 +11090,7 @@ rt::function!(F_hipsolverDnDpotri, C_hipsolverDnDpotri, c"hipsolverDnDpotri", "h
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnDpotri(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDnDpotri(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotri");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11117,7 +11117,7 @@ rt::function!(F_hipsolverDnCpotri, C_hipsolverDnCpotri, c"hipsolverDnCpotri", "h
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnCpotri(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDnCpotri(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotri");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11144,7 +11144,7 @@ rt::function!(F_hipsolverDnZpotri, C_hipsolverDnZpotri, c"hipsolverDnZpotri", "h
     ["handle", "uplo", "n", "A", "lda", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnZpotri(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "lwork")?, &x7));
 
-fn hipsolverDnZpotri(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZpotri(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotri");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11171,7 +11171,7 @@ rt::function!(F_hipsolverDnSpotrs, C_hipsolverDnSpotrs, c"hipsolverDnSpotrs", "h
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSpotrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsolverDnSpotrs(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotrs");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11199,7 +11199,7 @@ rt::function!(F_hipsolverDnDpotrs, C_hipsolverDnDpotrs, c"hipsolverDnDpotrs", "h
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDpotrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsolverDnDpotrs(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotrs");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11227,7 +11227,7 @@ rt::function!(F_hipsolverDnCpotrs, C_hipsolverDnCpotrs, c"hipsolverDnCpotrs", "h
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCpotrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsolverDnCpotrs(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotrs");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11255,7 +11255,7 @@ rt::function!(F_hipsolverDnZpotrs, C_hipsolverDnZpotrs, c"hipsolverDnZpotrs", "h
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZpotrs(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, &x4, rt::call::extract(x5, "lda")?, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsolverDnZpotrs(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZpotrs(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotrs");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11283,7 +11283,7 @@ rt::function!(F_hipsolverDnSpotrsBatched, C_hipsolverDnSpotrsBatched, c"hipsolve
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "devInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnSpotrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDnSpotrsBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnSpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSpotrsBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11310,7 +11310,7 @@ rt::function!(F_hipsolverDnDpotrsBatched, C_hipsolverDnDpotrsBatched, c"hipsolve
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "devInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnDpotrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDnDpotrsBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnDpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDpotrsBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11337,7 +11337,7 @@ rt::function!(F_hipsolverDnCpotrsBatched, C_hipsolverDnCpotrsBatched, c"hipsolve
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "devInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnCpotrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDnCpotrsBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnCpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCpotrsBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11364,7 +11364,7 @@ rt::function!(F_hipsolverDnZpotrsBatched, C_hipsolverDnZpotrsBatched, c"hipsolve
     ["handle", "uplo", "n", "nrhs", "A", "lda", "B", "ldb", "devInfo", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnZpotrsBatched(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nrhs")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "lda")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "ldb")?, &x8, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDnZpotrsBatched(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArg, lda: rt::CInt<i32>, B: rt::PtrArg, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnZpotrsBatched(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, nrhs: rt::CInt<i32>, A: rt::PtrArgMut, lda: rt::CInt<i32>, B: rt::PtrArgMut, ldb: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZpotrsBatched");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -11391,7 +11391,7 @@ rt::function!(F_hipsolverDnSsyevd_bufferSize, C_hipsolverDnSsyevd_bufferSize, c"
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnSsyevd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDnSsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevd_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11418,7 +11418,7 @@ rt::function!(F_hipsolverDnDsyevd_bufferSize, C_hipsolverDnDsyevd_bufferSize, c"
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnDsyevd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDnDsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsyevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevd_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11445,7 +11445,7 @@ rt::function!(F_hipsolverDnCheevd_bufferSize, C_hipsolverDnCheevd_bufferSize, c"
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnCheevd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDnCheevd_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevd_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11472,7 +11472,7 @@ rt::function!(F_hipsolverDnZheevd_bufferSize, C_hipsolverDnZheevd_bufferSize, c"
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsolverDnZheevd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7));
 
-fn hipsolverDnZheevd_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZheevd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevd_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11499,7 +11499,7 @@ rt::function!(F_hipsolverDnSsyevd, C_hipsolverDnSsyevd, c"hipsolverDnSsyevd", "h
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnSsyevd(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDnSsyevd(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevd");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11529,7 +11529,7 @@ rt::function!(F_hipsolverDnDsyevd, C_hipsolverDnDsyevd, c"hipsolverDnDsyevd", "h
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnDsyevd(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDnDsyevd(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsyevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevd");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11559,7 +11559,7 @@ rt::function!(F_hipsolverDnCheevd, C_hipsolverDnCheevd, c"hipsolverDnCheevd", "h
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnCheevd(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDnCheevd(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevd");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11589,7 +11589,7 @@ rt::function!(F_hipsolverDnZheevd, C_hipsolverDnZheevd, c"hipsolverDnZheevd", "h
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnZheevd(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9));
 
-fn hipsolverDnZheevd(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZheevd(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevd");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11619,7 +11619,7 @@ rt::function!(F_hipsolverDnSsyevdx_bufferSize, C_hipsolverDnSsyevdx_bufferSize, 
     ["handle", "jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "nev", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSsyevdx_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13));
 
-fn hipsolverDnSsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevdx_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11653,7 +11653,7 @@ rt::function!(F_hipsolverDnDsyevdx_bufferSize, C_hipsolverDnDsyevdx_bufferSize, 
     ["handle", "jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "nev", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDsyevdx_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13));
 
-fn hipsolverDnDsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsyevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevdx_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11687,7 +11687,7 @@ rt::function!(F_hipsolverDnCheevdx_bufferSize, C_hipsolverDnCheevdx_bufferSize, 
     ["handle", "jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "nev", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnCheevdx_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13));
 
-fn hipsolverDnCheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevdx_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11721,7 +11721,7 @@ rt::function!(F_hipsolverDnZheevdx_bufferSize, C_hipsolverDnZheevdx_bufferSize, 
     ["handle", "jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "nev", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZheevdx_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13));
 
-fn hipsolverDnZheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZheevdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevdx_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11755,7 +11755,7 @@ rt::function!(F_hipsolverDnSsyevdx, C_hipsolverDnSsyevdx, c"hipsolverDnSsyevdx",
     ["handle", "jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "nev", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnSsyevdx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13, rt::call::extract(x14, "lwork")?, &x15));
 
-fn hipsolverDnSsyevdx(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevdx");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11792,7 +11792,7 @@ rt::function!(F_hipsolverDnDsyevdx, C_hipsolverDnDsyevdx, c"hipsolverDnDsyevdx",
     ["handle", "jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "nev", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnDsyevdx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13, rt::call::extract(x14, "lwork")?, &x15));
 
-fn hipsolverDnDsyevdx(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsyevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevdx");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11829,7 +11829,7 @@ rt::function!(F_hipsolverDnCheevdx, C_hipsolverDnCheevdx, c"hipsolverDnCheevdx",
     ["handle", "jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "nev", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnCheevdx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13, rt::call::extract(x14, "lwork")?, &x15));
 
-fn hipsolverDnCheevdx(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevdx");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11866,7 +11866,7 @@ rt::function!(F_hipsolverDnZheevdx, C_hipsolverDnZheevdx, c"hipsolverDnZheevdx",
     ["handle", "jobz", "range", "uplo", "n", "A", "lda", "vl", "vu", "il", "iu", "nev", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsolverDnZheevdx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "vl")?, rt::call::extract(x8, "vu")?, rt::call::extract(x9, "il")?, rt::call::extract(x10, "iu")?, &x11, &x12, &x13, rt::call::extract(x14, "lwork")?, &x15));
 
-fn hipsolverDnZheevdx(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZheevdx(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevdx");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11903,7 +11903,7 @@ rt::function!(F_hipsolverDnSsyevj_bufferSize, C_hipsolverDnSsyevj_bufferSize, c"
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSsyevj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?));
 
-fn hipsolverDnSsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnSsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevj_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11931,7 +11931,7 @@ rt::function!(F_hipsolverDnDsyevj_bufferSize, C_hipsolverDnDsyevj_bufferSize, c"
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDsyevj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?));
 
-fn hipsolverDnDsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnDsyevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevj_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11959,7 +11959,7 @@ rt::function!(F_hipsolverDnCheevj_bufferSize, C_hipsolverDnCheevj_bufferSize, c"
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCheevj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?));
 
-fn hipsolverDnCheevj_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnCheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevj_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -11987,7 +11987,7 @@ rt::function!(F_hipsolverDnZheevj_bufferSize, C_hipsolverDnZheevj_bufferSize, c"
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZheevj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?));
 
-fn hipsolverDnZheevj_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnZheevj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevj_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -12015,7 +12015,7 @@ rt::function!(F_hipsolverDnSsyevj, C_hipsolverDnSsyevj, c"hipsolverDnSsyevj", "h
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnSsyevj(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?));
 
-fn hipsolverDnSsyevj(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnSsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevj");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -12046,7 +12046,7 @@ rt::function!(F_hipsolverDnDsyevj, C_hipsolverDnDsyevj, c"hipsolverDnDsyevj", "h
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnDsyevj(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?));
 
-fn hipsolverDnDsyevj(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnDsyevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevj");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -12077,7 +12077,7 @@ rt::function!(F_hipsolverDnCheevj, C_hipsolverDnCheevj, c"hipsolverDnCheevj", "h
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnCheevj(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?));
 
-fn hipsolverDnCheevj(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnCheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevj");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -12108,7 +12108,7 @@ rt::function!(F_hipsolverDnZheevj, C_hipsolverDnZheevj, c"hipsolverDnZheevj", "h
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnZheevj(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?));
 
-fn hipsolverDnZheevj(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnZheevj(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevj");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -12139,7 +12139,7 @@ rt::function!(F_hipsolverDnSsyevjBatched_bufferSize, C_hipsolverDnSsyevjBatched_
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnSsyevjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDnSsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnSsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevjBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -12168,7 +12168,7 @@ rt::function!(F_hipsolverDnDsyevjBatched_bufferSize, C_hipsolverDnDsyevjBatched_
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnDsyevjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDnDsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnDsyevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevjBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -12197,7 +12197,7 @@ rt::function!(F_hipsolverDnCheevjBatched_bufferSize, C_hipsolverDnCheevjBatched_
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnCheevjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDnCheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnCheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevjBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -12226,7 +12226,7 @@ rt::function!(F_hipsolverDnZheevjBatched_bufferSize, C_hipsolverDnZheevjBatched_
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "lwork", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsolverDnZheevjBatched_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "params")?, rt::call::extract(x9, "batch_count")?));
 
-fn hipsolverDnZheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnZheevjBatched_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevjBatched_bufferSize");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -12255,7 +12255,7 @@ rt::function!(F_hipsolverDnSsyevjBatched, C_hipsolverDnSsyevjBatched, c"hipsolve
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSsyevjBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverDnSsyevjBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnSsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsyevjBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -12287,7 +12287,7 @@ rt::function!(F_hipsolverDnDsyevjBatched, C_hipsolverDnDsyevjBatched, c"hipsolve
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDsyevjBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverDnDsyevjBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnDsyevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsyevjBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -12319,7 +12319,7 @@ rt::function!(F_hipsolverDnCheevjBatched, C_hipsolverDnCheevjBatched, c"hipsolve
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnCheevjBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverDnCheevjBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnCheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCheevjBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -12351,7 +12351,7 @@ rt::function!(F_hipsolverDnZheevjBatched, C_hipsolverDnZheevjBatched, c"hipsolve
     ["handle", "jobz", "uplo", "n", "A", "lda", "W", "work", "lwork", "devInfo", "params", "batch_count"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZheevjBatched(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "n")?, &x4, rt::call::extract(x5, "lda")?, &x6, &x7, rt::call::extract(x8, "lwork")?, &x9, rt::call::extract(x10, "params")?, rt::call::extract(x11, "batch_count")?));
 
-fn hipsolverDnZheevjBatched(py: Python<'_>, handle: rt::PtrArg, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsolverDnZheevjBatched(py: Python<'_>, handle: rt::PtrArgMut, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut, batch_count: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZheevjBatched");
     let a_handle = handle.addr();
     let a_jobz = rt::narrow::<u32>(TYPES.enum_arg(4, jobz)?)?;
@@ -12383,7 +12383,7 @@ rt::function!(F_hipsolverDnSsygvd_bufferSize, C_hipsolverDnSsygvd_bufferSize, c"
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnSsygvd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipsolverDnSsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvd_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -12414,7 +12414,7 @@ rt::function!(F_hipsolverDnDsygvd_bufferSize, C_hipsolverDnDsygvd_bufferSize, c"
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnDsygvd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipsolverDnDsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsygvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvd_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -12445,7 +12445,7 @@ rt::function!(F_hipsolverDnChegvd_bufferSize, C_hipsolverDnChegvd_bufferSize, c"
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnChegvd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipsolverDnChegvd_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnChegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvd_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -12476,7 +12476,7 @@ rt::function!(F_hipsolverDnZhegvd_bufferSize, C_hipsolverDnZhegvd_bufferSize, c"
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnZhegvd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10));
 
-fn hipsolverDnZhegvd_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZhegvd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvd_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -12507,7 +12507,7 @@ rt::function!(F_hipsolverDnSsygvd, C_hipsolverDnSsygvd, c"hipsolverDnSsygvd", "h
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverDnSsygvd(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
 
-fn hipsolverDnSsygvd(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvd");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -12541,7 +12541,7 @@ rt::function!(F_hipsolverDnDsygvd, C_hipsolverDnDsygvd, c"hipsolverDnDsygvd", "h
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverDnDsygvd(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
 
-fn hipsolverDnDsygvd(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsygvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvd");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -12575,7 +12575,7 @@ rt::function!(F_hipsolverDnChegvd, C_hipsolverDnChegvd, c"hipsolverDnChegvd", "h
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverDnChegvd(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
 
-fn hipsolverDnChegvd(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnChegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvd");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -12609,7 +12609,7 @@ rt::function!(F_hipsolverDnZhegvd, C_hipsolverDnZhegvd, c"hipsolverDnZhegvd", "h
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsolverDnZhegvd(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12));
 
-fn hipsolverDnZhegvd(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZhegvd(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvd");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -12643,7 +12643,7 @@ rt::function!(F_hipsolverDnSsygvdx_bufferSize, C_hipsolverDnSsygvdx_bufferSize, 
     ["handle", "itype", "jobz", "range", "uplo", "n", "A", "lda", "B", "ldb", "vl", "vu", "il", "iu", "nev", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsolverDnSsygvdx_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16));
 
-fn hipsolverDnSsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvdx_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -12681,7 +12681,7 @@ rt::function!(F_hipsolverDnDsygvdx_bufferSize, C_hipsolverDnDsygvdx_bufferSize, 
     ["handle", "itype", "jobz", "range", "uplo", "n", "A", "lda", "B", "ldb", "vl", "vu", "il", "iu", "nev", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsolverDnDsygvdx_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16));
 
-fn hipsolverDnDsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsygvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvdx_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -12719,7 +12719,7 @@ rt::function!(F_hipsolverDnChegvdx_bufferSize, C_hipsolverDnChegvdx_bufferSize, 
     ["handle", "itype", "jobz", "range", "uplo", "n", "A", "lda", "B", "ldb", "vl", "vu", "il", "iu", "nev", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsolverDnChegvdx_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16));
 
-fn hipsolverDnChegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnChegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvdx_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -12757,7 +12757,7 @@ rt::function!(F_hipsolverDnZhegvdx_bufferSize, C_hipsolverDnZhegvdx_bufferSize, 
     ["handle", "itype", "jobz", "range", "uplo", "n", "A", "lda", "B", "ldb", "vl", "vu", "il", "iu", "nev", "W", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsolverDnZhegvdx_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16));
 
-fn hipsolverDnZhegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZhegvdx_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvdx_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -12795,7 +12795,7 @@ rt::function!(F_hipsolverDnSsygvdx, C_hipsolverDnSsygvdx, c"hipsolverDnSsygvdx",
     ["handle", "itype", "jobz", "range", "uplo", "n", "A", "lda", "B", "ldb", "vl", "vu", "il", "iu", "nev", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsolverDnSsygvdx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16, rt::call::extract(x17, "lwork")?, &x18));
 
-fn hipsolverDnSsygvdx(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvdx");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -12836,7 +12836,7 @@ rt::function!(F_hipsolverDnDsygvdx, C_hipsolverDnDsygvdx, c"hipsolverDnDsygvdx",
     ["handle", "itype", "jobz", "range", "uplo", "n", "A", "lda", "B", "ldb", "vl", "vu", "il", "iu", "nev", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsolverDnDsygvdx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16, rt::call::extract(x17, "lwork")?, &x18));
 
-fn hipsolverDnDsygvdx(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsygvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvdx");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -12877,7 +12877,7 @@ rt::function!(F_hipsolverDnChegvdx, C_hipsolverDnChegvdx, c"hipsolverDnChegvdx",
     ["handle", "itype", "jobz", "range", "uplo", "n", "A", "lda", "B", "ldb", "vl", "vu", "il", "iu", "nev", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsolverDnChegvdx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16, rt::call::extract(x17, "lwork")?, &x18));
 
-fn hipsolverDnChegvdx(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnChegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f32, vu: f32, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvdx");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -12918,7 +12918,7 @@ rt::function!(F_hipsolverDnZhegvdx, C_hipsolverDnZhegvdx, c"hipsolverDnZhegvdx",
     ["handle", "itype", "jobz", "range", "uplo", "n", "A", "lda", "B", "ldb", "vl", "vu", "il", "iu", "nev", "W", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsolverDnZhegvdx(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "n")?, &x6, rt::call::extract(x7, "lda")?, &x8, rt::call::extract(x9, "ldb")?, rt::call::extract(x10, "vl")?, rt::call::extract(x11, "vu")?, rt::call::extract(x12, "il")?, rt::call::extract(x13, "iu")?, &x14, &x15, &x16, rt::call::extract(x17, "lwork")?, &x18));
 
-fn hipsolverDnZhegvdx(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZhegvdx(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, range: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, vl: f64, vu: f64, il: rt::CInt<i32>, iu: rt::CInt<i32>, nev: &Bound<'_, PyAny>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvdx");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -12959,7 +12959,7 @@ rt::function!(F_hipsolverDnSsygvj_bufferSize, C_hipsolverDnSsygvj_bufferSize, c"
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnSsygvj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "params")?));
 
-fn hipsolverDnSsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnSsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvj_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -12991,7 +12991,7 @@ rt::function!(F_hipsolverDnDsygvj_bufferSize, C_hipsolverDnDsygvj_bufferSize, c"
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnDsygvj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "params")?));
 
-fn hipsolverDnDsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnDsygvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvj_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -13023,7 +13023,7 @@ rt::function!(F_hipsolverDnChegvj_bufferSize, C_hipsolverDnChegvj_bufferSize, c"
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnChegvj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "params")?));
 
-fn hipsolverDnChegvj_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnChegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvj_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -13055,7 +13055,7 @@ rt::function!(F_hipsolverDnZhegvj_bufferSize, C_hipsolverDnZhegvj_bufferSize, c"
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "lwork", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsolverDnZhegvj_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "params")?));
 
-fn hipsolverDnZhegvj_bufferSize(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnZhegvj_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvj_bufferSize");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -13087,7 +13087,7 @@ rt::function!(F_hipsolverDnSsygvj, C_hipsolverDnSsygvj, c"hipsolverDnSsygvj", "h
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnSsygvj(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, rt::call::extract(x13, "params")?));
 
-fn hipsolverDnSsygvj(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnSsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsygvj");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -13122,7 +13122,7 @@ rt::function!(F_hipsolverDnDsygvj, C_hipsolverDnDsygvj, c"hipsolverDnDsygvj", "h
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnDsygvj(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, rt::call::extract(x13, "params")?));
 
-fn hipsolverDnDsygvj(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnDsygvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsygvj");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -13157,7 +13157,7 @@ rt::function!(F_hipsolverDnChegvj, C_hipsolverDnChegvj, c"hipsolverDnChegvj", "h
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnChegvj(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, rt::call::extract(x13, "params")?));
 
-fn hipsolverDnChegvj(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnChegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChegvj");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -13192,7 +13192,7 @@ rt::function!(F_hipsolverDnZhegvj, C_hipsolverDnZhegvj, c"hipsolverDnZhegvj", "h
     ["handle", "itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "W", "work", "lwork", "devInfo", "params"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsolverDnZhegvj(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "n")?, &x5, rt::call::extract(x6, "lda")?, &x7, rt::call::extract(x8, "ldb")?, &x9, &x10, rt::call::extract(x11, "lwork")?, &x12, rt::call::extract(x13, "params")?));
 
-fn hipsolverDnZhegvj(py: Python<'_>, handle: rt::PtrArg, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsolverDnZhegvj(py: Python<'_>, handle: rt::PtrArgMut, itype: &Bound<'_, PyAny>, jobz: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, W: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>, params: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhegvj");
     let a_handle = handle.addr();
     let a_itype = rt::narrow::<u32>(TYPES.enum_arg(5, itype)?)?;
@@ -13227,7 +13227,7 @@ rt::function!(F_hipsolverDnSsytrd_bufferSize, C_hipsolverDnSsytrd_bufferSize, c"
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSsytrd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
 
-fn hipsolverDnSsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsytrd_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13257,7 +13257,7 @@ rt::function!(F_hipsolverDnDsytrd_bufferSize, C_hipsolverDnDsytrd_bufferSize, c"
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDsytrd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
 
-fn hipsolverDnDsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsytrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsytrd_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13287,7 +13287,7 @@ rt::function!(F_hipsolverDnChetrd_bufferSize, C_hipsolverDnChetrd_bufferSize, c"
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnChetrd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
 
-fn hipsolverDnChetrd_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnChetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChetrd_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13317,7 +13317,7 @@ rt::function!(F_hipsolverDnZhetrd_bufferSize, C_hipsolverDnZhetrd_bufferSize, c"
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "lwork"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZhetrd_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8));
 
-fn hipsolverDnZhetrd_bufferSize(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZhetrd_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhetrd_bufferSize");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13347,7 +13347,7 @@ rt::function!(F_hipsolverDnSsytrd, C_hipsolverDnSsytrd, c"hipsolverDnSsytrd", "h
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnSsytrd(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDnSsytrd(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsytrd");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13380,7 +13380,7 @@ rt::function!(F_hipsolverDnDsytrd, C_hipsolverDnDsytrd, c"hipsolverDnDsytrd", "h
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnDsytrd(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDnDsytrd(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsytrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsytrd");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13413,7 +13413,7 @@ rt::function!(F_hipsolverDnChetrd, C_hipsolverDnChetrd, c"hipsolverDnChetrd", "h
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnChetrd(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDnChetrd(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnChetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnChetrd");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13446,7 +13446,7 @@ rt::function!(F_hipsolverDnZhetrd, C_hipsolverDnZhetrd, c"hipsolverDnZhetrd", "h
     ["handle", "uplo", "n", "A", "lda", "D", "E", "tau", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsolverDnZhetrd(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "lwork")?, &x10));
 
-fn hipsolverDnZhetrd(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZhetrd(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, D: &Bound<'_, PyAny>, E: &Bound<'_, PyAny>, tau: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZhetrd");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13479,7 +13479,7 @@ rt::function!(F_hipsolverDnSsytrf_bufferSize, C_hipsolverDnSsytrf_bufferSize, c"
     ["handle", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4]| hipsolverDnSsytrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
 
-fn hipsolverDnSsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsytrf_bufferSize");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -13502,7 +13502,7 @@ rt::function!(F_hipsolverDnDsytrf_bufferSize, C_hipsolverDnDsytrf_bufferSize, c"
     ["handle", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4]| hipsolverDnDsytrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
 
-fn hipsolverDnDsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsytrf_bufferSize");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -13525,7 +13525,7 @@ rt::function!(F_hipsolverDnCsytrf_bufferSize, C_hipsolverDnCsytrf_bufferSize, c"
     ["handle", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4]| hipsolverDnCsytrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
 
-fn hipsolverDnCsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCsytrf_bufferSize");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -13548,7 +13548,7 @@ rt::function!(F_hipsolverDnZsytrf_bufferSize, C_hipsolverDnZsytrf_bufferSize, c"
     ["handle", "n", "A", "lda", "lwork"],
     |py, [x0, x1, x2, x3, x4]| hipsolverDnZsytrf_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2, rt::call::extract(x3, "lda")?, &x4));
 
-fn hipsolverDnZsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZsytrf_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, lwork: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZsytrf_bufferSize");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -13571,7 +13571,7 @@ rt::function!(F_hipsolverDnSsytrf, C_hipsolverDnSsytrf, c"hipsolverDnSsytrf", "h
     ["handle", "uplo", "n", "A", "lda", "ipiv", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnSsytrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnSsytrf(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnSsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnSsytrf");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13600,7 +13600,7 @@ rt::function!(F_hipsolverDnDsytrf, C_hipsolverDnDsytrf, c"hipsolverDnDsytrf", "h
     ["handle", "uplo", "n", "A", "lda", "ipiv", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnDsytrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnDsytrf(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnDsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnDsytrf");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13629,7 +13629,7 @@ rt::function!(F_hipsolverDnCsytrf, C_hipsolverDnCsytrf, c"hipsolverDnCsytrf", "h
     ["handle", "uplo", "n", "A", "lda", "ipiv", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnCsytrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnCsytrf(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnCsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnCsytrf");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;
@@ -13658,7 +13658,7 @@ rt::function!(F_hipsolverDnZsytrf, C_hipsolverDnZsytrf, c"hipsolverDnZsytrf", "h
     ["handle", "uplo", "n", "A", "lda", "ipiv", "work", "lwork", "devInfo"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsolverDnZsytrf(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, &x6, rt::call::extract(x7, "lwork")?, &x8));
 
-fn hipsolverDnZsytrf(py: Python<'_>, handle: rt::PtrArg, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsolverDnZsytrf(py: Python<'_>, handle: rt::PtrArgMut, uplo: &Bound<'_, PyAny>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, ipiv: &Bound<'_, PyAny>, work: &Bound<'_, PyAny>, lwork: rt::CInt<i32>, devInfo: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsolverDnZsytrf");
     let a_handle = handle.addr();
     let a_uplo = rt::narrow::<u32>(TYPES.enum_arg(2, uplo)?)?;

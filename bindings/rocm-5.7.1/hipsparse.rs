@@ -130,7 +130,7 @@ rt::function!(F_hipsparseGetVersion, C_hipsparseGetVersion, c"hipsparseGetVersio
     ["handle", "version"],
     |py, [x0, x1]| hipsparseGetVersion(py, rt::call::extract(x0, "handle")?, &x1));
 
-fn hipsparseGetVersion(py: Python<'_>, handle: rt::PtrArg, version: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseGetVersion(py: Python<'_>, handle: rt::PtrArgMut, version: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGetVersion");
     let a_handle = handle.addr();
     let p_version = rt::typed_ptr_arg(version, None, 4, true)?;
@@ -149,7 +149,7 @@ rt::function!(F_hipsparseGetGitRevision, C_hipsparseGetGitRevision, c"hipsparseG
     ["handle", "rev"],
     |py, [x0, x1]| hipsparseGetGitRevision(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rev")?));
 
-fn hipsparseGetGitRevision(py: Python<'_>, handle: rt::PtrArg, rev: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseGetGitRevision(py: Python<'_>, handle: rt::PtrArgMut, rev: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGetGitRevision");
     let a_handle = handle.addr();
     let a_rev = rev.addr();
@@ -167,7 +167,7 @@ rt::function!(F_hipsparseSetStream, C_hipsparseSetStream, c"hipsparseSetStream",
     ["handle", "streamId"],
     |py, [x0, x1]| hipsparseSetStream(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "streamId")?));
 
-fn hipsparseSetStream(py: Python<'_>, handle: rt::PtrArg, streamId: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSetStream");
     let a_handle = handle.addr();
     let a_streamId = streamId.addr();
@@ -185,7 +185,7 @@ rt::function!(F_hipsparseGetStream, C_hipsparseGetStream, c"hipsparseGetStream",
     ["handle"],
     |py, [x0]| hipsparseGetStream(py, rt::call::extract(x0, "handle")?));
 
-fn hipsparseGetStream(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseGetStream(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGetStream");
     let a_handle = handle.addr();
     let mut o_streamId: usize = Default::default();
@@ -204,7 +204,7 @@ rt::function!(F_hipsparseSetPointerMode, C_hipsparseSetPointerMode, c"hipsparseS
     ["handle", "mode"],
     |py, [x0, x1]| hipsparseSetPointerMode(py, rt::call::extract(x0, "handle")?, &x1));
 
-fn hipsparseSetPointerMode(py: Python<'_>, handle: rt::PtrArg, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSetPointerMode(py: Python<'_>, handle: rt::PtrArgMut, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSetPointerMode");
     let a_handle = handle.addr();
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(1, mode)?)?;
@@ -222,7 +222,7 @@ rt::function!(F_hipsparseGetPointerMode, C_hipsparseGetPointerMode, c"hipsparseG
     ["handle", "mode"],
     |py, [x0, x1]| hipsparseGetPointerMode(py, rt::call::extract(x0, "handle")?, &x1));
 
-fn hipsparseGetPointerMode(py: Python<'_>, handle: rt::PtrArg, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseGetPointerMode(py: Python<'_>, handle: rt::PtrArgMut, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGetPointerMode");
     let a_handle = handle.addr();
     let p_mode = rt::typed_ptr_arg(mode, None, 4, true)?;
@@ -241,7 +241,7 @@ rt::function!(F_hipsparseCreateMatDescr, C_hipsparseCreateMatDescr, c"hipsparseC
     ["descrA"],
     |py, [x0]| hipsparseCreateMatDescr(py, rt::call::extract(x0, "descrA")?));
 
-fn hipsparseCreateMatDescr(py: Python<'_>, descrA: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCreateMatDescr(py: Python<'_>, descrA: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateMatDescr");
     let a_descrA = descrA.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -279,7 +279,7 @@ rt::function!(F_hipsparseCopyMatDescr, C_hipsparseCopyMatDescr, c"hipsparseCopyM
     ["dest", "src"],
     |py, [x0, x1]| hipsparseCopyMatDescr(py, rt::call::extract(x0, "dest")?, rt::call::extract(x1, "src")?));
 
-fn hipsparseCopyMatDescr(py: Python<'_>, dest: rt::PtrArg, src: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCopyMatDescr(py: Python<'_>, dest: rt::PtrArgMut, src: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCopyMatDescr");
     let a_dest = dest.addr();
     let a_src = src.addr();
@@ -297,7 +297,7 @@ rt::function!(F_hipsparseSetMatType, C_hipsparseSetMatType, c"hipsparseSetMatTyp
     ["descrA", "type"],
     |py, [x0, x1]| hipsparseSetMatType(py, rt::call::extract(x0, "descrA")?, &x1));
 
-fn hipsparseSetMatType(py: Python<'_>, descrA: rt::PtrArg, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSetMatType(py: Python<'_>, descrA: rt::PtrArgMut, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSetMatType");
     let a_descrA = descrA.addr();
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(3, r#type)?)?;
@@ -315,7 +315,7 @@ rt::function!(F_hipsparseGetMatType, C_hipsparseGetMatType, c"hipsparseGetMatTyp
     ["descrA"],
     |py, [x0]| hipsparseGetMatType(py, rt::call::extract(x0, "descrA")?));
 
-fn hipsparseGetMatType(py: Python<'_>, descrA: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseGetMatType(py: Python<'_>, descrA: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGetMatType");
     let a_descrA = descrA.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -332,7 +332,7 @@ rt::function!(F_hipsparseSetMatFillMode, C_hipsparseSetMatFillMode, c"hipsparseS
     ["descrA", "fillMode"],
     |py, [x0, x1]| hipsparseSetMatFillMode(py, rt::call::extract(x0, "descrA")?, &x1));
 
-fn hipsparseSetMatFillMode(py: Python<'_>, descrA: rt::PtrArg, fillMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSetMatFillMode(py: Python<'_>, descrA: rt::PtrArgMut, fillMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSetMatFillMode");
     let a_descrA = descrA.addr();
     let a_fillMode = rt::narrow::<u32>(TYPES.enum_arg(4, fillMode)?)?;
@@ -350,7 +350,7 @@ rt::function!(F_hipsparseGetMatFillMode, C_hipsparseGetMatFillMode, c"hipsparseG
     ["descrA"],
     |py, [x0]| hipsparseGetMatFillMode(py, rt::call::extract(x0, "descrA")?));
 
-fn hipsparseGetMatFillMode(py: Python<'_>, descrA: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseGetMatFillMode(py: Python<'_>, descrA: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGetMatFillMode");
     let a_descrA = descrA.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -367,7 +367,7 @@ rt::function!(F_hipsparseSetMatDiagType, C_hipsparseSetMatDiagType, c"hipsparseS
     ["descrA", "diagType"],
     |py, [x0, x1]| hipsparseSetMatDiagType(py, rt::call::extract(x0, "descrA")?, &x1));
 
-fn hipsparseSetMatDiagType(py: Python<'_>, descrA: rt::PtrArg, diagType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSetMatDiagType(py: Python<'_>, descrA: rt::PtrArgMut, diagType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSetMatDiagType");
     let a_descrA = descrA.addr();
     let a_diagType = rt::narrow::<u32>(TYPES.enum_arg(5, diagType)?)?;
@@ -385,7 +385,7 @@ rt::function!(F_hipsparseGetMatDiagType, C_hipsparseGetMatDiagType, c"hipsparseG
     ["descrA"],
     |py, [x0]| hipsparseGetMatDiagType(py, rt::call::extract(x0, "descrA")?));
 
-fn hipsparseGetMatDiagType(py: Python<'_>, descrA: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseGetMatDiagType(py: Python<'_>, descrA: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGetMatDiagType");
     let a_descrA = descrA.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -402,7 +402,7 @@ rt::function!(F_hipsparseSetMatIndexBase, C_hipsparseSetMatIndexBase, c"hipspars
     ["descrA", "base"],
     |py, [x0, x1]| hipsparseSetMatIndexBase(py, rt::call::extract(x0, "descrA")?, &x1));
 
-fn hipsparseSetMatIndexBase(py: Python<'_>, descrA: rt::PtrArg, base: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSetMatIndexBase(py: Python<'_>, descrA: rt::PtrArgMut, base: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSetMatIndexBase");
     let a_descrA = descrA.addr();
     let a_base = rt::narrow::<u32>(TYPES.enum_arg(6, base)?)?;
@@ -420,7 +420,7 @@ rt::function!(F_hipsparseGetMatIndexBase, C_hipsparseGetMatIndexBase, c"hipspars
     ["descrA"],
     |py, [x0]| hipsparseGetMatIndexBase(py, rt::call::extract(x0, "descrA")?));
 
-fn hipsparseGetMatIndexBase(py: Python<'_>, descrA: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseGetMatIndexBase(py: Python<'_>, descrA: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGetMatIndexBase");
     let a_descrA = descrA.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -437,7 +437,7 @@ rt::function!(F_hipsparseCreateHybMat, C_hipsparseCreateHybMat, c"hipsparseCreat
     ["hybA"],
     |py, [x0]| hipsparseCreateHybMat(py, rt::call::extract(x0, "hybA")?));
 
-fn hipsparseCreateHybMat(py: Python<'_>, hybA: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCreateHybMat(py: Python<'_>, hybA: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateHybMat");
     let a_hybA = hybA.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -826,7 +826,7 @@ rt::function!(F_hipsparseCreateColorInfo, C_hipsparseCreateColorInfo, c"hipspars
     ["info"],
     |py, [x0]| hipsparseCreateColorInfo(py, rt::call::extract(x0, "info")?));
 
-fn hipsparseCreateColorInfo(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCreateColorInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateColorInfo");
     let a_info = info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -942,7 +942,7 @@ rt::function!(F_hipsparseSaxpyi, C_hipsparseSaxpyi, c"hipsparseSaxpyi", "hipspar
     ["handle", "nnz", "alpha", "xVal", "xInd", "y", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseSaxpyi(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseSaxpyi(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSaxpyi(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSaxpyi");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -969,7 +969,7 @@ rt::function!(F_hipsparseDaxpyi, C_hipsparseDaxpyi, c"hipsparseDaxpyi", "hipspar
     ["handle", "nnz", "alpha", "xVal", "xInd", "y", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseDaxpyi(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseDaxpyi(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDaxpyi(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDaxpyi");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -996,7 +996,7 @@ rt::function!(F_hipsparseCaxpyi, C_hipsparseCaxpyi, c"hipsparseCaxpyi", "hipspar
     ["handle", "nnz", "alpha", "xVal", "xInd", "y", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseCaxpyi(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseCaxpyi(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCaxpyi(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCaxpyi");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1023,7 +1023,7 @@ rt::function!(F_hipsparseZaxpyi, C_hipsparseZaxpyi, c"hipsparseZaxpyi", "hipspar
     ["handle", "nnz", "alpha", "xVal", "xInd", "y", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseZaxpyi(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseZaxpyi(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZaxpyi(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZaxpyi");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1050,7 +1050,7 @@ rt::function!(F_hipsparseSdoti, C_hipsparseSdoti, c"hipsparseSdoti", "hipsparseS
     ["handle", "nnz", "xVal", "xInd", "y", "result", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseSdoti(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseSdoti(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSdoti(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSdoti");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1077,7 +1077,7 @@ rt::function!(F_hipsparseDdoti, C_hipsparseDdoti, c"hipsparseDdoti", "hipsparseD
     ["handle", "nnz", "xVal", "xInd", "y", "result", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseDdoti(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseDdoti(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDdoti(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDdoti");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1104,7 +1104,7 @@ rt::function!(F_hipsparseCdoti, C_hipsparseCdoti, c"hipsparseCdoti", "hipsparseC
     ["handle", "nnz", "xVal", "xInd", "y", "result", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseCdoti(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseCdoti(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCdoti(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCdoti");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1131,7 +1131,7 @@ rt::function!(F_hipsparseZdoti, C_hipsparseZdoti, c"hipsparseZdoti", "hipsparseZ
     ["handle", "nnz", "xVal", "xInd", "y", "result", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseZdoti(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseZdoti(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZdoti(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZdoti");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1158,7 +1158,7 @@ rt::function!(F_hipsparseCdotci, C_hipsparseCdotci, c"hipsparseCdotci", "hipspar
     ["handle", "nnz", "xVal", "xInd", "y", "result", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseCdotci(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseCdotci(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCdotci(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCdotci");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1185,7 +1185,7 @@ rt::function!(F_hipsparseZdotci, C_hipsparseZdotci, c"hipsparseZdotci", "hipspar
     ["handle", "nnz", "xVal", "xInd", "y", "result", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseZdotci(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseZdotci(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZdotci(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZdotci");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1212,7 +1212,7 @@ rt::function!(F_hipsparseSgthr, C_hipsparseSgthr, c"hipsparseSgthr", "hipsparseS
     ["handle", "nnz", "y", "xVal", "xInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseSgthr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseSgthr(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgthr(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgthr");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1237,7 +1237,7 @@ rt::function!(F_hipsparseDgthr, C_hipsparseDgthr, c"hipsparseDgthr", "hipsparseD
     ["handle", "nnz", "y", "xVal", "xInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseDgthr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseDgthr(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgthr(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgthr");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1262,7 +1262,7 @@ rt::function!(F_hipsparseCgthr, C_hipsparseCgthr, c"hipsparseCgthr", "hipsparseC
     ["handle", "nnz", "y", "xVal", "xInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseCgthr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseCgthr(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgthr(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgthr");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1287,7 +1287,7 @@ rt::function!(F_hipsparseZgthr, C_hipsparseZgthr, c"hipsparseZgthr", "hipsparseZ
     ["handle", "nnz", "y", "xVal", "xInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseZgthr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseZgthr(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgthr(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgthr");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1312,7 +1312,7 @@ rt::function!(F_hipsparseSgthrz, C_hipsparseSgthrz, c"hipsparseSgthrz", "hipspar
     ["handle", "nnz", "y", "xVal", "xInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseSgthrz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseSgthrz(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgthrz(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgthrz");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1337,7 +1337,7 @@ rt::function!(F_hipsparseDgthrz, C_hipsparseDgthrz, c"hipsparseDgthrz", "hipspar
     ["handle", "nnz", "y", "xVal", "xInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseDgthrz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseDgthrz(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgthrz(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgthrz");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1362,7 +1362,7 @@ rt::function!(F_hipsparseCgthrz, C_hipsparseCgthrz, c"hipsparseCgthrz", "hipspar
     ["handle", "nnz", "y", "xVal", "xInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseCgthrz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseCgthrz(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgthrz(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgthrz");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1387,7 +1387,7 @@ rt::function!(F_hipsparseZgthrz, C_hipsparseZgthrz, c"hipsparseZgthrz", "hipspar
     ["handle", "nnz", "y", "xVal", "xInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseZgthrz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseZgthrz(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgthrz(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgthrz");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1412,7 +1412,7 @@ rt::function!(F_hipsparseSroti, C_hipsparseSroti, c"hipsparseSroti", "hipsparseS
     ["handle", "nnz", "xVal", "xInd", "y", "c", "s", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseSroti(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6, &x7));
 
-fn hipsparseSroti(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSroti(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSroti");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1441,7 +1441,7 @@ rt::function!(F_hipsparseDroti, C_hipsparseDroti, c"hipsparseDroti", "hipsparseD
     ["handle", "nnz", "xVal", "xInd", "y", "c", "s", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseDroti(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6, &x7));
 
-fn hipsparseDroti(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDroti(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDroti");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1470,7 +1470,7 @@ rt::function!(F_hipsparseSsctr, C_hipsparseSsctr, c"hipsparseSsctr", "hipsparseS
     ["handle", "nnz", "xVal", "xInd", "y", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseSsctr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseSsctr(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSsctr(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSsctr");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1495,7 +1495,7 @@ rt::function!(F_hipsparseDsctr, C_hipsparseDsctr, c"hipsparseDsctr", "hipsparseD
     ["handle", "nnz", "xVal", "xInd", "y", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseDsctr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseDsctr(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDsctr(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDsctr");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1520,7 +1520,7 @@ rt::function!(F_hipsparseCsctr, C_hipsparseCsctr, c"hipsparseCsctr", "hipsparseC
     ["handle", "nnz", "xVal", "xInd", "y", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseCsctr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseCsctr(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCsctr(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCsctr");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1545,7 +1545,7 @@ rt::function!(F_hipsparseZsctr, C_hipsparseZsctr, c"hipsparseZsctr", "hipsparseZ
     ["handle", "nnz", "xVal", "xInd", "y", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseZsctr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseZsctr(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZsctr(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZsctr");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1570,7 +1570,7 @@ rt::function!(F_hipsparseScsrmv, C_hipsparseScsrmv, c"hipsparseScsrmv", "hipspar
     ["handle", "transA", "m", "n", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseScsrmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nnz")?, &x5, rt::call::extract(x6, "descrA")?, &x7, &x8, &x9, &x10, &x11, &x12));
 
-fn hipsparseScsrmv(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrmv(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrmv");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -1606,7 +1606,7 @@ rt::function!(F_hipsparseDcsrmv, C_hipsparseDcsrmv, c"hipsparseDcsrmv", "hipspar
     ["handle", "transA", "m", "n", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseDcsrmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nnz")?, &x5, rt::call::extract(x6, "descrA")?, &x7, &x8, &x9, &x10, &x11, &x12));
 
-fn hipsparseDcsrmv(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrmv(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrmv");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -1642,7 +1642,7 @@ rt::function!(F_hipsparseCcsrmv, C_hipsparseCcsrmv, c"hipsparseCcsrmv", "hipspar
     ["handle", "transA", "m", "n", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseCcsrmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nnz")?, &x5, rt::call::extract(x6, "descrA")?, &x7, &x8, &x9, &x10, &x11, &x12));
 
-fn hipsparseCcsrmv(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrmv(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrmv");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -1678,7 +1678,7 @@ rt::function!(F_hipsparseZcsrmv, C_hipsparseZcsrmv, c"hipsparseZcsrmv", "hipspar
     ["handle", "transA", "m", "n", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseZcsrmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nnz")?, &x5, rt::call::extract(x6, "descrA")?, &x7, &x8, &x9, &x10, &x11, &x12));
 
-fn hipsparseZcsrmv(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrmv(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrmv");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -1714,7 +1714,7 @@ rt::function!(F_hipsparseXcsrsv2_zeroPivot, C_hipsparseXcsrsv2_zeroPivot, c"hips
     ["handle", "info", "position"],
     |py, [x0, x1, x2]| hipsparseXcsrsv2_zeroPivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsparseXcsrsv2_zeroPivot(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsrsv2_zeroPivot(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrsv2_zeroPivot");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -1734,7 +1734,7 @@ rt::function!(F_hipsparseScsrsv2_bufferSize, C_hipsparseScsrsv2_bufferSize, c"hi
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsrsv2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9));
 
-fn hipsparseScsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrsv2_bufferSize");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -1764,7 +1764,7 @@ rt::function!(F_hipsparseDcsrsv2_bufferSize, C_hipsparseDcsrsv2_bufferSize, c"hi
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsrsv2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9));
 
-fn hipsparseDcsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrsv2_bufferSize");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -1794,7 +1794,7 @@ rt::function!(F_hipsparseCcsrsv2_bufferSize, C_hipsparseCcsrsv2_bufferSize, c"hi
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsrsv2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9));
 
-fn hipsparseCcsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrsv2_bufferSize");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -1824,7 +1824,7 @@ rt::function!(F_hipsparseZcsrsv2_bufferSize, C_hipsparseZcsrsv2_bufferSize, c"hi
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsrsv2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9));
 
-fn hipsparseZcsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrsv2_bufferSize");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -1854,7 +1854,7 @@ rt::function!(F_hipsparseScsrsv2_bufferSizeExt, C_hipsparseScsrsv2_bufferSizeExt
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsrsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9));
 
-fn hipsparseScsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -1884,7 +1884,7 @@ rt::function!(F_hipsparseDcsrsv2_bufferSizeExt, C_hipsparseDcsrsv2_bufferSizeExt
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsrsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9));
 
-fn hipsparseDcsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -1914,7 +1914,7 @@ rt::function!(F_hipsparseCcsrsv2_bufferSizeExt, C_hipsparseCcsrsv2_bufferSizeExt
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsrsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9));
 
-fn hipsparseCcsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -1944,7 +1944,7 @@ rt::function!(F_hipsparseZcsrsv2_bufferSizeExt, C_hipsparseZcsrsv2_bufferSizeExt
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsrsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9));
 
-fn hipsparseZcsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -1974,7 +1974,7 @@ rt::function!(F_hipsparseScsrsv2_analysis, C_hipsparseScsrsv2_analysis, c"hipspa
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseScsrsv2_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9, rt::call::extract(x10, "pBuffer")?));
 
-fn hipsparseScsrsv2_analysis(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrsv2_analysis(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrsv2_analysis");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2004,7 +2004,7 @@ rt::function!(F_hipsparseDcsrsv2_analysis, C_hipsparseDcsrsv2_analysis, c"hipspa
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDcsrsv2_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9, rt::call::extract(x10, "pBuffer")?));
 
-fn hipsparseDcsrsv2_analysis(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrsv2_analysis(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrsv2_analysis");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2034,7 +2034,7 @@ rt::function!(F_hipsparseCcsrsv2_analysis, C_hipsparseCcsrsv2_analysis, c"hipspa
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseCcsrsv2_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9, rt::call::extract(x10, "pBuffer")?));
 
-fn hipsparseCcsrsv2_analysis(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrsv2_analysis(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrsv2_analysis");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2064,7 +2064,7 @@ rt::function!(F_hipsparseZcsrsv2_analysis, C_hipsparseZcsrsv2_analysis, c"hipspa
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseZcsrsv2_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9, rt::call::extract(x10, "pBuffer")?));
 
-fn hipsparseZcsrsv2_analysis(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrsv2_analysis(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrsv2_analysis");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2094,7 +2094,7 @@ rt::function!(F_hipsparseScsrsv2_solve, C_hipsparseScsrsv2_solve, c"hipsparseScs
     ["handle", "transA", "m", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "f", "x", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseScsrsv2_solve(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, &x4, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "info")?, &x10, &x11, &x12, rt::call::extract(x13, "pBuffer")?));
 
-fn hipsparseScsrsv2_solve(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrsv2_solve(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrsv2_solve");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2130,7 +2130,7 @@ rt::function!(F_hipsparseDcsrsv2_solve, C_hipsparseDcsrsv2_solve, c"hipsparseDcs
     ["handle", "transA", "m", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "f", "x", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDcsrsv2_solve(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, &x4, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "info")?, &x10, &x11, &x12, rt::call::extract(x13, "pBuffer")?));
 
-fn hipsparseDcsrsv2_solve(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrsv2_solve(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrsv2_solve");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2166,7 +2166,7 @@ rt::function!(F_hipsparseCcsrsv2_solve, C_hipsparseCcsrsv2_solve, c"hipsparseCcs
     ["handle", "transA", "m", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "f", "x", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseCcsrsv2_solve(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, &x4, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "info")?, &x10, &x11, &x12, rt::call::extract(x13, "pBuffer")?));
 
-fn hipsparseCcsrsv2_solve(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrsv2_solve(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrsv2_solve");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2202,7 +2202,7 @@ rt::function!(F_hipsparseZcsrsv2_solve, C_hipsparseZcsrsv2_solve, c"hipsparseZcs
     ["handle", "transA", "m", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "f", "x", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseZcsrsv2_solve(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, &x4, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "info")?, &x10, &x11, &x12, rt::call::extract(x13, "pBuffer")?));
 
-fn hipsparseZcsrsv2_solve(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrsv2_solve(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrsv2_solve");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2238,7 +2238,7 @@ rt::function!(F_hipsparseShybmv, C_hipsparseShybmv, c"hipsparseShybmv", "hipspar
     ["handle", "transA", "alpha", "descrA", "hybA", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseShybmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "descrA")?, rt::call::extract(x4, "hybA")?, &x5, &x6, &x7));
 
-fn hipsparseShybmv(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, hybA: rt::PtrArg, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseShybmv(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, hybA: rt::PtrArgMut, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseShybmv");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2266,7 +2266,7 @@ rt::function!(F_hipsparseDhybmv, C_hipsparseDhybmv, c"hipsparseDhybmv", "hipspar
     ["handle", "transA", "alpha", "descrA", "hybA", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseDhybmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "descrA")?, rt::call::extract(x4, "hybA")?, &x5, &x6, &x7));
 
-fn hipsparseDhybmv(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, hybA: rt::PtrArg, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDhybmv(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, hybA: rt::PtrArgMut, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDhybmv");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2294,7 +2294,7 @@ rt::function!(F_hipsparseChybmv, C_hipsparseChybmv, c"hipsparseChybmv", "hipspar
     ["handle", "transA", "alpha", "descrA", "hybA", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseChybmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "descrA")?, rt::call::extract(x4, "hybA")?, &x5, &x6, &x7));
 
-fn hipsparseChybmv(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, hybA: rt::PtrArg, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseChybmv(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, hybA: rt::PtrArgMut, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseChybmv");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2322,7 +2322,7 @@ rt::function!(F_hipsparseZhybmv, C_hipsparseZhybmv, c"hipsparseZhybmv", "hipspar
     ["handle", "transA", "alpha", "descrA", "hybA", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseZhybmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "descrA")?, rt::call::extract(x4, "hybA")?, &x5, &x6, &x7));
 
-fn hipsparseZhybmv(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, hybA: rt::PtrArg, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZhybmv(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, hybA: rt::PtrArgMut, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZhybmv");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2350,7 +2350,7 @@ rt::function!(F_hipsparseSbsrmv, C_hipsparseSbsrmv, c"hipsparseSbsrmv", "hipspar
     ["handle", "dirA", "transA", "mb", "nb", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseSbsrmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nb")?, rt::call::extract(x5, "nnzb")?, &x6, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, &x12, &x13, &x14));
 
-fn hipsparseSbsrmv(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsrmv(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrmv");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2388,7 +2388,7 @@ rt::function!(F_hipsparseDbsrmv, C_hipsparseDbsrmv, c"hipsparseDbsrmv", "hipspar
     ["handle", "dirA", "transA", "mb", "nb", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseDbsrmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nb")?, rt::call::extract(x5, "nnzb")?, &x6, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, &x12, &x13, &x14));
 
-fn hipsparseDbsrmv(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsrmv(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrmv");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2426,7 +2426,7 @@ rt::function!(F_hipsparseCbsrmv, C_hipsparseCbsrmv, c"hipsparseCbsrmv", "hipspar
     ["handle", "dirA", "transA", "mb", "nb", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseCbsrmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nb")?, rt::call::extract(x5, "nnzb")?, &x6, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, &x12, &x13, &x14));
 
-fn hipsparseCbsrmv(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsrmv(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrmv");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2464,7 +2464,7 @@ rt::function!(F_hipsparseZbsrmv, C_hipsparseZbsrmv, c"hipsparseZbsrmv", "hipspar
     ["handle", "dirA", "transA", "mb", "nb", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseZbsrmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nb")?, rt::call::extract(x5, "nnzb")?, &x6, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, &x12, &x13, &x14));
 
-fn hipsparseZbsrmv(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsrmv(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrmv");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2502,7 +2502,7 @@ rt::function!(F_hipsparseSbsrxmv, C_hipsparseSbsrxmv, c"hipsparseSbsrxmv", "hips
     ["handle", "dir", "trans", "sizeOfMask", "mb", "nb", "nnzb", "alpha", "descr", "bsrVal", "bsrMaskPtr", "bsrRowPtr", "bsrEndPtr", "bsrColInd", "blockDim", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsparseSbsrxmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "sizeOfMask")?, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nb")?, rt::call::extract(x6, "nnzb")?, &x7, rt::call::extract(x8, "descr")?, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "blockDim")?, &x15, &x16, &x17));
 
-fn hipsparseSbsrxmv(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, sizeOfMask: rt::CInt<i32>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descr: rt::PtrArg, bsrVal: &Bound<'_, PyAny>, bsrMaskPtr: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrEndPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsrxmv(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, sizeOfMask: rt::CInt<i32>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descr: rt::PtrArgMut, bsrVal: &Bound<'_, PyAny>, bsrMaskPtr: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrEndPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrxmv");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -2545,7 +2545,7 @@ rt::function!(F_hipsparseDbsrxmv, C_hipsparseDbsrxmv, c"hipsparseDbsrxmv", "hips
     ["handle", "dir", "trans", "sizeOfMask", "mb", "nb", "nnzb", "alpha", "descr", "bsrVal", "bsrMaskPtr", "bsrRowPtr", "bsrEndPtr", "bsrColInd", "blockDim", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsparseDbsrxmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "sizeOfMask")?, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nb")?, rt::call::extract(x6, "nnzb")?, &x7, rt::call::extract(x8, "descr")?, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "blockDim")?, &x15, &x16, &x17));
 
-fn hipsparseDbsrxmv(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, sizeOfMask: rt::CInt<i32>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descr: rt::PtrArg, bsrVal: &Bound<'_, PyAny>, bsrMaskPtr: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrEndPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsrxmv(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, sizeOfMask: rt::CInt<i32>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descr: rt::PtrArgMut, bsrVal: &Bound<'_, PyAny>, bsrMaskPtr: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrEndPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrxmv");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -2588,7 +2588,7 @@ rt::function!(F_hipsparseCbsrxmv, C_hipsparseCbsrxmv, c"hipsparseCbsrxmv", "hips
     ["handle", "dir", "trans", "sizeOfMask", "mb", "nb", "nnzb", "alpha", "descr", "bsrVal", "bsrMaskPtr", "bsrRowPtr", "bsrEndPtr", "bsrColInd", "blockDim", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsparseCbsrxmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "sizeOfMask")?, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nb")?, rt::call::extract(x6, "nnzb")?, &x7, rt::call::extract(x8, "descr")?, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "blockDim")?, &x15, &x16, &x17));
 
-fn hipsparseCbsrxmv(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, sizeOfMask: rt::CInt<i32>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descr: rt::PtrArg, bsrVal: &Bound<'_, PyAny>, bsrMaskPtr: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrEndPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsrxmv(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, sizeOfMask: rt::CInt<i32>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descr: rt::PtrArgMut, bsrVal: &Bound<'_, PyAny>, bsrMaskPtr: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrEndPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrxmv");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -2631,7 +2631,7 @@ rt::function!(F_hipsparseZbsrxmv, C_hipsparseZbsrxmv, c"hipsparseZbsrxmv", "hips
     ["handle", "dir", "trans", "sizeOfMask", "mb", "nb", "nnzb", "alpha", "descr", "bsrVal", "bsrMaskPtr", "bsrRowPtr", "bsrEndPtr", "bsrColInd", "blockDim", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsparseZbsrxmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "sizeOfMask")?, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nb")?, rt::call::extract(x6, "nnzb")?, &x7, rt::call::extract(x8, "descr")?, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "blockDim")?, &x15, &x16, &x17));
 
-fn hipsparseZbsrxmv(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, sizeOfMask: rt::CInt<i32>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descr: rt::PtrArg, bsrVal: &Bound<'_, PyAny>, bsrMaskPtr: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrEndPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsrxmv(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, sizeOfMask: rt::CInt<i32>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descr: rt::PtrArgMut, bsrVal: &Bound<'_, PyAny>, bsrMaskPtr: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrEndPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrxmv");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -2674,7 +2674,7 @@ rt::function!(F_hipsparseXbsrsv2_zeroPivot, C_hipsparseXbsrsv2_zeroPivot, c"hips
     ["handle", "info", "position"],
     |py, [x0, x1, x2]| hipsparseXbsrsv2_zeroPivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsparseXbsrsv2_zeroPivot(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXbsrsv2_zeroPivot(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXbsrsv2_zeroPivot");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -2694,7 +2694,7 @@ rt::function!(F_hipsparseSbsrsv2_bufferSize, C_hipsparseSbsrsv2_bufferSize, c"hi
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSbsrsv2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseSbsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrsv2_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2726,7 +2726,7 @@ rt::function!(F_hipsparseDbsrsv2_bufferSize, C_hipsparseDbsrsv2_bufferSize, c"hi
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDbsrsv2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseDbsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrsv2_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2758,7 +2758,7 @@ rt::function!(F_hipsparseCbsrsv2_bufferSize, C_hipsparseCbsrsv2_bufferSize, c"hi
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseCbsrsv2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseCbsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrsv2_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2790,7 +2790,7 @@ rt::function!(F_hipsparseZbsrsv2_bufferSize, C_hipsparseZbsrsv2_bufferSize, c"hi
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseZbsrsv2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseZbsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrsv2_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2822,7 +2822,7 @@ rt::function!(F_hipsparseSbsrsv2_bufferSizeExt, C_hipsparseSbsrsv2_bufferSizeExt
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSbsrsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseSbsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2854,7 +2854,7 @@ rt::function!(F_hipsparseDbsrsv2_bufferSizeExt, C_hipsparseDbsrsv2_bufferSizeExt
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDbsrsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseDbsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2886,7 +2886,7 @@ rt::function!(F_hipsparseCbsrsv2_bufferSizeExt, C_hipsparseCbsrsv2_bufferSizeExt
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseCbsrsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseCbsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2918,7 +2918,7 @@ rt::function!(F_hipsparseZbsrsv2_bufferSizeExt, C_hipsparseZbsrsv2_bufferSizeExt
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseZbsrsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseZbsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2950,7 +2950,7 @@ rt::function!(F_hipsparseSbsrsv2_analysis, C_hipsparseSbsrsv2_analysis, c"hipspa
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseSbsrsv2_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11, rt::call::extract(x12, "pBuffer")?));
 
-fn hipsparseSbsrsv2_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSbsrsv2_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrsv2_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2982,7 +2982,7 @@ rt::function!(F_hipsparseDbsrsv2_analysis, C_hipsparseDbsrsv2_analysis, c"hipspa
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseDbsrsv2_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11, rt::call::extract(x12, "pBuffer")?));
 
-fn hipsparseDbsrsv2_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDbsrsv2_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrsv2_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3014,7 +3014,7 @@ rt::function!(F_hipsparseCbsrsv2_analysis, C_hipsparseCbsrsv2_analysis, c"hipspa
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseCbsrsv2_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11, rt::call::extract(x12, "pBuffer")?));
 
-fn hipsparseCbsrsv2_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCbsrsv2_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrsv2_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3046,7 +3046,7 @@ rt::function!(F_hipsparseZbsrsv2_analysis, C_hipsparseZbsrsv2_analysis, c"hipspa
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseZbsrsv2_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11, rt::call::extract(x12, "pBuffer")?));
 
-fn hipsparseZbsrsv2_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZbsrsv2_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrsv2_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3078,7 +3078,7 @@ rt::function!(F_hipsparseSbsrsv2_solve, C_hipsparseSbsrsv2_solve, c"hipsparseSbs
     ["handle", "dirA", "transA", "mb", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "f", "x", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseSbsrsv2_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, &x5, rt::call::extract(x6, "descrA")?, &x7, &x8, &x9, rt::call::extract(x10, "blockDim")?, rt::call::extract(x11, "info")?, &x12, &x13, &x14, rt::call::extract(x15, "pBuffer")?));
 
-fn hipsparseSbsrsv2_solve(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSbsrsv2_solve(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrsv2_solve");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3116,7 +3116,7 @@ rt::function!(F_hipsparseDbsrsv2_solve, C_hipsparseDbsrsv2_solve, c"hipsparseDbs
     ["handle", "dirA", "transA", "mb", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "f", "x", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseDbsrsv2_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, &x5, rt::call::extract(x6, "descrA")?, &x7, &x8, &x9, rt::call::extract(x10, "blockDim")?, rt::call::extract(x11, "info")?, &x12, &x13, &x14, rt::call::extract(x15, "pBuffer")?));
 
-fn hipsparseDbsrsv2_solve(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDbsrsv2_solve(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrsv2_solve");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3154,7 +3154,7 @@ rt::function!(F_hipsparseCbsrsv2_solve, C_hipsparseCbsrsv2_solve, c"hipsparseCbs
     ["handle", "dirA", "transA", "mb", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "f", "x", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseCbsrsv2_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, &x5, rt::call::extract(x6, "descrA")?, &x7, &x8, &x9, rt::call::extract(x10, "blockDim")?, rt::call::extract(x11, "info")?, &x12, &x13, &x14, rt::call::extract(x15, "pBuffer")?));
 
-fn hipsparseCbsrsv2_solve(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCbsrsv2_solve(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrsv2_solve");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3192,7 +3192,7 @@ rt::function!(F_hipsparseZbsrsv2_solve, C_hipsparseZbsrsv2_solve, c"hipsparseZbs
     ["handle", "dirA", "transA", "mb", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "f", "x", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseZbsrsv2_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, &x5, rt::call::extract(x6, "descrA")?, &x7, &x8, &x9, rt::call::extract(x10, "blockDim")?, rt::call::extract(x11, "info")?, &x12, &x13, &x14, rt::call::extract(x15, "pBuffer")?));
 
-fn hipsparseZbsrsv2_solve(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZbsrsv2_solve(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrsv2_solve");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3230,7 +3230,7 @@ rt::function!(F_hipsparseSgemvi_bufferSize, C_hipsparseSgemvi_bufferSize, c"hips
     ["handle", "transA", "m", "n", "nnz", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseSgemvi_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nnz")?, &x5));
 
-fn hipsparseSgemvi_bufferSize(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgemvi_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgemvi_bufferSize");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3253,7 +3253,7 @@ rt::function!(F_hipsparseDgemvi_bufferSize, C_hipsparseDgemvi_bufferSize, c"hips
     ["handle", "transA", "m", "n", "nnz", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseDgemvi_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nnz")?, &x5));
 
-fn hipsparseDgemvi_bufferSize(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgemvi_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgemvi_bufferSize");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3276,7 +3276,7 @@ rt::function!(F_hipsparseCgemvi_bufferSize, C_hipsparseCgemvi_bufferSize, c"hips
     ["handle", "transA", "m", "n", "nnz", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseCgemvi_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nnz")?, &x5));
 
-fn hipsparseCgemvi_bufferSize(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgemvi_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgemvi_bufferSize");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3299,7 +3299,7 @@ rt::function!(F_hipsparseZgemvi_bufferSize, C_hipsparseZgemvi_bufferSize, c"hips
     ["handle", "transA", "m", "n", "nnz", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseZgemvi_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nnz")?, &x5));
 
-fn hipsparseZgemvi_bufferSize(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgemvi_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgemvi_bufferSize");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3322,7 +3322,7 @@ rt::function!(F_hipsparseSgemvi, C_hipsparseSgemvi, c"hipsparseSgemvi", "hipspar
     ["handle", "transA", "m", "n", "alpha", "A", "lda", "nnz", "x", "xInd", "beta", "y", "idxBase", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSgemvi(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "nnz")?, &x8, &x9, &x10, &x11, &x12, rt::call::extract(x13, "pBuffer")?));
 
-fn hipsparseSgemvi(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnz: rt::CInt<i32>, x: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSgemvi(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnz: rt::CInt<i32>, x: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgemvi");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3358,7 +3358,7 @@ rt::function!(F_hipsparseDgemvi, C_hipsparseDgemvi, c"hipsparseDgemvi", "hipspar
     ["handle", "transA", "m", "n", "alpha", "A", "lda", "nnz", "x", "xInd", "beta", "y", "idxBase", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDgemvi(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "nnz")?, &x8, &x9, &x10, &x11, &x12, rt::call::extract(x13, "pBuffer")?));
 
-fn hipsparseDgemvi(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnz: rt::CInt<i32>, x: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDgemvi(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnz: rt::CInt<i32>, x: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgemvi");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3394,7 +3394,7 @@ rt::function!(F_hipsparseCgemvi, C_hipsparseCgemvi, c"hipsparseCgemvi", "hipspar
     ["handle", "transA", "m", "n", "alpha", "A", "lda", "nnz", "x", "xInd", "beta", "y", "idxBase", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseCgemvi(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "nnz")?, &x8, &x9, &x10, &x11, &x12, rt::call::extract(x13, "pBuffer")?));
 
-fn hipsparseCgemvi(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnz: rt::CInt<i32>, x: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCgemvi(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnz: rt::CInt<i32>, x: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgemvi");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3430,7 +3430,7 @@ rt::function!(F_hipsparseZgemvi, C_hipsparseZgemvi, c"hipsparseZgemvi", "hipspar
     ["handle", "transA", "m", "n", "alpha", "A", "lda", "nnz", "x", "xInd", "beta", "y", "idxBase", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseZgemvi(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "nnz")?, &x8, &x9, &x10, &x11, &x12, rt::call::extract(x13, "pBuffer")?));
 
-fn hipsparseZgemvi(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnz: rt::CInt<i32>, x: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZgemvi(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnz: rt::CInt<i32>, x: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgemvi");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3466,7 +3466,7 @@ rt::function!(F_hipsparseSbsrmm, C_hipsparseSbsrmm, c"hipsparseSbsrmm", "hipspar
     ["handle", "dirA", "transA", "transB", "mb", "n", "kb", "nnzb", "alpha", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsparseSbsrmm(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "n")?, rt::call::extract(x6, "kb")?, rt::call::extract(x7, "nnzb")?, &x8, rt::call::extract(x9, "descrA")?, &x10, &x11, &x12, rt::call::extract(x13, "blockDim")?, &x14, rt::call::extract(x15, "ldb")?, &x16, &x17, rt::call::extract(x18, "ldc")?));
 
-fn hipsparseSbsrmm(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, mb: rt::CInt<i32>, n: rt::CInt<i32>, kb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseSbsrmm(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, mb: rt::CInt<i32>, n: rt::CInt<i32>, kb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrmm");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3508,7 +3508,7 @@ rt::function!(F_hipsparseDbsrmm, C_hipsparseDbsrmm, c"hipsparseDbsrmm", "hipspar
     ["handle", "dirA", "transA", "transB", "mb", "n", "kb", "nnzb", "alpha", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsparseDbsrmm(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "n")?, rt::call::extract(x6, "kb")?, rt::call::extract(x7, "nnzb")?, &x8, rt::call::extract(x9, "descrA")?, &x10, &x11, &x12, rt::call::extract(x13, "blockDim")?, &x14, rt::call::extract(x15, "ldb")?, &x16, &x17, rt::call::extract(x18, "ldc")?));
 
-fn hipsparseDbsrmm(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, mb: rt::CInt<i32>, n: rt::CInt<i32>, kb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseDbsrmm(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, mb: rt::CInt<i32>, n: rt::CInt<i32>, kb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrmm");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3550,7 +3550,7 @@ rt::function!(F_hipsparseCbsrmm, C_hipsparseCbsrmm, c"hipsparseCbsrmm", "hipspar
     ["handle", "dirA", "transA", "transB", "mb", "n", "kb", "nnzb", "alpha", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsparseCbsrmm(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "n")?, rt::call::extract(x6, "kb")?, rt::call::extract(x7, "nnzb")?, &x8, rt::call::extract(x9, "descrA")?, &x10, &x11, &x12, rt::call::extract(x13, "blockDim")?, &x14, rt::call::extract(x15, "ldb")?, &x16, &x17, rt::call::extract(x18, "ldc")?));
 
-fn hipsparseCbsrmm(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, mb: rt::CInt<i32>, n: rt::CInt<i32>, kb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseCbsrmm(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, mb: rt::CInt<i32>, n: rt::CInt<i32>, kb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrmm");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3592,7 +3592,7 @@ rt::function!(F_hipsparseZbsrmm, C_hipsparseZbsrmm, c"hipsparseZbsrmm", "hipspar
     ["handle", "dirA", "transA", "transB", "mb", "n", "kb", "nnzb", "alpha", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsparseZbsrmm(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "n")?, rt::call::extract(x6, "kb")?, rt::call::extract(x7, "nnzb")?, &x8, rt::call::extract(x9, "descrA")?, &x10, &x11, &x12, rt::call::extract(x13, "blockDim")?, &x14, rt::call::extract(x15, "ldb")?, &x16, &x17, rt::call::extract(x18, "ldc")?));
 
-fn hipsparseZbsrmm(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, mb: rt::CInt<i32>, n: rt::CInt<i32>, kb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseZbsrmm(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, mb: rt::CInt<i32>, n: rt::CInt<i32>, kb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrmm");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3634,7 +3634,7 @@ rt::function!(F_hipsparseScsrmm, C_hipsparseScsrmm, c"hipsparseScsrmm", "hipspar
     ["handle", "transA", "m", "n", "k", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseScsrmm(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, rt::call::extract(x5, "nnz")?, &x6, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, &x11, rt::call::extract(x12, "ldb")?, &x13, &x14, rt::call::extract(x15, "ldc")?));
 
-fn hipsparseScsrmm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseScsrmm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrmm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3673,7 +3673,7 @@ rt::function!(F_hipsparseDcsrmm, C_hipsparseDcsrmm, c"hipsparseDcsrmm", "hipspar
     ["handle", "transA", "m", "n", "k", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseDcsrmm(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, rt::call::extract(x5, "nnz")?, &x6, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, &x11, rt::call::extract(x12, "ldb")?, &x13, &x14, rt::call::extract(x15, "ldc")?));
 
-fn hipsparseDcsrmm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseDcsrmm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrmm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3712,7 +3712,7 @@ rt::function!(F_hipsparseCcsrmm, C_hipsparseCcsrmm, c"hipsparseCcsrmm", "hipspar
     ["handle", "transA", "m", "n", "k", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseCcsrmm(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, rt::call::extract(x5, "nnz")?, &x6, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, &x11, rt::call::extract(x12, "ldb")?, &x13, &x14, rt::call::extract(x15, "ldc")?));
 
-fn hipsparseCcsrmm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseCcsrmm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrmm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3751,7 +3751,7 @@ rt::function!(F_hipsparseZcsrmm, C_hipsparseZcsrmm, c"hipsparseZcsrmm", "hipspar
     ["handle", "transA", "m", "n", "k", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseZcsrmm(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, rt::call::extract(x5, "nnz")?, &x6, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, &x11, rt::call::extract(x12, "ldb")?, &x13, &x14, rt::call::extract(x15, "ldc")?));
 
-fn hipsparseZcsrmm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseZcsrmm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrmm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3790,7 +3790,7 @@ rt::function!(F_hipsparseScsrmm2, C_hipsparseScsrmm2, c"hipsparseScsrmm2", "hips
     ["handle", "transA", "transB", "m", "n", "k", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseScsrmm2(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, &x14, &x15, rt::call::extract(x16, "ldc")?));
 
-fn hipsparseScsrmm2(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseScsrmm2(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrmm2");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3830,7 +3830,7 @@ rt::function!(F_hipsparseDcsrmm2, C_hipsparseDcsrmm2, c"hipsparseDcsrmm2", "hips
     ["handle", "transA", "transB", "m", "n", "k", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseDcsrmm2(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, &x14, &x15, rt::call::extract(x16, "ldc")?));
 
-fn hipsparseDcsrmm2(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseDcsrmm2(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrmm2");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3870,7 +3870,7 @@ rt::function!(F_hipsparseCcsrmm2, C_hipsparseCcsrmm2, c"hipsparseCcsrmm2", "hips
     ["handle", "transA", "transB", "m", "n", "k", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseCcsrmm2(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, &x14, &x15, rt::call::extract(x16, "ldc")?));
 
-fn hipsparseCcsrmm2(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseCcsrmm2(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrmm2");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3910,7 +3910,7 @@ rt::function!(F_hipsparseZcsrmm2, C_hipsparseZcsrmm2, c"hipsparseZcsrmm2", "hips
     ["handle", "transA", "transB", "m", "n", "k", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseZcsrmm2(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, &x14, &x15, rt::call::extract(x16, "ldc")?));
 
-fn hipsparseZcsrmm2(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseZcsrmm2(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrmm2");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3950,7 +3950,7 @@ rt::function!(F_hipsparseXbsrsm2_zeroPivot, C_hipsparseXbsrsm2_zeroPivot, c"hips
     ["handle", "info", "position"],
     |py, [x0, x1, x2]| hipsparseXbsrsm2_zeroPivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsparseXbsrsm2_zeroPivot(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXbsrsm2_zeroPivot(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXbsrsm2_zeroPivot");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -3970,7 +3970,7 @@ rt::function!(F_hipsparseSbsrsm2_bufferSize, C_hipsparseSbsrsm2_bufferSize, c"hi
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSbsrsm2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, rt::call::extract(x12, "info")?, &x13));
 
-fn hipsparseSbsrsm2_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsrsm2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrsm2_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -4004,7 +4004,7 @@ rt::function!(F_hipsparseDbsrsm2_bufferSize, C_hipsparseDbsrsm2_bufferSize, c"hi
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDbsrsm2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, rt::call::extract(x12, "info")?, &x13));
 
-fn hipsparseDbsrsm2_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsrsm2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrsm2_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -4038,7 +4038,7 @@ rt::function!(F_hipsparseCbsrsm2_bufferSize, C_hipsparseCbsrsm2_bufferSize, c"hi
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseCbsrsm2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, rt::call::extract(x12, "info")?, &x13));
 
-fn hipsparseCbsrsm2_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsrsm2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrsm2_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -4072,7 +4072,7 @@ rt::function!(F_hipsparseZbsrsm2_bufferSize, C_hipsparseZbsrsm2_bufferSize, c"hi
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseZbsrsm2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, rt::call::extract(x12, "info")?, &x13));
 
-fn hipsparseZbsrsm2_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsrsm2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrsm2_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -4106,7 +4106,7 @@ rt::function!(F_hipsparseSbsrsm2_analysis, C_hipsparseSbsrsm2_analysis, c"hipspa
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseSbsrsm2_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, rt::call::extract(x12, "info")?, &x13, rt::call::extract(x14, "pBuffer")?));
 
-fn hipsparseSbsrsm2_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSbsrsm2_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrsm2_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -4140,7 +4140,7 @@ rt::function!(F_hipsparseDbsrsm2_analysis, C_hipsparseDbsrsm2_analysis, c"hipspa
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseDbsrsm2_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, rt::call::extract(x12, "info")?, &x13, rt::call::extract(x14, "pBuffer")?));
 
-fn hipsparseDbsrsm2_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDbsrsm2_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrsm2_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -4174,7 +4174,7 @@ rt::function!(F_hipsparseCbsrsm2_analysis, C_hipsparseCbsrsm2_analysis, c"hipspa
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseCbsrsm2_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, rt::call::extract(x12, "info")?, &x13, rt::call::extract(x14, "pBuffer")?));
 
-fn hipsparseCbsrsm2_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCbsrsm2_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrsm2_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -4208,7 +4208,7 @@ rt::function!(F_hipsparseZbsrsm2_analysis, C_hipsparseZbsrsm2_analysis, c"hipspa
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseZbsrsm2_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, rt::call::extract(x12, "info")?, &x13, rt::call::extract(x14, "pBuffer")?));
 
-fn hipsparseZbsrsm2_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZbsrsm2_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrsm2_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -4242,7 +4242,7 @@ rt::function!(F_hipsparseSbsrsm2_solve, C_hipsparseSbsrsm2_solve, c"hipsparseSbs
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "B", "ldb", "X", "ldx", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseSbsrsm2_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, rt::call::extract(x12, "blockDim")?, rt::call::extract(x13, "info")?, &x14, rt::call::extract(x15, "ldb")?, &x16, rt::call::extract(x17, "ldx")?, &x18, rt::call::extract(x19, "pBuffer")?));
 
-fn hipsparseSbsrsm2_solve(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSbsrsm2_solve(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrsm2_solve");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -4284,7 +4284,7 @@ rt::function!(F_hipsparseDbsrsm2_solve, C_hipsparseDbsrsm2_solve, c"hipsparseDbs
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "B", "ldb", "X", "ldx", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseDbsrsm2_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, rt::call::extract(x12, "blockDim")?, rt::call::extract(x13, "info")?, &x14, rt::call::extract(x15, "ldb")?, &x16, rt::call::extract(x17, "ldx")?, &x18, rt::call::extract(x19, "pBuffer")?));
 
-fn hipsparseDbsrsm2_solve(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDbsrsm2_solve(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrsm2_solve");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -4326,7 +4326,7 @@ rt::function!(F_hipsparseCbsrsm2_solve, C_hipsparseCbsrsm2_solve, c"hipsparseCbs
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "B", "ldb", "X", "ldx", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseCbsrsm2_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, rt::call::extract(x12, "blockDim")?, rt::call::extract(x13, "info")?, &x14, rt::call::extract(x15, "ldb")?, &x16, rt::call::extract(x17, "ldx")?, &x18, rt::call::extract(x19, "pBuffer")?));
 
-fn hipsparseCbsrsm2_solve(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCbsrsm2_solve(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrsm2_solve");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -4368,7 +4368,7 @@ rt::function!(F_hipsparseZbsrsm2_solve, C_hipsparseZbsrsm2_solve, c"hipsparseZbs
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "B", "ldb", "X", "ldx", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseZbsrsm2_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, rt::call::extract(x12, "blockDim")?, rt::call::extract(x13, "info")?, &x14, rt::call::extract(x15, "ldb")?, &x16, rt::call::extract(x17, "ldx")?, &x18, rt::call::extract(x19, "pBuffer")?));
 
-fn hipsparseZbsrsm2_solve(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZbsrsm2_solve(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrsm2_solve");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -4410,7 +4410,7 @@ rt::function!(F_hipsparseXcsrsm2_zeroPivot, C_hipsparseXcsrsm2_zeroPivot, c"hips
     ["handle", "info", "position"],
     |py, [x0, x1, x2]| hipsparseXcsrsm2_zeroPivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsparseXcsrsm2_zeroPivot(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsrsm2_zeroPivot(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrsm2_zeroPivot");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -4430,7 +4430,7 @@ rt::function!(F_hipsparseScsrsm2_bufferSizeExt, C_hipsparseScsrsm2_bufferSizeExt
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseScsrsm2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, &x16));
 
-fn hipsparseScsrsm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrsm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrsm2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4469,7 +4469,7 @@ rt::function!(F_hipsparseDcsrsm2_bufferSizeExt, C_hipsparseDcsrsm2_bufferSizeExt
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseDcsrsm2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, &x16));
 
-fn hipsparseDcsrsm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrsm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrsm2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4508,7 +4508,7 @@ rt::function!(F_hipsparseCcsrsm2_bufferSizeExt, C_hipsparseCcsrsm2_bufferSizeExt
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseCcsrsm2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, &x16));
 
-fn hipsparseCcsrsm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrsm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrsm2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4547,7 +4547,7 @@ rt::function!(F_hipsparseZcsrsm2_bufferSizeExt, C_hipsparseZcsrsm2_bufferSizeExt
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseZcsrsm2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, &x16));
 
-fn hipsparseZcsrsm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrsm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrsm2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4586,7 +4586,7 @@ rt::function!(F_hipsparseScsrsm2_analysis, C_hipsparseScsrsm2_analysis, c"hipspa
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseScsrsm2_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, rt::call::extract(x16, "pBuffer")?));
 
-fn hipsparseScsrsm2_analysis(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrsm2_analysis(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrsm2_analysis");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4624,7 +4624,7 @@ rt::function!(F_hipsparseDcsrsm2_analysis, C_hipsparseDcsrsm2_analysis, c"hipspa
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseDcsrsm2_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, rt::call::extract(x16, "pBuffer")?));
 
-fn hipsparseDcsrsm2_analysis(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrsm2_analysis(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrsm2_analysis");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4662,7 +4662,7 @@ rt::function!(F_hipsparseCcsrsm2_analysis, C_hipsparseCcsrsm2_analysis, c"hipspa
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseCcsrsm2_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, rt::call::extract(x16, "pBuffer")?));
 
-fn hipsparseCcsrsm2_analysis(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrsm2_analysis(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrsm2_analysis");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4700,7 +4700,7 @@ rt::function!(F_hipsparseZcsrsm2_analysis, C_hipsparseZcsrsm2_analysis, c"hipspa
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseZcsrsm2_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, rt::call::extract(x16, "pBuffer")?));
 
-fn hipsparseZcsrsm2_analysis(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrsm2_analysis(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrsm2_analysis");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4738,7 +4738,7 @@ rt::function!(F_hipsparseScsrsm2_solve, C_hipsparseScsrsm2_solve, c"hipsparseScs
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseScsrsm2_solve(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, rt::call::extract(x16, "pBuffer")?));
 
-fn hipsparseScsrsm2_solve(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrsm2_solve(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrsm2_solve");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4776,7 +4776,7 @@ rt::function!(F_hipsparseDcsrsm2_solve, C_hipsparseDcsrsm2_solve, c"hipsparseDcs
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseDcsrsm2_solve(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, rt::call::extract(x16, "pBuffer")?));
 
-fn hipsparseDcsrsm2_solve(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrsm2_solve(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrsm2_solve");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4814,7 +4814,7 @@ rt::function!(F_hipsparseCcsrsm2_solve, C_hipsparseCcsrsm2_solve, c"hipsparseCcs
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseCcsrsm2_solve(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, rt::call::extract(x16, "pBuffer")?));
 
-fn hipsparseCcsrsm2_solve(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrsm2_solve(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrsm2_solve");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4852,7 +4852,7 @@ rt::function!(F_hipsparseZcsrsm2_solve, C_hipsparseZcsrsm2_solve, c"hipsparseZcs
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseZcsrsm2_solve(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, rt::call::extract(x16, "pBuffer")?));
 
-fn hipsparseZcsrsm2_solve(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrsm2_solve(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrsm2_solve");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4890,7 +4890,7 @@ rt::function!(F_hipsparseSgemmi, C_hipsparseSgemmi, c"hipsparseSgemmi", "hipspar
     ["handle", "m", "n", "k", "nnz", "alpha", "A", "lda", "cscValB", "cscColPtrB", "cscRowIndB", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSgemmi(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, rt::call::extract(x4, "nnz")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldc")?));
 
-fn hipsparseSgemmi(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, cscValB: &Bound<'_, PyAny>, cscColPtrB: &Bound<'_, PyAny>, cscRowIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseSgemmi(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, cscValB: &Bound<'_, PyAny>, cscColPtrB: &Bound<'_, PyAny>, cscRowIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgemmi");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -4927,7 +4927,7 @@ rt::function!(F_hipsparseDgemmi, C_hipsparseDgemmi, c"hipsparseDgemmi", "hipspar
     ["handle", "m", "n", "k", "nnz", "alpha", "A", "lda", "cscValB", "cscColPtrB", "cscRowIndB", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDgemmi(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, rt::call::extract(x4, "nnz")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldc")?));
 
-fn hipsparseDgemmi(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, cscValB: &Bound<'_, PyAny>, cscColPtrB: &Bound<'_, PyAny>, cscRowIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseDgemmi(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, cscValB: &Bound<'_, PyAny>, cscColPtrB: &Bound<'_, PyAny>, cscRowIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgemmi");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -4964,7 +4964,7 @@ rt::function!(F_hipsparseCgemmi, C_hipsparseCgemmi, c"hipsparseCgemmi", "hipspar
     ["handle", "m", "n", "k", "nnz", "alpha", "A", "lda", "cscValB", "cscColPtrB", "cscRowIndB", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseCgemmi(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, rt::call::extract(x4, "nnz")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldc")?));
 
-fn hipsparseCgemmi(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, cscValB: &Bound<'_, PyAny>, cscColPtrB: &Bound<'_, PyAny>, cscRowIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseCgemmi(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, cscValB: &Bound<'_, PyAny>, cscColPtrB: &Bound<'_, PyAny>, cscRowIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgemmi");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5001,7 +5001,7 @@ rt::function!(F_hipsparseZgemmi, C_hipsparseZgemmi, c"hipsparseZgemmi", "hipspar
     ["handle", "m", "n", "k", "nnz", "alpha", "A", "lda", "cscValB", "cscColPtrB", "cscRowIndB", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseZgemmi(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, rt::call::extract(x4, "nnz")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldc")?));
 
-fn hipsparseZgemmi(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, cscValB: &Bound<'_, PyAny>, cscColPtrB: &Bound<'_, PyAny>, cscRowIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseZgemmi(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, cscValB: &Bound<'_, PyAny>, cscColPtrB: &Bound<'_, PyAny>, cscRowIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgemmi");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5038,7 +5038,7 @@ rt::function!(F_hipsparseXcsrgeamNnz, C_hipsparseXcsrgeamNnz, c"hipsparseXcsrgea
     ["handle", "m", "n", "descrA", "nnzA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrRowPtrB", "csrColIndB", "descrC", "csrRowPtrC", "nnzTotalDevHostPtr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseXcsrgeamNnz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, rt::call::extract(x4, "nnzA")?, &x5, &x6, rt::call::extract(x7, "descrB")?, rt::call::extract(x8, "nnzB")?, &x9, &x10, rt::call::extract(x11, "descrC")?, &x12, &x13));
 
-fn hipsparseXcsrgeamNnz(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsrgeamNnz(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrgeamNnz");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5074,7 +5074,7 @@ rt::function!(F_hipsparseScsrgeam, C_hipsparseScsrgeam, c"hipsparseScsrgeam", "h
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "beta", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsparseScsrgeam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18));
 
-fn hipsparseScsrgeam(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrgeam(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrgeam");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5120,7 +5120,7 @@ rt::function!(F_hipsparseDcsrgeam, C_hipsparseDcsrgeam, c"hipsparseDcsrgeam", "h
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "beta", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsparseDcsrgeam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18));
 
-fn hipsparseDcsrgeam(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrgeam(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrgeam");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5166,7 +5166,7 @@ rt::function!(F_hipsparseCcsrgeam, C_hipsparseCcsrgeam, c"hipsparseCcsrgeam", "h
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "beta", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsparseCcsrgeam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18));
 
-fn hipsparseCcsrgeam(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrgeam(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrgeam");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5212,7 +5212,7 @@ rt::function!(F_hipsparseZcsrgeam, C_hipsparseZcsrgeam, c"hipsparseZcsrgeam", "h
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "beta", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsparseZcsrgeam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18));
 
-fn hipsparseZcsrgeam(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrgeam(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrgeam");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5258,7 +5258,7 @@ rt::function!(F_hipsparseScsrgeam2_bufferSizeExt, C_hipsparseScsrgeam2_bufferSiz
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "beta", "descrB", "nnzB", "csrSortedValB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedValC", "csrSortedRowPtrC", "csrSortedColIndC", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseScsrgeam2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18, &x19));
 
-fn hipsparseScsrgeam2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrgeam2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrgeam2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5306,7 +5306,7 @@ rt::function!(F_hipsparseDcsrgeam2_bufferSizeExt, C_hipsparseDcsrgeam2_bufferSiz
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "beta", "descrB", "nnzB", "csrSortedValB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedValC", "csrSortedRowPtrC", "csrSortedColIndC", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseDcsrgeam2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18, &x19));
 
-fn hipsparseDcsrgeam2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrgeam2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrgeam2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5354,7 +5354,7 @@ rt::function!(F_hipsparseCcsrgeam2_bufferSizeExt, C_hipsparseCcsrgeam2_bufferSiz
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "beta", "descrB", "nnzB", "csrSortedValB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedValC", "csrSortedRowPtrC", "csrSortedColIndC", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseCcsrgeam2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18, &x19));
 
-fn hipsparseCcsrgeam2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrgeam2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrgeam2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5402,7 +5402,7 @@ rt::function!(F_hipsparseZcsrgeam2_bufferSizeExt, C_hipsparseZcsrgeam2_bufferSiz
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "beta", "descrB", "nnzB", "csrSortedValB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedValC", "csrSortedRowPtrC", "csrSortedColIndC", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseZcsrgeam2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18, &x19));
 
-fn hipsparseZcsrgeam2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrgeam2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrgeam2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5450,7 +5450,7 @@ rt::function!(F_hipsparseXcsrgeam2Nnz, C_hipsparseXcsrgeam2Nnz, c"hipsparseXcsrg
     ["handle", "m", "n", "descrA", "nnzA", "csrSortedRowPtrA", "csrSortedColIndA", "descrB", "nnzB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedRowPtrC", "nnzTotalDevHostPtr", "workspace"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseXcsrgeam2Nnz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, rt::call::extract(x4, "nnzA")?, &x5, &x6, rt::call::extract(x7, "descrB")?, rt::call::extract(x8, "nnzB")?, &x9, &x10, rt::call::extract(x11, "descrC")?, &x12, &x13, rt::call::extract(x14, "workspace")?));
 
-fn hipsparseXcsrgeam2Nnz(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, workspace: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseXcsrgeam2Nnz(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, workspace: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrgeam2Nnz");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5487,7 +5487,7 @@ rt::function!(F_hipsparseScsrgeam2, C_hipsparseScsrgeam2, c"hipsparseScsrgeam2",
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "beta", "descrB", "nnzB", "csrSortedValB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedValC", "csrSortedRowPtrC", "csrSortedColIndC", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseScsrgeam2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18, rt::call::extract(x19, "pBuffer")?));
 
-fn hipsparseScsrgeam2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrgeam2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrgeam2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5534,7 +5534,7 @@ rt::function!(F_hipsparseDcsrgeam2, C_hipsparseDcsrgeam2, c"hipsparseDcsrgeam2",
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "beta", "descrB", "nnzB", "csrSortedValB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedValC", "csrSortedRowPtrC", "csrSortedColIndC", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseDcsrgeam2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18, rt::call::extract(x19, "pBuffer")?));
 
-fn hipsparseDcsrgeam2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrgeam2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrgeam2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5581,7 +5581,7 @@ rt::function!(F_hipsparseCcsrgeam2, C_hipsparseCcsrgeam2, c"hipsparseCcsrgeam2",
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "beta", "descrB", "nnzB", "csrSortedValB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedValC", "csrSortedRowPtrC", "csrSortedColIndC", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseCcsrgeam2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18, rt::call::extract(x19, "pBuffer")?));
 
-fn hipsparseCcsrgeam2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrgeam2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrgeam2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5628,7 +5628,7 @@ rt::function!(F_hipsparseZcsrgeam2, C_hipsparseZcsrgeam2, c"hipsparseZcsrgeam2",
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "beta", "descrB", "nnzB", "csrSortedValB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedValC", "csrSortedRowPtrC", "csrSortedColIndC", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseZcsrgeam2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18, rt::call::extract(x19, "pBuffer")?));
 
-fn hipsparseZcsrgeam2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrgeam2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrgeam2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5675,7 +5675,7 @@ rt::function!(F_hipsparseXcsrgemmNnz, C_hipsparseXcsrgemmNnz, c"hipsparseXcsrgem
     ["handle", "transA", "transB", "m", "n", "k", "descrA", "nnzA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrRowPtrB", "csrColIndB", "descrC", "csrRowPtrC", "nnzTotalDevHostPtr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseXcsrgemmNnz(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "descrA")?, rt::call::extract(x7, "nnzA")?, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, rt::call::extract(x14, "descrC")?, &x15, &x16));
 
-fn hipsparseXcsrgemmNnz(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsrgemmNnz(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrgemmNnz");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -5714,7 +5714,7 @@ rt::function!(F_hipsparseScsrgemm, C_hipsparseScsrgemm, c"hipsparseScsrgemm", "h
     ["handle", "transA", "transB", "m", "n", "k", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseScsrgemm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "descrA")?, rt::call::extract(x7, "nnzA")?, &x8, &x9, &x10, rt::call::extract(x11, "descrB")?, rt::call::extract(x12, "nnzB")?, &x13, &x14, &x15, rt::call::extract(x16, "descrC")?, &x17, &x18, &x19));
 
-fn hipsparseScsrgemm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrgemm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrgemm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -5759,7 +5759,7 @@ rt::function!(F_hipsparseDcsrgemm, C_hipsparseDcsrgemm, c"hipsparseDcsrgemm", "h
     ["handle", "transA", "transB", "m", "n", "k", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseDcsrgemm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "descrA")?, rt::call::extract(x7, "nnzA")?, &x8, &x9, &x10, rt::call::extract(x11, "descrB")?, rt::call::extract(x12, "nnzB")?, &x13, &x14, &x15, rt::call::extract(x16, "descrC")?, &x17, &x18, &x19));
 
-fn hipsparseDcsrgemm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrgemm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrgemm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -5804,7 +5804,7 @@ rt::function!(F_hipsparseCcsrgemm, C_hipsparseCcsrgemm, c"hipsparseCcsrgemm", "h
     ["handle", "transA", "transB", "m", "n", "k", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseCcsrgemm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "descrA")?, rt::call::extract(x7, "nnzA")?, &x8, &x9, &x10, rt::call::extract(x11, "descrB")?, rt::call::extract(x12, "nnzB")?, &x13, &x14, &x15, rt::call::extract(x16, "descrC")?, &x17, &x18, &x19));
 
-fn hipsparseCcsrgemm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrgemm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrgemm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -5849,7 +5849,7 @@ rt::function!(F_hipsparseZcsrgemm, C_hipsparseZcsrgemm, c"hipsparseZcsrgemm", "h
     ["handle", "transA", "transB", "m", "n", "k", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseZcsrgemm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "descrA")?, rt::call::extract(x7, "nnzA")?, &x8, &x9, &x10, rt::call::extract(x11, "descrB")?, rt::call::extract(x12, "nnzB")?, &x13, &x14, &x15, rt::call::extract(x16, "descrC")?, &x17, &x18, &x19));
 
-fn hipsparseZcsrgemm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrgemm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrgemm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -5894,7 +5894,7 @@ rt::function!(F_hipsparseScsrgemm2_bufferSizeExt, C_hipsparseScsrgemm2_bufferSiz
     ["handle", "m", "n", "k", "alpha", "descrA", "nnzA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrRowPtrB", "csrColIndB", "beta", "descrD", "nnzD", "csrRowPtrD", "csrColIndD", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseScsrgemm2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "descrA")?, rt::call::extract(x6, "nnzA")?, &x7, &x8, rt::call::extract(x9, "descrB")?, rt::call::extract(x10, "nnzB")?, &x11, &x12, &x13, rt::call::extract(x14, "descrD")?, rt::call::extract(x15, "nnzD")?, &x16, &x17, rt::call::extract(x18, "info")?, &x19));
 
-fn hipsparseScsrgemm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrgemm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrgemm2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5939,7 +5939,7 @@ rt::function!(F_hipsparseDcsrgemm2_bufferSizeExt, C_hipsparseDcsrgemm2_bufferSiz
     ["handle", "m", "n", "k", "alpha", "descrA", "nnzA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrRowPtrB", "csrColIndB", "beta", "descrD", "nnzD", "csrRowPtrD", "csrColIndD", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseDcsrgemm2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "descrA")?, rt::call::extract(x6, "nnzA")?, &x7, &x8, rt::call::extract(x9, "descrB")?, rt::call::extract(x10, "nnzB")?, &x11, &x12, &x13, rt::call::extract(x14, "descrD")?, rt::call::extract(x15, "nnzD")?, &x16, &x17, rt::call::extract(x18, "info")?, &x19));
 
-fn hipsparseDcsrgemm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrgemm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrgemm2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5984,7 +5984,7 @@ rt::function!(F_hipsparseCcsrgemm2_bufferSizeExt, C_hipsparseCcsrgemm2_bufferSiz
     ["handle", "m", "n", "k", "alpha", "descrA", "nnzA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrRowPtrB", "csrColIndB", "beta", "descrD", "nnzD", "csrRowPtrD", "csrColIndD", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseCcsrgemm2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "descrA")?, rt::call::extract(x6, "nnzA")?, &x7, &x8, rt::call::extract(x9, "descrB")?, rt::call::extract(x10, "nnzB")?, &x11, &x12, &x13, rt::call::extract(x14, "descrD")?, rt::call::extract(x15, "nnzD")?, &x16, &x17, rt::call::extract(x18, "info")?, &x19));
 
-fn hipsparseCcsrgemm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrgemm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrgemm2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6029,7 +6029,7 @@ rt::function!(F_hipsparseZcsrgemm2_bufferSizeExt, C_hipsparseZcsrgemm2_bufferSiz
     ["handle", "m", "n", "k", "alpha", "descrA", "nnzA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrRowPtrB", "csrColIndB", "beta", "descrD", "nnzD", "csrRowPtrD", "csrColIndD", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseZcsrgemm2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "descrA")?, rt::call::extract(x6, "nnzA")?, &x7, &x8, rt::call::extract(x9, "descrB")?, rt::call::extract(x10, "nnzB")?, &x11, &x12, &x13, rt::call::extract(x14, "descrD")?, rt::call::extract(x15, "nnzD")?, &x16, &x17, rt::call::extract(x18, "info")?, &x19));
 
-fn hipsparseZcsrgemm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrgemm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrgemm2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6074,7 +6074,7 @@ rt::function!(F_hipsparseXcsrgemm2Nnz, C_hipsparseXcsrgemm2Nnz, c"hipsparseXcsrg
     ["handle", "m", "n", "k", "descrA", "nnzA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrRowPtrB", "csrColIndB", "descrD", "nnzD", "csrRowPtrD", "csrColIndD", "descrC", "csrRowPtrC", "nnzTotalDevHostPtr", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| hipsparseXcsrgemm2Nnz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, rt::call::extract(x8, "descrB")?, rt::call::extract(x9, "nnzB")?, &x10, &x11, rt::call::extract(x12, "descrD")?, rt::call::extract(x13, "nnzD")?, &x14, &x15, rt::call::extract(x16, "descrC")?, &x17, &x18, rt::call::extract(x19, "info")?, rt::call::extract(x20, "pBuffer")?));
 
-fn hipsparseXcsrgemm2Nnz(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseXcsrgemm2Nnz(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrgemm2Nnz");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6119,7 +6119,7 @@ rt::function!(F_hipsparseScsrgemm2, C_hipsparseScsrgemm2, c"hipsparseScsrgemm2",
     ["handle", "m", "n", "k", "alpha", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "beta", "descrD", "nnzD", "csrValD", "csrRowPtrD", "csrColIndD", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, x25, x26]| hipsparseScsrgemm2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "descrA")?, rt::call::extract(x6, "nnzA")?, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, &x15, rt::call::extract(x16, "descrD")?, rt::call::extract(x17, "nnzD")?, &x18, &x19, &x20, rt::call::extract(x21, "descrC")?, &x22, &x23, &x24, rt::call::extract(x25, "info")?, rt::call::extract(x26, "pBuffer")?));
 
-fn hipsparseScsrgemm2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrValD: &Bound<'_, PyAny>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrgemm2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrValD: &Bound<'_, PyAny>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrgemm2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6176,7 +6176,7 @@ rt::function!(F_hipsparseDcsrgemm2, C_hipsparseDcsrgemm2, c"hipsparseDcsrgemm2",
     ["handle", "m", "n", "k", "alpha", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "beta", "descrD", "nnzD", "csrValD", "csrRowPtrD", "csrColIndD", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, x25, x26]| hipsparseDcsrgemm2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "descrA")?, rt::call::extract(x6, "nnzA")?, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, &x15, rt::call::extract(x16, "descrD")?, rt::call::extract(x17, "nnzD")?, &x18, &x19, &x20, rt::call::extract(x21, "descrC")?, &x22, &x23, &x24, rt::call::extract(x25, "info")?, rt::call::extract(x26, "pBuffer")?));
 
-fn hipsparseDcsrgemm2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrValD: &Bound<'_, PyAny>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrgemm2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrValD: &Bound<'_, PyAny>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrgemm2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6233,7 +6233,7 @@ rt::function!(F_hipsparseCcsrgemm2, C_hipsparseCcsrgemm2, c"hipsparseCcsrgemm2",
     ["handle", "m", "n", "k", "alpha", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "beta", "descrD", "nnzD", "csrValD", "csrRowPtrD", "csrColIndD", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, x25, x26]| hipsparseCcsrgemm2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "descrA")?, rt::call::extract(x6, "nnzA")?, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, &x15, rt::call::extract(x16, "descrD")?, rt::call::extract(x17, "nnzD")?, &x18, &x19, &x20, rt::call::extract(x21, "descrC")?, &x22, &x23, &x24, rt::call::extract(x25, "info")?, rt::call::extract(x26, "pBuffer")?));
 
-fn hipsparseCcsrgemm2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrValD: &Bound<'_, PyAny>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrgemm2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrValD: &Bound<'_, PyAny>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrgemm2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6290,7 +6290,7 @@ rt::function!(F_hipsparseZcsrgemm2, C_hipsparseZcsrgemm2, c"hipsparseZcsrgemm2",
     ["handle", "m", "n", "k", "alpha", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "beta", "descrD", "nnzD", "csrValD", "csrRowPtrD", "csrColIndD", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, x25, x26]| hipsparseZcsrgemm2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "descrA")?, rt::call::extract(x6, "nnzA")?, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, &x15, rt::call::extract(x16, "descrD")?, rt::call::extract(x17, "nnzD")?, &x18, &x19, &x20, rt::call::extract(x21, "descrC")?, &x22, &x23, &x24, rt::call::extract(x25, "info")?, rt::call::extract(x26, "pBuffer")?));
 
-fn hipsparseZcsrgemm2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrValD: &Bound<'_, PyAny>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrgemm2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrValD: &Bound<'_, PyAny>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrgemm2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6347,7 +6347,7 @@ rt::function!(F_hipsparseXbsrilu02_zeroPivot, C_hipsparseXbsrilu02_zeroPivot, c"
     ["handle", "info", "position"],
     |py, [x0, x1, x2]| hipsparseXbsrilu02_zeroPivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsparseXbsrilu02_zeroPivot(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXbsrilu02_zeroPivot(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXbsrilu02_zeroPivot");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6367,7 +6367,7 @@ rt::function!(F_hipsparseSbsrilu02_numericBoost, C_hipsparseSbsrilu02_numericBoo
     ["handle", "info", "enable_boost", "tol", "boost_val"],
     |py, [x0, x1, x2, x3, x4]| hipsparseSbsrilu02_numericBoost(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, rt::call::extract(x2, "enable_boost")?, &x3, &x4));
 
-fn hipsparseSbsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrilu02_numericBoost");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6390,7 +6390,7 @@ rt::function!(F_hipsparseDbsrilu02_numericBoost, C_hipsparseDbsrilu02_numericBoo
     ["handle", "info", "enable_boost", "tol", "boost_val"],
     |py, [x0, x1, x2, x3, x4]| hipsparseDbsrilu02_numericBoost(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, rt::call::extract(x2, "enable_boost")?, &x3, &x4));
 
-fn hipsparseDbsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrilu02_numericBoost");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6413,7 +6413,7 @@ rt::function!(F_hipsparseCbsrilu02_numericBoost, C_hipsparseCbsrilu02_numericBoo
     ["handle", "info", "enable_boost", "tol", "boost_val"],
     |py, [x0, x1, x2, x3, x4]| hipsparseCbsrilu02_numericBoost(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, rt::call::extract(x2, "enable_boost")?, &x3, &x4));
 
-fn hipsparseCbsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrilu02_numericBoost");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6436,7 +6436,7 @@ rt::function!(F_hipsparseZbsrilu02_numericBoost, C_hipsparseZbsrilu02_numericBoo
     ["handle", "info", "enable_boost", "tol", "boost_val"],
     |py, [x0, x1, x2, x3, x4]| hipsparseZbsrilu02_numericBoost(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, rt::call::extract(x2, "enable_boost")?, &x3, &x4));
 
-fn hipsparseZbsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrilu02_numericBoost");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6459,7 +6459,7 @@ rt::function!(F_hipsparseSbsrilu02_bufferSize, C_hipsparseSbsrilu02_bufferSize, 
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSbsrilu02_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10));
 
-fn hipsparseSbsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrilu02_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6490,7 +6490,7 @@ rt::function!(F_hipsparseDbsrilu02_bufferSize, C_hipsparseDbsrilu02_bufferSize, 
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDbsrilu02_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10));
 
-fn hipsparseDbsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrilu02_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6521,7 +6521,7 @@ rt::function!(F_hipsparseCbsrilu02_bufferSize, C_hipsparseCbsrilu02_bufferSize, 
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseCbsrilu02_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10));
 
-fn hipsparseCbsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrilu02_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6552,7 +6552,7 @@ rt::function!(F_hipsparseZbsrilu02_bufferSize, C_hipsparseZbsrilu02_bufferSize, 
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseZbsrilu02_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10));
 
-fn hipsparseZbsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrilu02_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6583,7 +6583,7 @@ rt::function!(F_hipsparseSbsrilu02_analysis, C_hipsparseSbsrilu02_analysis, c"hi
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSbsrilu02_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseSbsrilu02_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSbsrilu02_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrilu02_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6614,7 +6614,7 @@ rt::function!(F_hipsparseDbsrilu02_analysis, C_hipsparseDbsrilu02_analysis, c"hi
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDbsrilu02_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseDbsrilu02_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDbsrilu02_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrilu02_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6645,7 +6645,7 @@ rt::function!(F_hipsparseCbsrilu02_analysis, C_hipsparseCbsrilu02_analysis, c"hi
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseCbsrilu02_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseCbsrilu02_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCbsrilu02_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrilu02_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6676,7 +6676,7 @@ rt::function!(F_hipsparseZbsrilu02_analysis, C_hipsparseZbsrilu02_analysis, c"hi
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseZbsrilu02_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseZbsrilu02_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZbsrilu02_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrilu02_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6707,7 +6707,7 @@ rt::function!(F_hipsparseSbsrilu02, C_hipsparseSbsrilu02, c"hipsparseSbsrilu02",
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA_valM", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSbsrilu02(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseSbsrilu02(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA_valM: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSbsrilu02(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA_valM: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrilu02");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6738,7 +6738,7 @@ rt::function!(F_hipsparseDbsrilu02, C_hipsparseDbsrilu02, c"hipsparseDbsrilu02",
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA_valM", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDbsrilu02(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseDbsrilu02(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA_valM: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDbsrilu02(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA_valM: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrilu02");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6769,7 +6769,7 @@ rt::function!(F_hipsparseCbsrilu02, C_hipsparseCbsrilu02, c"hipsparseCbsrilu02",
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA_valM", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseCbsrilu02(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseCbsrilu02(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA_valM: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCbsrilu02(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA_valM: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrilu02");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6800,7 +6800,7 @@ rt::function!(F_hipsparseZbsrilu02, C_hipsparseZbsrilu02, c"hipsparseZbsrilu02",
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA_valM", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseZbsrilu02(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseZbsrilu02(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA_valM: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZbsrilu02(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA_valM: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrilu02");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6831,7 +6831,7 @@ rt::function!(F_hipsparseXcsrilu02_zeroPivot, C_hipsparseXcsrilu02_zeroPivot, c"
     ["handle", "info", "position"],
     |py, [x0, x1, x2]| hipsparseXcsrilu02_zeroPivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsparseXcsrilu02_zeroPivot(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsrilu02_zeroPivot(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrilu02_zeroPivot");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6851,7 +6851,7 @@ rt::function!(F_hipsparseScsrilu02_numericBoost, C_hipsparseScsrilu02_numericBoo
     ["handle", "info", "enable_boost", "tol", "boost_val"],
     |py, [x0, x1, x2, x3, x4]| hipsparseScsrilu02_numericBoost(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, rt::call::extract(x2, "enable_boost")?, &x3, &x4));
 
-fn hipsparseScsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrilu02_numericBoost");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6874,7 +6874,7 @@ rt::function!(F_hipsparseDcsrilu02_numericBoost, C_hipsparseDcsrilu02_numericBoo
     ["handle", "info", "enable_boost", "tol", "boost_val"],
     |py, [x0, x1, x2, x3, x4]| hipsparseDcsrilu02_numericBoost(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, rt::call::extract(x2, "enable_boost")?, &x3, &x4));
 
-fn hipsparseDcsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrilu02_numericBoost");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6897,7 +6897,7 @@ rt::function!(F_hipsparseCcsrilu02_numericBoost, C_hipsparseCcsrilu02_numericBoo
     ["handle", "info", "enable_boost", "tol", "boost_val"],
     |py, [x0, x1, x2, x3, x4]| hipsparseCcsrilu02_numericBoost(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, rt::call::extract(x2, "enable_boost")?, &x3, &x4));
 
-fn hipsparseCcsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrilu02_numericBoost");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6920,7 +6920,7 @@ rt::function!(F_hipsparseZcsrilu02_numericBoost, C_hipsparseZcsrilu02_numericBoo
     ["handle", "info", "enable_boost", "tol", "boost_val"],
     |py, [x0, x1, x2, x3, x4]| hipsparseZcsrilu02_numericBoost(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, rt::call::extract(x2, "enable_boost")?, &x3, &x4));
 
-fn hipsparseZcsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrilu02_numericBoost");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6943,7 +6943,7 @@ rt::function!(F_hipsparseScsrilu02_bufferSize, C_hipsparseScsrilu02_bufferSize, 
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseScsrilu02_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseScsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrilu02_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6972,7 +6972,7 @@ rt::function!(F_hipsparseDcsrilu02_bufferSize, C_hipsparseDcsrilu02_bufferSize, 
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDcsrilu02_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseDcsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrilu02_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7001,7 +7001,7 @@ rt::function!(F_hipsparseCcsrilu02_bufferSize, C_hipsparseCcsrilu02_bufferSize, 
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCcsrilu02_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseCcsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrilu02_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7030,7 +7030,7 @@ rt::function!(F_hipsparseZcsrilu02_bufferSize, C_hipsparseZcsrilu02_bufferSize, 
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZcsrilu02_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseZcsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrilu02_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7059,7 +7059,7 @@ rt::function!(F_hipsparseScsrilu02_bufferSizeExt, C_hipsparseScsrilu02_bufferSiz
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseScsrilu02_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseScsrilu02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrilu02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrilu02_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7088,7 +7088,7 @@ rt::function!(F_hipsparseDcsrilu02_bufferSizeExt, C_hipsparseDcsrilu02_bufferSiz
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDcsrilu02_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseDcsrilu02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrilu02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrilu02_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7117,7 +7117,7 @@ rt::function!(F_hipsparseCcsrilu02_bufferSizeExt, C_hipsparseCcsrilu02_bufferSiz
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCcsrilu02_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseCcsrilu02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrilu02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrilu02_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7146,7 +7146,7 @@ rt::function!(F_hipsparseZcsrilu02_bufferSizeExt, C_hipsparseZcsrilu02_bufferSiz
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZcsrilu02_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseZcsrilu02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrilu02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrilu02_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7175,7 +7175,7 @@ rt::function!(F_hipsparseScsrilu02_analysis, C_hipsparseScsrilu02_analysis, c"hi
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsrilu02_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseScsrilu02_analysis(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrilu02_analysis(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrilu02_analysis");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7204,7 +7204,7 @@ rt::function!(F_hipsparseDcsrilu02_analysis, C_hipsparseDcsrilu02_analysis, c"hi
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsrilu02_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseDcsrilu02_analysis(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrilu02_analysis(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrilu02_analysis");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7233,7 +7233,7 @@ rt::function!(F_hipsparseCcsrilu02_analysis, C_hipsparseCcsrilu02_analysis, c"hi
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsrilu02_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseCcsrilu02_analysis(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrilu02_analysis(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrilu02_analysis");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7262,7 +7262,7 @@ rt::function!(F_hipsparseZcsrilu02_analysis, C_hipsparseZcsrilu02_analysis, c"hi
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsrilu02_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseZcsrilu02_analysis(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrilu02_analysis(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrilu02_analysis");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7291,7 +7291,7 @@ rt::function!(F_hipsparseScsrilu02, C_hipsparseScsrilu02, c"hipsparseScsrilu02",
     ["handle", "m", "nnz", "descrA", "csrSortedValA_valM", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsrilu02(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseScsrilu02(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrilu02(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrilu02");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7320,7 +7320,7 @@ rt::function!(F_hipsparseDcsrilu02, C_hipsparseDcsrilu02, c"hipsparseDcsrilu02",
     ["handle", "m", "nnz", "descrA", "csrSortedValA_valM", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsrilu02(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseDcsrilu02(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrilu02(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrilu02");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7349,7 +7349,7 @@ rt::function!(F_hipsparseCcsrilu02, C_hipsparseCcsrilu02, c"hipsparseCcsrilu02",
     ["handle", "m", "nnz", "descrA", "csrSortedValA_valM", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsrilu02(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseCcsrilu02(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrilu02(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrilu02");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7378,7 +7378,7 @@ rt::function!(F_hipsparseZcsrilu02, C_hipsparseZcsrilu02, c"hipsparseZcsrilu02",
     ["handle", "m", "nnz", "descrA", "csrSortedValA_valM", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsrilu02(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseZcsrilu02(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrilu02(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrilu02");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7407,7 +7407,7 @@ rt::function!(F_hipsparseXbsric02_zeroPivot, C_hipsparseXbsric02_zeroPivot, c"hi
     ["handle", "info", "position"],
     |py, [x0, x1, x2]| hipsparseXbsric02_zeroPivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsparseXbsric02_zeroPivot(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXbsric02_zeroPivot(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXbsric02_zeroPivot");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -7427,7 +7427,7 @@ rt::function!(F_hipsparseSbsric02_bufferSize, C_hipsparseSbsric02_bufferSize, c"
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSbsric02_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10));
 
-fn hipsparseSbsric02_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsric02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsric02_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7458,7 +7458,7 @@ rt::function!(F_hipsparseDbsric02_bufferSize, C_hipsparseDbsric02_bufferSize, c"
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDbsric02_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10));
 
-fn hipsparseDbsric02_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsric02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsric02_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7489,7 +7489,7 @@ rt::function!(F_hipsparseCbsric02_bufferSize, C_hipsparseCbsric02_bufferSize, c"
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseCbsric02_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10));
 
-fn hipsparseCbsric02_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsric02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsric02_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7520,7 +7520,7 @@ rt::function!(F_hipsparseZbsric02_bufferSize, C_hipsparseZbsric02_bufferSize, c"
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseZbsric02_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10));
 
-fn hipsparseZbsric02_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsric02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsric02_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7551,7 +7551,7 @@ rt::function!(F_hipsparseSbsric02_analysis, C_hipsparseSbsric02_analysis, c"hips
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSbsric02_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseSbsric02_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSbsric02_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsric02_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7582,7 +7582,7 @@ rt::function!(F_hipsparseDbsric02_analysis, C_hipsparseDbsric02_analysis, c"hips
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDbsric02_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseDbsric02_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDbsric02_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsric02_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7613,7 +7613,7 @@ rt::function!(F_hipsparseCbsric02_analysis, C_hipsparseCbsric02_analysis, c"hips
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseCbsric02_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseCbsric02_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCbsric02_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsric02_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7644,7 +7644,7 @@ rt::function!(F_hipsparseZbsric02_analysis, C_hipsparseZbsric02_analysis, c"hips
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseZbsric02_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseZbsric02_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZbsric02_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsric02_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7675,7 +7675,7 @@ rt::function!(F_hipsparseSbsric02, C_hipsparseSbsric02, c"hipsparseSbsric02", "h
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSbsric02(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseSbsric02(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSbsric02(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsric02");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7706,7 +7706,7 @@ rt::function!(F_hipsparseDbsric02, C_hipsparseDbsric02, c"hipsparseDbsric02", "h
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDbsric02(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseDbsric02(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDbsric02(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsric02");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7737,7 +7737,7 @@ rt::function!(F_hipsparseCbsric02, C_hipsparseCbsric02, c"hipsparseCbsric02", "h
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseCbsric02(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseCbsric02(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCbsric02(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsric02");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7768,7 +7768,7 @@ rt::function!(F_hipsparseZbsric02, C_hipsparseZbsric02, c"hipsparseZbsric02", "h
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseZbsric02(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseZbsric02(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZbsric02(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsric02");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7799,7 +7799,7 @@ rt::function!(F_hipsparseXcsric02_zeroPivot, C_hipsparseXcsric02_zeroPivot, c"hi
     ["handle", "info", "position"],
     |py, [x0, x1, x2]| hipsparseXcsric02_zeroPivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsparseXcsric02_zeroPivot(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsric02_zeroPivot(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsric02_zeroPivot");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -7819,7 +7819,7 @@ rt::function!(F_hipsparseScsric02_bufferSize, C_hipsparseScsric02_bufferSize, c"
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseScsric02_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseScsric02_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsric02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsric02_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7848,7 +7848,7 @@ rt::function!(F_hipsparseDcsric02_bufferSize, C_hipsparseDcsric02_bufferSize, c"
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDcsric02_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseDcsric02_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsric02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsric02_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7877,7 +7877,7 @@ rt::function!(F_hipsparseCcsric02_bufferSize, C_hipsparseCcsric02_bufferSize, c"
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCcsric02_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseCcsric02_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsric02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsric02_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7906,7 +7906,7 @@ rt::function!(F_hipsparseZcsric02_bufferSize, C_hipsparseZcsric02_bufferSize, c"
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZcsric02_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseZcsric02_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsric02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsric02_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7935,7 +7935,7 @@ rt::function!(F_hipsparseScsric02_bufferSizeExt, C_hipsparseScsric02_bufferSizeE
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseScsric02_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseScsric02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsric02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsric02_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7964,7 +7964,7 @@ rt::function!(F_hipsparseDcsric02_bufferSizeExt, C_hipsparseDcsric02_bufferSizeE
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDcsric02_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseDcsric02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsric02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsric02_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7993,7 +7993,7 @@ rt::function!(F_hipsparseCcsric02_bufferSizeExt, C_hipsparseCcsric02_bufferSizeE
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCcsric02_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseCcsric02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsric02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsric02_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8022,7 +8022,7 @@ rt::function!(F_hipsparseZcsric02_bufferSizeExt, C_hipsparseZcsric02_bufferSizeE
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZcsric02_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseZcsric02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsric02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsric02_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8051,7 +8051,7 @@ rt::function!(F_hipsparseScsric02_analysis, C_hipsparseScsric02_analysis, c"hips
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsric02_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseScsric02_analysis(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsric02_analysis(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsric02_analysis");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8080,7 +8080,7 @@ rt::function!(F_hipsparseDcsric02_analysis, C_hipsparseDcsric02_analysis, c"hips
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsric02_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseDcsric02_analysis(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsric02_analysis(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsric02_analysis");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8109,7 +8109,7 @@ rt::function!(F_hipsparseCcsric02_analysis, C_hipsparseCcsric02_analysis, c"hips
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsric02_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseCcsric02_analysis(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsric02_analysis(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsric02_analysis");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8138,7 +8138,7 @@ rt::function!(F_hipsparseZcsric02_analysis, C_hipsparseZcsric02_analysis, c"hips
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsric02_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseZcsric02_analysis(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsric02_analysis(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsric02_analysis");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8167,7 +8167,7 @@ rt::function!(F_hipsparseScsric02, C_hipsparseScsric02, c"hipsparseScsric02", "h
     ["handle", "m", "nnz", "descrA", "csrSortedValA_valM", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsric02(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseScsric02(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsric02(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsric02");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8196,7 +8196,7 @@ rt::function!(F_hipsparseDcsric02, C_hipsparseDcsric02, c"hipsparseDcsric02", "h
     ["handle", "m", "nnz", "descrA", "csrSortedValA_valM", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsric02(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseDcsric02(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsric02(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsric02");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8225,7 +8225,7 @@ rt::function!(F_hipsparseCcsric02, C_hipsparseCcsric02, c"hipsparseCcsric02", "h
     ["handle", "m", "nnz", "descrA", "csrSortedValA_valM", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsric02(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseCcsric02(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsric02(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsric02");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8254,7 +8254,7 @@ rt::function!(F_hipsparseZcsric02, C_hipsparseZcsric02, c"hipsparseZcsric02", "h
     ["handle", "m", "nnz", "descrA", "csrSortedValA_valM", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsric02(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseZcsric02(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsric02(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsric02");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8283,7 +8283,7 @@ rt::function!(F_hipsparseSgtsv2_bufferSizeExt, C_hipsparseSgtsv2_bufferSizeExt, 
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSgtsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsparseSgtsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgtsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgtsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8313,7 +8313,7 @@ rt::function!(F_hipsparseDgtsv2_bufferSizeExt, C_hipsparseDgtsv2_bufferSizeExt, 
     ["handle", "m", "n", "dl", "d", "du", "B", "db", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDgtsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "db")?, &x8));
 
-fn hipsparseDgtsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, db: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgtsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, db: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgtsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8343,7 +8343,7 @@ rt::function!(F_hipsparseCgtsv2_bufferSizeExt, C_hipsparseCgtsv2_bufferSizeExt, 
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCgtsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsparseCgtsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgtsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgtsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8373,7 +8373,7 @@ rt::function!(F_hipsparseZgtsv2_bufferSizeExt, C_hipsparseZgtsv2_bufferSizeExt, 
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZgtsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsparseZgtsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgtsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgtsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8403,7 +8403,7 @@ rt::function!(F_hipsparseSgtsv2, C_hipsparseSgtsv2, c"hipsparseSgtsv2", "hipspar
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSgtsv2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseSgtsv2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSgtsv2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgtsv2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8432,7 +8432,7 @@ rt::function!(F_hipsparseDgtsv2, C_hipsparseDgtsv2, c"hipsparseDgtsv2", "hipspar
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDgtsv2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseDgtsv2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDgtsv2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgtsv2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8461,7 +8461,7 @@ rt::function!(F_hipsparseCgtsv2, C_hipsparseCgtsv2, c"hipsparseCgtsv2", "hipspar
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCgtsv2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseCgtsv2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCgtsv2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgtsv2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8490,7 +8490,7 @@ rt::function!(F_hipsparseZgtsv2, C_hipsparseZgtsv2, c"hipsparseZgtsv2", "hipspar
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZgtsv2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseZgtsv2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZgtsv2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgtsv2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8519,7 +8519,7 @@ rt::function!(F_hipsparseSgtsv2_nopivot_bufferSizeExt, C_hipsparseSgtsv2_nopivot
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSgtsv2_nopivot_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsparseSgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgtsv2_nopivot_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8549,7 +8549,7 @@ rt::function!(F_hipsparseDgtsv2_nopivot_bufferSizeExt, C_hipsparseDgtsv2_nopivot
     ["handle", "m", "n", "dl", "d", "du", "B", "db", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDgtsv2_nopivot_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "db")?, &x8));
 
-fn hipsparseDgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, db: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, db: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgtsv2_nopivot_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8579,7 +8579,7 @@ rt::function!(F_hipsparseCgtsv2_nopivot_bufferSizeExt, C_hipsparseCgtsv2_nopivot
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCgtsv2_nopivot_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsparseCgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgtsv2_nopivot_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8609,7 +8609,7 @@ rt::function!(F_hipsparseZgtsv2_nopivot_bufferSizeExt, C_hipsparseZgtsv2_nopivot
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZgtsv2_nopivot_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsparseZgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgtsv2_nopivot_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8639,7 +8639,7 @@ rt::function!(F_hipsparseSgtsv2_nopivot, C_hipsparseSgtsv2_nopivot, c"hipsparseS
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSgtsv2_nopivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseSgtsv2_nopivot(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSgtsv2_nopivot(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgtsv2_nopivot");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8668,7 +8668,7 @@ rt::function!(F_hipsparseDgtsv2_nopivot, C_hipsparseDgtsv2_nopivot, c"hipsparseD
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDgtsv2_nopivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseDgtsv2_nopivot(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDgtsv2_nopivot(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgtsv2_nopivot");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8697,7 +8697,7 @@ rt::function!(F_hipsparseCgtsv2_nopivot, C_hipsparseCgtsv2_nopivot, c"hipsparseC
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCgtsv2_nopivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseCgtsv2_nopivot(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCgtsv2_nopivot(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgtsv2_nopivot");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8726,7 +8726,7 @@ rt::function!(F_hipsparseZgtsv2_nopivot, C_hipsparseZgtsv2_nopivot, c"hipsparseZ
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZgtsv2_nopivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseZgtsv2_nopivot(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZgtsv2_nopivot(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgtsv2_nopivot");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8755,7 +8755,7 @@ rt::function!(F_hipsparseSgtsv2StridedBatch_bufferSizeExt, C_hipsparseSgtsv2Stri
     ["handle", "m", "dl", "d", "du", "x", "batchCount", "batchStride", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSgtsv2StridedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, &x2, &x3, &x4, &x5, rt::call::extract(x6, "batchCount")?, rt::call::extract(x7, "batchStride")?, &x8));
 
-fn hipsparseSgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgtsv2StridedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8785,7 +8785,7 @@ rt::function!(F_hipsparseDgtsv2StridedBatch_bufferSizeExt, C_hipsparseDgtsv2Stri
     ["handle", "m", "dl", "d", "du", "x", "batchCount", "batchStride", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDgtsv2StridedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, &x2, &x3, &x4, &x5, rt::call::extract(x6, "batchCount")?, rt::call::extract(x7, "batchStride")?, &x8));
 
-fn hipsparseDgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgtsv2StridedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8815,7 +8815,7 @@ rt::function!(F_hipsparseCgtsv2StridedBatch_bufferSizeExt, C_hipsparseCgtsv2Stri
     ["handle", "m", "dl", "d", "du", "x", "batchCount", "batchStride", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCgtsv2StridedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, &x2, &x3, &x4, &x5, rt::call::extract(x6, "batchCount")?, rt::call::extract(x7, "batchStride")?, &x8));
 
-fn hipsparseCgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgtsv2StridedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8845,7 +8845,7 @@ rt::function!(F_hipsparseZgtsv2StridedBatch_bufferSizeExt, C_hipsparseZgtsv2Stri
     ["handle", "m", "dl", "d", "du", "x", "batchCount", "batchStride", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZgtsv2StridedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, &x2, &x3, &x4, &x5, rt::call::extract(x6, "batchCount")?, rt::call::extract(x7, "batchStride")?, &x8));
 
-fn hipsparseZgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgtsv2StridedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8875,7 +8875,7 @@ rt::function!(F_hipsparseSgtsv2StridedBatch, C_hipsparseSgtsv2StridedBatch, c"hi
     ["handle", "m", "dl", "d", "du", "x", "batchCount", "batchStride", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSgtsv2StridedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, &x2, &x3, &x4, &x5, rt::call::extract(x6, "batchCount")?, rt::call::extract(x7, "batchStride")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseSgtsv2StridedBatch(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSgtsv2StridedBatch(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgtsv2StridedBatch");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8904,7 +8904,7 @@ rt::function!(F_hipsparseDgtsv2StridedBatch, C_hipsparseDgtsv2StridedBatch, c"hi
     ["handle", "m", "dl", "d", "du", "x", "batchCount", "batchStride", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDgtsv2StridedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, &x2, &x3, &x4, &x5, rt::call::extract(x6, "batchCount")?, rt::call::extract(x7, "batchStride")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseDgtsv2StridedBatch(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDgtsv2StridedBatch(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgtsv2StridedBatch");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8933,7 +8933,7 @@ rt::function!(F_hipsparseCgtsv2StridedBatch, C_hipsparseCgtsv2StridedBatch, c"hi
     ["handle", "m", "dl", "d", "du", "x", "batchCount", "batchStride", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCgtsv2StridedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, &x2, &x3, &x4, &x5, rt::call::extract(x6, "batchCount")?, rt::call::extract(x7, "batchStride")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseCgtsv2StridedBatch(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCgtsv2StridedBatch(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgtsv2StridedBatch");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8962,7 +8962,7 @@ rt::function!(F_hipsparseZgtsv2StridedBatch, C_hipsparseZgtsv2StridedBatch, c"hi
     ["handle", "m", "dl", "d", "du", "x", "batchCount", "batchStride", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZgtsv2StridedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, &x2, &x3, &x4, &x5, rt::call::extract(x6, "batchCount")?, rt::call::extract(x7, "batchStride")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseZgtsv2StridedBatch(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZgtsv2StridedBatch(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgtsv2StridedBatch");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8991,7 +8991,7 @@ rt::function!(F_hipsparseSgtsvInterleavedBatch_bufferSizeExt, C_hipsparseSgtsvIn
     ["handle", "algo", "m", "dl", "d", "du", "x", "batchCount", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSgtsvInterleavedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "batchCount")?, &x8));
 
-fn hipsparseSgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgtsvInterleavedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9021,7 +9021,7 @@ rt::function!(F_hipsparseDgtsvInterleavedBatch_bufferSizeExt, C_hipsparseDgtsvIn
     ["handle", "algo", "m", "dl", "d", "du", "x", "batchCount", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDgtsvInterleavedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "batchCount")?, &x8));
 
-fn hipsparseDgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgtsvInterleavedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9051,7 +9051,7 @@ rt::function!(F_hipsparseCgtsvInterleavedBatch_bufferSizeExt, C_hipsparseCgtsvIn
     ["handle", "algo", "m", "dl", "d", "du", "x", "batchCount", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCgtsvInterleavedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "batchCount")?, &x8));
 
-fn hipsparseCgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgtsvInterleavedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9081,7 +9081,7 @@ rt::function!(F_hipsparseZgtsvInterleavedBatch_bufferSizeExt, C_hipsparseZgtsvIn
     ["handle", "algo", "m", "dl", "d", "du", "x", "batchCount", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZgtsvInterleavedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "batchCount")?, &x8));
 
-fn hipsparseZgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgtsvInterleavedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9111,7 +9111,7 @@ rt::function!(F_hipsparseSgtsvInterleavedBatch, C_hipsparseSgtsvInterleavedBatch
     ["handle", "algo", "m", "dl", "d", "du", "x", "batchCount", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSgtsvInterleavedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "batchCount")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseSgtsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSgtsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgtsvInterleavedBatch");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9140,7 +9140,7 @@ rt::function!(F_hipsparseDgtsvInterleavedBatch, C_hipsparseDgtsvInterleavedBatch
     ["handle", "algo", "m", "dl", "d", "du", "x", "batchCount", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDgtsvInterleavedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "batchCount")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseDgtsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDgtsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgtsvInterleavedBatch");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9169,7 +9169,7 @@ rt::function!(F_hipsparseCgtsvInterleavedBatch, C_hipsparseCgtsvInterleavedBatch
     ["handle", "algo", "m", "dl", "d", "du", "x", "batchCount", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCgtsvInterleavedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "batchCount")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseCgtsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCgtsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgtsvInterleavedBatch");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9198,7 +9198,7 @@ rt::function!(F_hipsparseZgtsvInterleavedBatch, C_hipsparseZgtsvInterleavedBatch
     ["handle", "algo", "m", "dl", "d", "du", "x", "batchCount", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZgtsvInterleavedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "batchCount")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseZgtsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZgtsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgtsvInterleavedBatch");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9227,7 +9227,7 @@ rt::function!(F_hipsparseSgpsvInterleavedBatch_bufferSizeExt, C_hipsparseSgpsvIn
     ["handle", "algo", "m", "ds", "dl", "d", "du", "dw", "x", "batchCount", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSgpsvInterleavedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, &x7, &x8, rt::call::extract(x9, "batchCount")?, &x10));
 
-fn hipsparseSgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgpsvInterleavedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9261,7 +9261,7 @@ rt::function!(F_hipsparseDgpsvInterleavedBatch_bufferSizeExt, C_hipsparseDgpsvIn
     ["handle", "algo", "m", "ds", "dl", "d", "du", "dw", "x", "batchCount", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDgpsvInterleavedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, &x7, &x8, rt::call::extract(x9, "batchCount")?, &x10));
 
-fn hipsparseDgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgpsvInterleavedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9295,7 +9295,7 @@ rt::function!(F_hipsparseCgpsvInterleavedBatch_bufferSizeExt, C_hipsparseCgpsvIn
     ["handle", "algo", "m", "ds", "dl", "d", "du", "dw", "x", "batchCount", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseCgpsvInterleavedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, &x7, &x8, rt::call::extract(x9, "batchCount")?, &x10));
 
-fn hipsparseCgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgpsvInterleavedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9329,7 +9329,7 @@ rt::function!(F_hipsparseZgpsvInterleavedBatch_bufferSizeExt, C_hipsparseZgpsvIn
     ["handle", "algo", "m", "ds", "dl", "d", "du", "dw", "x", "batchCount", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseZgpsvInterleavedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, &x7, &x8, rt::call::extract(x9, "batchCount")?, &x10));
 
-fn hipsparseZgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgpsvInterleavedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9363,7 +9363,7 @@ rt::function!(F_hipsparseSgpsvInterleavedBatch, C_hipsparseSgpsvInterleavedBatch
     ["handle", "algo", "m", "ds", "dl", "d", "du", "dw", "x", "batchCount", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSgpsvInterleavedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, &x7, &x8, rt::call::extract(x9, "batchCount")?, rt::call::extract(x10, "pBuffer")?));
 
-fn hipsparseSgpsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSgpsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgpsvInterleavedBatch");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9396,7 +9396,7 @@ rt::function!(F_hipsparseDgpsvInterleavedBatch, C_hipsparseDgpsvInterleavedBatch
     ["handle", "algo", "m", "ds", "dl", "d", "du", "dw", "x", "batchCount", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDgpsvInterleavedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, &x7, &x8, rt::call::extract(x9, "batchCount")?, rt::call::extract(x10, "pBuffer")?));
 
-fn hipsparseDgpsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDgpsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgpsvInterleavedBatch");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9429,7 +9429,7 @@ rt::function!(F_hipsparseCgpsvInterleavedBatch, C_hipsparseCgpsvInterleavedBatch
     ["handle", "algo", "m", "ds", "dl", "d", "du", "dw", "x", "batchCount", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseCgpsvInterleavedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, &x7, &x8, rt::call::extract(x9, "batchCount")?, rt::call::extract(x10, "pBuffer")?));
 
-fn hipsparseCgpsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCgpsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgpsvInterleavedBatch");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9462,7 +9462,7 @@ rt::function!(F_hipsparseZgpsvInterleavedBatch, C_hipsparseZgpsvInterleavedBatch
     ["handle", "algo", "m", "ds", "dl", "d", "du", "dw", "x", "batchCount", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseZgpsvInterleavedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, &x7, &x8, rt::call::extract(x9, "batchCount")?, rt::call::extract(x10, "pBuffer")?));
 
-fn hipsparseZgpsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZgpsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgpsvInterleavedBatch");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9495,7 +9495,7 @@ rt::function!(F_hipsparseSnnz, C_hipsparseSnnz, c"hipsparseSnnz", "hipsparseSnnz
     ["handle", "dirA", "m", "n", "descrA", "A", "lda", "nnzPerRowColumn", "nnzTotalDevHostPtr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSnnz(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsparseSnnz(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnzPerRowColumn: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSnnz(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnzPerRowColumn: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSnnz");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -9523,7 +9523,7 @@ rt::function!(F_hipsparseDnnz, C_hipsparseDnnz, c"hipsparseDnnz", "hipsparseDnnz
     ["handle", "dirA", "m", "n", "descrA", "A", "lda", "nnzPerRowColumn", "nnzTotalDevHostPtr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDnnz(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsparseDnnz(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnzPerRowColumn: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDnnz(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnzPerRowColumn: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnnz");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -9551,7 +9551,7 @@ rt::function!(F_hipsparseCnnz, C_hipsparseCnnz, c"hipsparseCnnz", "hipsparseCnnz
     ["handle", "dirA", "m", "n", "descrA", "A", "lda", "nnzPerRowColumn", "nnzTotalDevHostPtr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCnnz(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsparseCnnz(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnzPerRowColumn: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCnnz(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnzPerRowColumn: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCnnz");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -9579,7 +9579,7 @@ rt::function!(F_hipsparseZnnz, C_hipsparseZnnz, c"hipsparseZnnz", "hipsparseZnnz
     ["handle", "dirA", "m", "n", "descrA", "A", "lda", "nnzPerRowColumn", "nnzTotalDevHostPtr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZnnz(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsparseZnnz(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnzPerRowColumn: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZnnz(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnzPerRowColumn: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZnnz");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -9607,7 +9607,7 @@ rt::function!(F_hipsparseSdense2csr, C_hipsparseSdense2csr, c"hipsparseSdense2cs
     ["handle", "m", "n", "descr", "A", "ld", "nnz_per_rows", "csr_val", "csr_row_ptr", "csr_col_ind"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSdense2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, rt::call::extract(x5, "ld")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseSdense2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnz_per_rows: &Bound<'_, PyAny>, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSdense2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnz_per_rows: &Bound<'_, PyAny>, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSdense2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9638,7 +9638,7 @@ rt::function!(F_hipsparseDdense2csr, C_hipsparseDdense2csr, c"hipsparseDdense2cs
     ["handle", "m", "n", "descr", "A", "ld", "nnz_per_rows", "csr_val", "csr_row_ptr", "csr_col_ind"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDdense2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, rt::call::extract(x5, "ld")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseDdense2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnz_per_rows: &Bound<'_, PyAny>, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDdense2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnz_per_rows: &Bound<'_, PyAny>, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDdense2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9669,7 +9669,7 @@ rt::function!(F_hipsparseCdense2csr, C_hipsparseCdense2csr, c"hipsparseCdense2cs
     ["handle", "m", "n", "descr", "A", "ld", "nnz_per_rows", "csr_val", "csr_row_ptr", "csr_col_ind"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCdense2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, rt::call::extract(x5, "ld")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseCdense2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnz_per_rows: &Bound<'_, PyAny>, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCdense2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnz_per_rows: &Bound<'_, PyAny>, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCdense2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9700,7 +9700,7 @@ rt::function!(F_hipsparseZdense2csr, C_hipsparseZdense2csr, c"hipsparseZdense2cs
     ["handle", "m", "n", "descr", "A", "ld", "nnz_per_rows", "csr_val", "csr_row_ptr", "csr_col_ind"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZdense2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, rt::call::extract(x5, "ld")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseZdense2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnz_per_rows: &Bound<'_, PyAny>, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZdense2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnz_per_rows: &Bound<'_, PyAny>, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZdense2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9731,7 +9731,7 @@ rt::function!(F_hipsparseSpruneDense2csr_bufferSize, C_hipsparseSpruneDense2csr_
     ["handle", "m", "n", "A", "lda", "threshold", "descr", "csrVal", "csrRowPtr", "csrColInd", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpruneDense2csr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, &x10));
 
-fn hipsparseSpruneDense2csr_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpruneDense2csr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneDense2csr_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9764,7 +9764,7 @@ rt::function!(F_hipsparseDpruneDense2csr_bufferSize, C_hipsparseDpruneDense2csr_
     ["handle", "m", "n", "A", "lda", "threshold", "descr", "csrVal", "csrRowPtr", "csrColInd", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDpruneDense2csr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, &x10));
 
-fn hipsparseDpruneDense2csr_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDpruneDense2csr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneDense2csr_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9797,7 +9797,7 @@ rt::function!(F_hipsparseSpruneDense2csr_bufferSizeExt, C_hipsparseSpruneDense2c
     ["handle", "m", "n", "A", "lda", "threshold", "descr", "csrVal", "csrRowPtr", "csrColInd", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpruneDense2csr_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, &x10));
 
-fn hipsparseSpruneDense2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpruneDense2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneDense2csr_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9830,7 +9830,7 @@ rt::function!(F_hipsparseDpruneDense2csr_bufferSizeExt, C_hipsparseDpruneDense2c
     ["handle", "m", "n", "A", "lda", "threshold", "descr", "csrVal", "csrRowPtr", "csrColInd", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDpruneDense2csr_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, &x10));
 
-fn hipsparseDpruneDense2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDpruneDense2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneDense2csr_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9863,7 +9863,7 @@ rt::function!(F_hipsparseSpruneDense2csrNnz, C_hipsparseSpruneDense2csrNnz, c"hi
     ["handle", "m", "n", "A", "lda", "threshold", "descr", "csrRowPtr", "nnzTotalDevHostPtr", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSpruneDense2csrNnz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "descr")?, &x7, &x8, rt::call::extract(x9, "buffer")?));
 
-fn hipsparseSpruneDense2csrNnz(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpruneDense2csrNnz(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArgMut, csrRowPtr: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneDense2csrNnz");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9893,7 +9893,7 @@ rt::function!(F_hipsparseDpruneDense2csrNnz, C_hipsparseDpruneDense2csrNnz, c"hi
     ["handle", "m", "n", "A", "lda", "threshold", "descr", "csrRowPtr", "nnzTotalDevHostPtr", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDpruneDense2csrNnz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "descr")?, &x7, &x8, rt::call::extract(x9, "buffer")?));
 
-fn hipsparseDpruneDense2csrNnz(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDpruneDense2csrNnz(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArgMut, csrRowPtr: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneDense2csrNnz");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9923,7 +9923,7 @@ rt::function!(F_hipsparseSpruneDense2csr, C_hipsparseSpruneDense2csr, c"hipspars
     ["handle", "m", "n", "A", "lda", "threshold", "descr", "csrVal", "csrRowPtr", "csrColInd", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpruneDense2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, rt::call::extract(x10, "buffer")?));
 
-fn hipsparseSpruneDense2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpruneDense2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneDense2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9955,7 +9955,7 @@ rt::function!(F_hipsparseDpruneDense2csr, C_hipsparseDpruneDense2csr, c"hipspars
     ["handle", "m", "n", "A", "lda", "threshold", "descr", "csrVal", "csrRowPtr", "csrColInd", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDpruneDense2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, rt::call::extract(x10, "buffer")?));
 
-fn hipsparseDpruneDense2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDpruneDense2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneDense2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9987,7 +9987,7 @@ rt::function!(F_hipsparseSpruneDense2csrByPercentage_bufferSize, C_hipsparseSpru
     ["handle", "m", "n", "A", "lda", "percentage", "descr", "csrVal", "csrRowPtr", "csrColInd", "info", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSpruneDense2csrByPercentage_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "percentage")?, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseSpruneDense2csrByPercentage_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f32, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpruneDense2csrByPercentage_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f32, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneDense2csrByPercentage_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10020,7 +10020,7 @@ rt::function!(F_hipsparseDpruneDense2csrByPercentage_bufferSize, C_hipsparseDpru
     ["handle", "m", "n", "A", "lda", "percentage", "descr", "csrVal", "csrRowPtr", "csrColInd", "info", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDpruneDense2csrByPercentage_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "percentage")?, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseDpruneDense2csrByPercentage_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f64, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDpruneDense2csrByPercentage_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f64, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneDense2csrByPercentage_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10053,7 +10053,7 @@ rt::function!(F_hipsparseSpruneDense2csrByPercentage_bufferSizeExt, C_hipsparseS
     ["handle", "m", "n", "A", "lda", "percentage", "descr", "csrVal", "csrRowPtr", "csrColInd", "info", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSpruneDense2csrByPercentage_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "percentage")?, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseSpruneDense2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f32, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpruneDense2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f32, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneDense2csrByPercentage_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10086,7 +10086,7 @@ rt::function!(F_hipsparseDpruneDense2csrByPercentage_bufferSizeExt, C_hipsparseD
     ["handle", "m", "n", "A", "lda", "percentage", "descr", "csrVal", "csrRowPtr", "csrColInd", "info", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDpruneDense2csrByPercentage_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "percentage")?, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseDpruneDense2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f64, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDpruneDense2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f64, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneDense2csrByPercentage_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10119,7 +10119,7 @@ rt::function!(F_hipsparseSpruneDense2csrNnzByPercentage, C_hipsparseSpruneDense2
     ["handle", "m", "n", "A", "lda", "percentage", "descr", "csrRowPtr", "nnzTotalDevHostPtr", "info", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpruneDense2csrNnzByPercentage(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "percentage")?, rt::call::extract(x6, "descr")?, &x7, &x8, rt::call::extract(x9, "info")?, rt::call::extract(x10, "buffer")?));
 
-fn hipsparseSpruneDense2csrNnzByPercentage(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f32, descr: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpruneDense2csrNnzByPercentage(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f32, descr: rt::PtrArgMut, csrRowPtr: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneDense2csrNnzByPercentage");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10149,7 +10149,7 @@ rt::function!(F_hipsparseDpruneDense2csrNnzByPercentage, C_hipsparseDpruneDense2
     ["handle", "m", "n", "A", "lda", "percentage", "descr", "csrRowPtr", "nnzTotalDevHostPtr", "info", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDpruneDense2csrNnzByPercentage(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "percentage")?, rt::call::extract(x6, "descr")?, &x7, &x8, rt::call::extract(x9, "info")?, rt::call::extract(x10, "buffer")?));
 
-fn hipsparseDpruneDense2csrNnzByPercentage(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f64, descr: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDpruneDense2csrNnzByPercentage(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f64, descr: rt::PtrArgMut, csrRowPtr: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneDense2csrNnzByPercentage");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10179,7 +10179,7 @@ rt::function!(F_hipsparseSpruneDense2csrByPercentage, C_hipsparseSpruneDense2csr
     ["handle", "m", "n", "A", "lda", "percentage", "descr", "csrVal", "csrRowPtr", "csrColInd", "info", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSpruneDense2csrByPercentage(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "percentage")?, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, rt::call::extract(x10, "info")?, rt::call::extract(x11, "buffer")?));
 
-fn hipsparseSpruneDense2csrByPercentage(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f32, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpruneDense2csrByPercentage(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f32, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneDense2csrByPercentage");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10211,7 +10211,7 @@ rt::function!(F_hipsparseDpruneDense2csrByPercentage, C_hipsparseDpruneDense2csr
     ["handle", "m", "n", "A", "lda", "percentage", "descr", "csrVal", "csrRowPtr", "csrColInd", "info", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDpruneDense2csrByPercentage(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "percentage")?, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, rt::call::extract(x10, "info")?, rt::call::extract(x11, "buffer")?));
 
-fn hipsparseDpruneDense2csrByPercentage(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f64, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDpruneDense2csrByPercentage(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f64, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneDense2csrByPercentage");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10243,7 +10243,7 @@ rt::function!(F_hipsparseSdense2csc, C_hipsparseSdense2csc, c"hipsparseSdense2cs
     ["handle", "m", "n", "descr", "A", "ld", "nnz_per_columns", "csc_val", "csc_row_ind", "csc_col_ptr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSdense2csc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, rt::call::extract(x5, "ld")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseSdense2csc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnz_per_columns: &Bound<'_, PyAny>, csc_val: &Bound<'_, PyAny>, csc_row_ind: &Bound<'_, PyAny>, csc_col_ptr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSdense2csc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnz_per_columns: &Bound<'_, PyAny>, csc_val: &Bound<'_, PyAny>, csc_row_ind: &Bound<'_, PyAny>, csc_col_ptr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSdense2csc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10274,7 +10274,7 @@ rt::function!(F_hipsparseDdense2csc, C_hipsparseDdense2csc, c"hipsparseDdense2cs
     ["handle", "m", "n", "descr", "A", "ld", "nnz_per_columns", "csc_val", "csc_row_ind", "csc_col_ptr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDdense2csc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, rt::call::extract(x5, "ld")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseDdense2csc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnz_per_columns: &Bound<'_, PyAny>, csc_val: &Bound<'_, PyAny>, csc_row_ind: &Bound<'_, PyAny>, csc_col_ptr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDdense2csc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnz_per_columns: &Bound<'_, PyAny>, csc_val: &Bound<'_, PyAny>, csc_row_ind: &Bound<'_, PyAny>, csc_col_ptr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDdense2csc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10305,7 +10305,7 @@ rt::function!(F_hipsparseCdense2csc, C_hipsparseCdense2csc, c"hipsparseCdense2cs
     ["handle", "m", "n", "descr", "A", "ld", "nnz_per_columns", "csc_val", "csc_row_ind", "csc_col_ptr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCdense2csc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, rt::call::extract(x5, "ld")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseCdense2csc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnz_per_columns: &Bound<'_, PyAny>, csc_val: &Bound<'_, PyAny>, csc_row_ind: &Bound<'_, PyAny>, csc_col_ptr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCdense2csc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnz_per_columns: &Bound<'_, PyAny>, csc_val: &Bound<'_, PyAny>, csc_row_ind: &Bound<'_, PyAny>, csc_col_ptr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCdense2csc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10336,7 +10336,7 @@ rt::function!(F_hipsparseZdense2csc, C_hipsparseZdense2csc, c"hipsparseZdense2cs
     ["handle", "m", "n", "descr", "A", "ld", "nnz_per_columns", "csc_val", "csc_row_ind", "csc_col_ptr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZdense2csc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, rt::call::extract(x5, "ld")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseZdense2csc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnz_per_columns: &Bound<'_, PyAny>, csc_val: &Bound<'_, PyAny>, csc_row_ind: &Bound<'_, PyAny>, csc_col_ptr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZdense2csc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnz_per_columns: &Bound<'_, PyAny>, csc_val: &Bound<'_, PyAny>, csc_row_ind: &Bound<'_, PyAny>, csc_col_ptr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZdense2csc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10367,7 +10367,7 @@ rt::function!(F_hipsparseScsr2dense, C_hipsparseScsr2dense, c"hipsparseScsr2dens
     ["handle", "m", "n", "descr", "csr_val", "csr_row_ptr", "csr_col_ind", "A", "ld"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseScsr2dense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, &x5, &x6, &x7, rt::call::extract(x8, "ld")?));
 
-fn hipsparseScsr2dense(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseScsr2dense(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsr2dense");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10396,7 +10396,7 @@ rt::function!(F_hipsparseDcsr2dense, C_hipsparseDcsr2dense, c"hipsparseDcsr2dens
     ["handle", "m", "n", "descr", "csr_val", "csr_row_ptr", "csr_col_ind", "A", "ld"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDcsr2dense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, &x5, &x6, &x7, rt::call::extract(x8, "ld")?));
 
-fn hipsparseDcsr2dense(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseDcsr2dense(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsr2dense");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10425,7 +10425,7 @@ rt::function!(F_hipsparseCcsr2dense, C_hipsparseCcsr2dense, c"hipsparseCcsr2dens
     ["handle", "m", "n", "descr", "csr_val", "csr_row_ptr", "csr_col_ind", "A", "ld"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCcsr2dense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, &x5, &x6, &x7, rt::call::extract(x8, "ld")?));
 
-fn hipsparseCcsr2dense(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseCcsr2dense(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsr2dense");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10454,7 +10454,7 @@ rt::function!(F_hipsparseZcsr2dense, C_hipsparseZcsr2dense, c"hipsparseZcsr2dens
     ["handle", "m", "n", "descr", "csr_val", "csr_row_ptr", "csr_col_ind", "A", "ld"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZcsr2dense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, &x5, &x6, &x7, rt::call::extract(x8, "ld")?));
 
-fn hipsparseZcsr2dense(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseZcsr2dense(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsr2dense");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10483,7 +10483,7 @@ rt::function!(F_hipsparseScsc2dense, C_hipsparseScsc2dense, c"hipsparseScsc2dens
     ["handle", "m", "n", "descr", "csc_val", "csc_row_ind", "csc_col_ptr", "A", "ld"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseScsc2dense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, &x5, &x6, &x7, rt::call::extract(x8, "ld")?));
 
-fn hipsparseScsc2dense(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, csc_val: &Bound<'_, PyAny>, csc_row_ind: &Bound<'_, PyAny>, csc_col_ptr: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseScsc2dense(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, csc_val: &Bound<'_, PyAny>, csc_row_ind: &Bound<'_, PyAny>, csc_col_ptr: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsc2dense");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10512,7 +10512,7 @@ rt::function!(F_hipsparseDcsc2dense, C_hipsparseDcsc2dense, c"hipsparseDcsc2dens
     ["handle", "m", "n", "descr", "csc_val", "csc_row_ind", "csc_col_ptr", "A", "ld"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDcsc2dense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, &x5, &x6, &x7, rt::call::extract(x8, "ld")?));
 
-fn hipsparseDcsc2dense(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, csc_val: &Bound<'_, PyAny>, csc_row_ind: &Bound<'_, PyAny>, csc_col_ptr: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseDcsc2dense(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, csc_val: &Bound<'_, PyAny>, csc_row_ind: &Bound<'_, PyAny>, csc_col_ptr: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsc2dense");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10541,7 +10541,7 @@ rt::function!(F_hipsparseCcsc2dense, C_hipsparseCcsc2dense, c"hipsparseCcsc2dens
     ["handle", "m", "n", "descr", "csc_val", "csc_row_ind", "csc_col_ptr", "A", "ld"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCcsc2dense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, &x5, &x6, &x7, rt::call::extract(x8, "ld")?));
 
-fn hipsparseCcsc2dense(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, csc_val: &Bound<'_, PyAny>, csc_row_ind: &Bound<'_, PyAny>, csc_col_ptr: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseCcsc2dense(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, csc_val: &Bound<'_, PyAny>, csc_row_ind: &Bound<'_, PyAny>, csc_col_ptr: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsc2dense");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10570,7 +10570,7 @@ rt::function!(F_hipsparseZcsc2dense, C_hipsparseZcsc2dense, c"hipsparseZcsc2dens
     ["handle", "m", "n", "descr", "csc_val", "csc_row_ind", "csc_col_ptr", "A", "ld"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZcsc2dense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, &x5, &x6, &x7, rt::call::extract(x8, "ld")?));
 
-fn hipsparseZcsc2dense(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, csc_val: &Bound<'_, PyAny>, csc_row_ind: &Bound<'_, PyAny>, csc_col_ptr: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseZcsc2dense(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, csc_val: &Bound<'_, PyAny>, csc_row_ind: &Bound<'_, PyAny>, csc_col_ptr: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsc2dense");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10599,7 +10599,7 @@ rt::function!(F_hipsparseXcsr2bsrNnz, C_hipsparseXcsr2bsrNnz, c"hipsparseXcsr2bs
     ["handle", "dirA", "m", "n", "descrA", "csrRowPtrA", "csrColIndA", "blockDim", "descrC", "bsrRowPtrC", "bsrNnzb"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseXcsr2bsrNnz(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, &x6, rt::call::extract(x7, "blockDim")?, rt::call::extract(x8, "descrC")?, &x9, &x10));
 
-fn hipsparseXcsr2bsrNnz(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, bsrRowPtrC: &Bound<'_, PyAny>, bsrNnzb: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsr2bsrNnz(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrRowPtrC: &Bound<'_, PyAny>, bsrNnzb: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsr2bsrNnz");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -10630,7 +10630,7 @@ rt::function!(F_hipsparseSnnz_compress, C_hipsparseSnnz_compress, c"hipsparseSnn
     ["handle", "m", "descrA", "csrValA", "csrRowPtrA", "nnzPerRow", "nnzC", "tol"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseSnnz_compress(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "descrA")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "tol")?));
 
-fn hipsparseSnnz_compress(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzPerRow: &Bound<'_, PyAny>, nnzC: &Bound<'_, PyAny>, tol: f32) -> PyResult<PyObject> {
+fn hipsparseSnnz_compress(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzPerRow: &Bound<'_, PyAny>, nnzC: &Bound<'_, PyAny>, tol: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSnnz_compress");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10658,7 +10658,7 @@ rt::function!(F_hipsparseDnnz_compress, C_hipsparseDnnz_compress, c"hipsparseDnn
     ["handle", "m", "descrA", "csrValA", "csrRowPtrA", "nnzPerRow", "nnzC", "tol"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseDnnz_compress(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "descrA")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "tol")?));
 
-fn hipsparseDnnz_compress(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzPerRow: &Bound<'_, PyAny>, nnzC: &Bound<'_, PyAny>, tol: f64) -> PyResult<PyObject> {
+fn hipsparseDnnz_compress(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzPerRow: &Bound<'_, PyAny>, nnzC: &Bound<'_, PyAny>, tol: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnnz_compress");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10686,7 +10686,7 @@ rt::function!(F_hipsparseCnnz_compress, C_hipsparseCnnz_compress, c"hipsparseCnn
     ["handle", "m", "descrA", "csrValA", "csrRowPtrA", "nnzPerRow", "nnzC", "tol"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseCnnz_compress(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "descrA")?, &x3, &x4, &x5, &x6, &x7));
 
-fn hipsparseCnnz_compress(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzPerRow: &Bound<'_, PyAny>, nnzC: &Bound<'_, PyAny>, tol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCnnz_compress(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzPerRow: &Bound<'_, PyAny>, nnzC: &Bound<'_, PyAny>, tol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCnnz_compress");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10714,7 +10714,7 @@ rt::function!(F_hipsparseZnnz_compress, C_hipsparseZnnz_compress, c"hipsparseZnn
     ["handle", "m", "descrA", "csrValA", "csrRowPtrA", "nnzPerRow", "nnzC", "tol"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseZnnz_compress(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "descrA")?, &x3, &x4, &x5, &x6, &x7));
 
-fn hipsparseZnnz_compress(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzPerRow: &Bound<'_, PyAny>, nnzC: &Bound<'_, PyAny>, tol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZnnz_compress(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzPerRow: &Bound<'_, PyAny>, nnzC: &Bound<'_, PyAny>, tol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZnnz_compress");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10742,7 +10742,7 @@ rt::function!(F_hipsparseXcsr2coo, C_hipsparseXcsr2coo, c"hipsparseXcsr2coo", "h
     ["handle", "csrRowPtr", "nnz", "m", "cooRowInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseXcsr2coo(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "m")?, &x4, &x5));
 
-fn hipsparseXcsr2coo(py: Python<'_>, handle: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, nnz: rt::CInt<i32>, m: rt::CInt<i32>, cooRowInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsr2coo(py: Python<'_>, handle: rt::PtrArgMut, csrRowPtr: &Bound<'_, PyAny>, nnz: rt::CInt<i32>, m: rt::CInt<i32>, cooRowInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsr2coo");
     let a_handle = handle.addr();
     let p_csrRowPtr = rt::typed_ptr_arg(csrRowPtr, None, 4, false)?;
@@ -10766,7 +10766,7 @@ rt::function!(F_hipsparseScsr2csc, C_hipsparseScsr2csc, c"hipsparseScsr2csc", "h
     ["handle", "m", "n", "nnz", "csrSortedVal", "csrSortedRowPtr", "csrSortedColInd", "cscSortedVal", "cscSortedRowInd", "cscSortedColPtr", "copyValues", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseScsr2csc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, &x7, &x8, &x9, &x10, &x11));
 
-fn hipsparseScsr2csc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrSortedVal: &Bound<'_, PyAny>, csrSortedRowPtr: &Bound<'_, PyAny>, csrSortedColInd: &Bound<'_, PyAny>, cscSortedVal: &Bound<'_, PyAny>, cscSortedRowInd: &Bound<'_, PyAny>, cscSortedColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsr2csc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrSortedVal: &Bound<'_, PyAny>, csrSortedRowPtr: &Bound<'_, PyAny>, csrSortedColInd: &Bound<'_, PyAny>, cscSortedVal: &Bound<'_, PyAny>, cscSortedRowInd: &Bound<'_, PyAny>, cscSortedColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsr2csc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10800,7 +10800,7 @@ rt::function!(F_hipsparseDcsr2csc, C_hipsparseDcsr2csc, c"hipsparseDcsr2csc", "h
     ["handle", "m", "n", "nnz", "csrSortedVal", "csrSortedRowPtr", "csrSortedColInd", "cscSortedVal", "cscSortedRowInd", "cscSortedColPtr", "copyValues", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDcsr2csc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, &x7, &x8, &x9, &x10, &x11));
 
-fn hipsparseDcsr2csc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrSortedVal: &Bound<'_, PyAny>, csrSortedRowPtr: &Bound<'_, PyAny>, csrSortedColInd: &Bound<'_, PyAny>, cscSortedVal: &Bound<'_, PyAny>, cscSortedRowInd: &Bound<'_, PyAny>, cscSortedColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsr2csc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrSortedVal: &Bound<'_, PyAny>, csrSortedRowPtr: &Bound<'_, PyAny>, csrSortedColInd: &Bound<'_, PyAny>, cscSortedVal: &Bound<'_, PyAny>, cscSortedRowInd: &Bound<'_, PyAny>, cscSortedColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsr2csc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10834,7 +10834,7 @@ rt::function!(F_hipsparseCcsr2csc, C_hipsparseCcsr2csc, c"hipsparseCcsr2csc", "h
     ["handle", "m", "n", "nnz", "csrSortedVal", "csrSortedRowPtr", "csrSortedColInd", "cscSortedVal", "cscSortedRowInd", "cscSortedColPtr", "copyValues", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseCcsr2csc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, &x7, &x8, &x9, &x10, &x11));
 
-fn hipsparseCcsr2csc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrSortedVal: &Bound<'_, PyAny>, csrSortedRowPtr: &Bound<'_, PyAny>, csrSortedColInd: &Bound<'_, PyAny>, cscSortedVal: &Bound<'_, PyAny>, cscSortedRowInd: &Bound<'_, PyAny>, cscSortedColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsr2csc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrSortedVal: &Bound<'_, PyAny>, csrSortedRowPtr: &Bound<'_, PyAny>, csrSortedColInd: &Bound<'_, PyAny>, cscSortedVal: &Bound<'_, PyAny>, cscSortedRowInd: &Bound<'_, PyAny>, cscSortedColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsr2csc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10868,7 +10868,7 @@ rt::function!(F_hipsparseZcsr2csc, C_hipsparseZcsr2csc, c"hipsparseZcsr2csc", "h
     ["handle", "m", "n", "nnz", "csrSortedVal", "csrSortedRowPtr", "csrSortedColInd", "cscSortedVal", "cscSortedRowInd", "cscSortedColPtr", "copyValues", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseZcsr2csc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, &x7, &x8, &x9, &x10, &x11));
 
-fn hipsparseZcsr2csc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrSortedVal: &Bound<'_, PyAny>, csrSortedRowPtr: &Bound<'_, PyAny>, csrSortedColInd: &Bound<'_, PyAny>, cscSortedVal: &Bound<'_, PyAny>, cscSortedRowInd: &Bound<'_, PyAny>, cscSortedColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsr2csc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrSortedVal: &Bound<'_, PyAny>, csrSortedRowPtr: &Bound<'_, PyAny>, csrSortedColInd: &Bound<'_, PyAny>, cscSortedVal: &Bound<'_, PyAny>, cscSortedRowInd: &Bound<'_, PyAny>, cscSortedColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsr2csc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10902,7 +10902,7 @@ rt::function!(F_hipsparseCsr2cscEx2_bufferSize, C_hipsparseCsr2cscEx2_bufferSize
     ["handle", "m", "n", "nnz", "csrVal", "csrRowPtr", "csrColInd", "cscVal", "cscColPtr", "cscRowInd", "valType", "copyValues", "idxBase", "alg", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseCsr2cscEx2_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "csrVal")?, &x5, &x6, rt::call::extract(x7, "cscVal")?, &x8, &x9, &x10, &x11, &x12, &x13, &x14));
 
-fn hipsparseCsr2cscEx2_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, cscVal: rt::PtrArg, cscColPtr: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, valType: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCsr2cscEx2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, cscVal: rt::PtrArgMut, cscColPtr: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, valType: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCsr2cscEx2_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10938,7 +10938,7 @@ rt::function!(F_hipsparseCsr2cscEx2, C_hipsparseCsr2cscEx2, c"hipsparseCsr2cscEx
     ["handle", "m", "n", "nnz", "csrVal", "csrRowPtr", "csrColInd", "cscVal", "cscColPtr", "cscRowInd", "valType", "copyValues", "idxBase", "alg", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseCsr2cscEx2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "csrVal")?, &x5, &x6, rt::call::extract(x7, "cscVal")?, &x8, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "buffer")?));
 
-fn hipsparseCsr2cscEx2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, cscVal: rt::PtrArg, cscColPtr: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, valType: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCsr2cscEx2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, cscVal: rt::PtrArgMut, cscColPtr: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, valType: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCsr2cscEx2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10973,7 +10973,7 @@ rt::function!(F_hipsparseScsr2hyb, C_hipsparseScsr2hyb, c"hipsparseScsr2hyb", "h
     ["handle", "m", "n", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "hybA", "userEllWidth", "partitionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsr2hyb(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "hybA")?, rt::call::extract(x8, "userEllWidth")?, &x9));
 
-fn hipsparseScsr2hyb(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, hybA: rt::PtrArg, userEllWidth: rt::CInt<i32>, partitionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsr2hyb(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, hybA: rt::PtrArgMut, userEllWidth: rt::CInt<i32>, partitionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsr2hyb");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11002,7 +11002,7 @@ rt::function!(F_hipsparseDcsr2hyb, C_hipsparseDcsr2hyb, c"hipsparseDcsr2hyb", "h
     ["handle", "m", "n", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "hybA", "userEllWidth", "partitionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsr2hyb(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "hybA")?, rt::call::extract(x8, "userEllWidth")?, &x9));
 
-fn hipsparseDcsr2hyb(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, hybA: rt::PtrArg, userEllWidth: rt::CInt<i32>, partitionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsr2hyb(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, hybA: rt::PtrArgMut, userEllWidth: rt::CInt<i32>, partitionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsr2hyb");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11031,7 +11031,7 @@ rt::function!(F_hipsparseCcsr2hyb, C_hipsparseCcsr2hyb, c"hipsparseCcsr2hyb", "h
     ["handle", "m", "n", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "hybA", "userEllWidth", "partitionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsr2hyb(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "hybA")?, rt::call::extract(x8, "userEllWidth")?, &x9));
 
-fn hipsparseCcsr2hyb(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, hybA: rt::PtrArg, userEllWidth: rt::CInt<i32>, partitionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsr2hyb(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, hybA: rt::PtrArgMut, userEllWidth: rt::CInt<i32>, partitionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsr2hyb");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11060,7 +11060,7 @@ rt::function!(F_hipsparseZcsr2hyb, C_hipsparseZcsr2hyb, c"hipsparseZcsr2hyb", "h
     ["handle", "m", "n", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "hybA", "userEllWidth", "partitionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsr2hyb(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "hybA")?, rt::call::extract(x8, "userEllWidth")?, &x9));
 
-fn hipsparseZcsr2hyb(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, hybA: rt::PtrArg, userEllWidth: rt::CInt<i32>, partitionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsr2hyb(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, hybA: rt::PtrArgMut, userEllWidth: rt::CInt<i32>, partitionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsr2hyb");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11089,7 +11089,7 @@ rt::function!(F_hipsparseSgebsr2gebsc_bufferSize, C_hipsparseSgebsr2gebsc_buffer
     ["handle", "mb", "nb", "nnzb", "bsr_val", "bsr_row_ptr", "bsr_col_ind", "row_block_dim", "col_block_dim", "p_buffer_size"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSgebsr2gebsc_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "mb")?, rt::call::extract(x2, "nb")?, rt::call::extract(x3, "nnzb")?, &x4, &x5, &x6, rt::call::extract(x7, "row_block_dim")?, rt::call::extract(x8, "col_block_dim")?, &x9));
 
-fn hipsparseSgebsr2gebsc_bufferSize(py: Python<'_>, handle: rt::PtrArg, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer_size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgebsr2gebsc_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer_size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgebsr2gebsc_bufferSize");
     let a_handle = handle.addr();
     let a_mb = mb.0;
@@ -11119,7 +11119,7 @@ rt::function!(F_hipsparseDgebsr2gebsc_bufferSize, C_hipsparseDgebsr2gebsc_buffer
     ["handle", "mb", "nb", "nnzb", "bsr_val", "bsr_row_ptr", "bsr_col_ind", "row_block_dim", "col_block_dim", "p_buffer_size"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDgebsr2gebsc_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "mb")?, rt::call::extract(x2, "nb")?, rt::call::extract(x3, "nnzb")?, &x4, &x5, &x6, rt::call::extract(x7, "row_block_dim")?, rt::call::extract(x8, "col_block_dim")?, &x9));
 
-fn hipsparseDgebsr2gebsc_bufferSize(py: Python<'_>, handle: rt::PtrArg, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer_size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgebsr2gebsc_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer_size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgebsr2gebsc_bufferSize");
     let a_handle = handle.addr();
     let a_mb = mb.0;
@@ -11149,7 +11149,7 @@ rt::function!(F_hipsparseCgebsr2gebsc_bufferSize, C_hipsparseCgebsr2gebsc_buffer
     ["handle", "mb", "nb", "nnzb", "bsr_val", "bsr_row_ptr", "bsr_col_ind", "row_block_dim", "col_block_dim", "p_buffer_size"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCgebsr2gebsc_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "mb")?, rt::call::extract(x2, "nb")?, rt::call::extract(x3, "nnzb")?, &x4, &x5, &x6, rt::call::extract(x7, "row_block_dim")?, rt::call::extract(x8, "col_block_dim")?, &x9));
 
-fn hipsparseCgebsr2gebsc_bufferSize(py: Python<'_>, handle: rt::PtrArg, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer_size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgebsr2gebsc_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer_size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgebsr2gebsc_bufferSize");
     let a_handle = handle.addr();
     let a_mb = mb.0;
@@ -11179,7 +11179,7 @@ rt::function!(F_hipsparseZgebsr2gebsc_bufferSize, C_hipsparseZgebsr2gebsc_buffer
     ["handle", "mb", "nb", "nnzb", "bsr_val", "bsr_row_ptr", "bsr_col_ind", "row_block_dim", "col_block_dim", "p_buffer_size"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZgebsr2gebsc_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "mb")?, rt::call::extract(x2, "nb")?, rt::call::extract(x3, "nnzb")?, &x4, &x5, &x6, rt::call::extract(x7, "row_block_dim")?, rt::call::extract(x8, "col_block_dim")?, &x9));
 
-fn hipsparseZgebsr2gebsc_bufferSize(py: Python<'_>, handle: rt::PtrArg, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer_size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgebsr2gebsc_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer_size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgebsr2gebsc_bufferSize");
     let a_handle = handle.addr();
     let a_mb = mb.0;
@@ -11209,7 +11209,7 @@ rt::function!(F_hipsparseSgebsr2gebsc, C_hipsparseSgebsr2gebsc, c"hipsparseSgebs
     ["handle", "mb", "nb", "nnzb", "bsr_val", "bsr_row_ptr", "bsr_col_ind", "row_block_dim", "col_block_dim", "bsc_val", "bsc_row_ind", "bsc_col_ptr", "copy_values", "idx_base", "temp_buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseSgebsr2gebsc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "mb")?, rt::call::extract(x2, "nb")?, rt::call::extract(x3, "nnzb")?, &x4, &x5, &x6, rt::call::extract(x7, "row_block_dim")?, rt::call::extract(x8, "col_block_dim")?, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "temp_buffer")?));
 
-fn hipsparseSgebsr2gebsc(py: Python<'_>, handle: rt::PtrArg, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, bsc_val: &Bound<'_, PyAny>, bsc_row_ind: &Bound<'_, PyAny>, bsc_col_ptr: &Bound<'_, PyAny>, copy_values: &Bound<'_, PyAny>, idx_base: &Bound<'_, PyAny>, temp_buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSgebsr2gebsc(py: Python<'_>, handle: rt::PtrArgMut, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, bsc_val: &Bound<'_, PyAny>, bsc_row_ind: &Bound<'_, PyAny>, bsc_col_ptr: &Bound<'_, PyAny>, copy_values: &Bound<'_, PyAny>, idx_base: &Bound<'_, PyAny>, temp_buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgebsr2gebsc");
     let a_handle = handle.addr();
     let a_mb = mb.0;
@@ -11246,7 +11246,7 @@ rt::function!(F_hipsparseDgebsr2gebsc, C_hipsparseDgebsr2gebsc, c"hipsparseDgebs
     ["handle", "mb", "nb", "nnzb", "bsr_val", "bsr_row_ptr", "bsr_col_ind", "row_block_dim", "col_block_dim", "bsc_val", "bsc_row_ind", "bsc_col_ptr", "copy_values", "idx_base", "temp_buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseDgebsr2gebsc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "mb")?, rt::call::extract(x2, "nb")?, rt::call::extract(x3, "nnzb")?, &x4, &x5, &x6, rt::call::extract(x7, "row_block_dim")?, rt::call::extract(x8, "col_block_dim")?, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "temp_buffer")?));
 
-fn hipsparseDgebsr2gebsc(py: Python<'_>, handle: rt::PtrArg, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, bsc_val: &Bound<'_, PyAny>, bsc_row_ind: &Bound<'_, PyAny>, bsc_col_ptr: &Bound<'_, PyAny>, copy_values: &Bound<'_, PyAny>, idx_base: &Bound<'_, PyAny>, temp_buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDgebsr2gebsc(py: Python<'_>, handle: rt::PtrArgMut, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, bsc_val: &Bound<'_, PyAny>, bsc_row_ind: &Bound<'_, PyAny>, bsc_col_ptr: &Bound<'_, PyAny>, copy_values: &Bound<'_, PyAny>, idx_base: &Bound<'_, PyAny>, temp_buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgebsr2gebsc");
     let a_handle = handle.addr();
     let a_mb = mb.0;
@@ -11283,7 +11283,7 @@ rt::function!(F_hipsparseCgebsr2gebsc, C_hipsparseCgebsr2gebsc, c"hipsparseCgebs
     ["handle", "mb", "nb", "nnzb", "bsr_val", "bsr_row_ptr", "bsr_col_ind", "row_block_dim", "col_block_dim", "bsc_val", "bsc_row_ind", "bsc_col_ptr", "copy_values", "idx_base", "temp_buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseCgebsr2gebsc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "mb")?, rt::call::extract(x2, "nb")?, rt::call::extract(x3, "nnzb")?, &x4, &x5, &x6, rt::call::extract(x7, "row_block_dim")?, rt::call::extract(x8, "col_block_dim")?, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "temp_buffer")?));
 
-fn hipsparseCgebsr2gebsc(py: Python<'_>, handle: rt::PtrArg, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, bsc_val: &Bound<'_, PyAny>, bsc_row_ind: &Bound<'_, PyAny>, bsc_col_ptr: &Bound<'_, PyAny>, copy_values: &Bound<'_, PyAny>, idx_base: &Bound<'_, PyAny>, temp_buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCgebsr2gebsc(py: Python<'_>, handle: rt::PtrArgMut, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, bsc_val: &Bound<'_, PyAny>, bsc_row_ind: &Bound<'_, PyAny>, bsc_col_ptr: &Bound<'_, PyAny>, copy_values: &Bound<'_, PyAny>, idx_base: &Bound<'_, PyAny>, temp_buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgebsr2gebsc");
     let a_handle = handle.addr();
     let a_mb = mb.0;
@@ -11320,7 +11320,7 @@ rt::function!(F_hipsparseZgebsr2gebsc, C_hipsparseZgebsr2gebsc, c"hipsparseZgebs
     ["handle", "mb", "nb", "nnzb", "bsr_val", "bsr_row_ptr", "bsr_col_ind", "row_block_dim", "col_block_dim", "bsc_val", "bsc_row_ind", "bsc_col_ptr", "copy_values", "idx_base", "temp_buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseZgebsr2gebsc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "mb")?, rt::call::extract(x2, "nb")?, rt::call::extract(x3, "nnzb")?, &x4, &x5, &x6, rt::call::extract(x7, "row_block_dim")?, rt::call::extract(x8, "col_block_dim")?, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "temp_buffer")?));
 
-fn hipsparseZgebsr2gebsc(py: Python<'_>, handle: rt::PtrArg, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, bsc_val: &Bound<'_, PyAny>, bsc_row_ind: &Bound<'_, PyAny>, bsc_col_ptr: &Bound<'_, PyAny>, copy_values: &Bound<'_, PyAny>, idx_base: &Bound<'_, PyAny>, temp_buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZgebsr2gebsc(py: Python<'_>, handle: rt::PtrArgMut, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, bsc_val: &Bound<'_, PyAny>, bsc_row_ind: &Bound<'_, PyAny>, bsc_col_ptr: &Bound<'_, PyAny>, copy_values: &Bound<'_, PyAny>, idx_base: &Bound<'_, PyAny>, temp_buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgebsr2gebsc");
     let a_handle = handle.addr();
     let a_mb = mb.0;
@@ -11357,7 +11357,7 @@ rt::function!(F_hipsparseScsr2gebsr_bufferSize, C_hipsparseScsr2gebsr_bufferSize
     ["handle", "dir", "m", "n", "csr_descr", "csr_val", "csr_row_ptr", "csr_col_ind", "row_block_dim", "col_block_dim", "p_buffer_size"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseScsr2gebsr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, &x7, rt::call::extract(x8, "row_block_dim")?, rt::call::extract(x9, "col_block_dim")?, &x10));
 
-fn hipsparseScsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer_size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer_size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsr2gebsr_bufferSize");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -11388,7 +11388,7 @@ rt::function!(F_hipsparseDcsr2gebsr_bufferSize, C_hipsparseDcsr2gebsr_bufferSize
     ["handle", "dir", "m", "n", "csr_descr", "csr_val", "csr_row_ptr", "csr_col_ind", "row_block_dim", "col_block_dim", "p_buffer_size"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDcsr2gebsr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, &x7, rt::call::extract(x8, "row_block_dim")?, rt::call::extract(x9, "col_block_dim")?, &x10));
 
-fn hipsparseDcsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer_size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer_size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsr2gebsr_bufferSize");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -11419,7 +11419,7 @@ rt::function!(F_hipsparseCcsr2gebsr_bufferSize, C_hipsparseCcsr2gebsr_bufferSize
     ["handle", "dir", "m", "n", "csr_descr", "csr_val", "csr_row_ptr", "csr_col_ind", "row_block_dim", "col_block_dim", "p_buffer_size"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseCcsr2gebsr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, &x7, rt::call::extract(x8, "row_block_dim")?, rt::call::extract(x9, "col_block_dim")?, &x10));
 
-fn hipsparseCcsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer_size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer_size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsr2gebsr_bufferSize");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -11450,7 +11450,7 @@ rt::function!(F_hipsparseZcsr2gebsr_bufferSize, C_hipsparseZcsr2gebsr_bufferSize
     ["handle", "dir", "m", "n", "csr_descr", "csr_val", "csr_row_ptr", "csr_col_ind", "row_block_dim", "col_block_dim", "p_buffer_size"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseZcsr2gebsr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, &x7, rt::call::extract(x8, "row_block_dim")?, rt::call::extract(x9, "col_block_dim")?, &x10));
 
-fn hipsparseZcsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer_size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer_size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsr2gebsr_bufferSize");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -11481,7 +11481,7 @@ rt::function!(F_hipsparseXcsr2gebsrNnz, C_hipsparseXcsr2gebsrNnz, c"hipsparseXcs
     ["handle", "dir", "m", "n", "csr_descr", "csr_row_ptr", "csr_col_ind", "bsr_descr", "bsr_row_ptr", "row_block_dim", "col_block_dim", "bsr_nnz_devhost", "p_buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseXcsr2gebsrNnz(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, rt::call::extract(x7, "bsr_descr")?, &x8, rt::call::extract(x9, "row_block_dim")?, rt::call::extract(x10, "col_block_dim")?, &x11, rt::call::extract(x12, "p_buffer")?));
 
-fn hipsparseXcsr2gebsrNnz(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, bsr_descr: rt::PtrArg, bsr_row_ptr: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, bsr_nnz_devhost: &Bound<'_, PyAny>, p_buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseXcsr2gebsrNnz(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, bsr_descr: rt::PtrArgMut, bsr_row_ptr: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, bsr_nnz_devhost: &Bound<'_, PyAny>, p_buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsr2gebsrNnz");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -11514,7 +11514,7 @@ rt::function!(F_hipsparseScsr2gebsr, C_hipsparseScsr2gebsr, c"hipsparseScsr2gebs
     ["handle", "dir", "m", "n", "csr_descr", "csr_val", "csr_row_ptr", "csr_col_ind", "bsr_descr", "bsr_val", "bsr_row_ptr", "bsr_col_ind", "row_block_dim", "col_block_dim", "p_buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseScsr2gebsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, &x7, rt::call::extract(x8, "bsr_descr")?, &x9, &x10, &x11, rt::call::extract(x12, "row_block_dim")?, rt::call::extract(x13, "col_block_dim")?, rt::call::extract(x14, "p_buffer")?));
 
-fn hipsparseScsr2gebsr(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, bsr_descr: rt::PtrArg, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsr2gebsr(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, bsr_descr: rt::PtrArgMut, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsr2gebsr");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -11551,7 +11551,7 @@ rt::function!(F_hipsparseDcsr2gebsr, C_hipsparseDcsr2gebsr, c"hipsparseDcsr2gebs
     ["handle", "dir", "m", "n", "csr_descr", "csr_val", "csr_row_ptr", "csr_col_ind", "bsr_descr", "bsr_val", "bsr_row_ptr", "bsr_col_ind", "row_block_dim", "col_block_dim", "p_buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseDcsr2gebsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, &x7, rt::call::extract(x8, "bsr_descr")?, &x9, &x10, &x11, rt::call::extract(x12, "row_block_dim")?, rt::call::extract(x13, "col_block_dim")?, rt::call::extract(x14, "p_buffer")?));
 
-fn hipsparseDcsr2gebsr(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, bsr_descr: rt::PtrArg, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsr2gebsr(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, bsr_descr: rt::PtrArgMut, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsr2gebsr");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -11588,7 +11588,7 @@ rt::function!(F_hipsparseCcsr2gebsr, C_hipsparseCcsr2gebsr, c"hipsparseCcsr2gebs
     ["handle", "dir", "m", "n", "csr_descr", "csr_val", "csr_row_ptr", "csr_col_ind", "bsr_descr", "bsr_val", "bsr_row_ptr", "bsr_col_ind", "row_block_dim", "col_block_dim", "p_buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseCcsr2gebsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, &x7, rt::call::extract(x8, "bsr_descr")?, &x9, &x10, &x11, rt::call::extract(x12, "row_block_dim")?, rt::call::extract(x13, "col_block_dim")?, rt::call::extract(x14, "p_buffer")?));
 
-fn hipsparseCcsr2gebsr(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, bsr_descr: rt::PtrArg, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsr2gebsr(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, bsr_descr: rt::PtrArgMut, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsr2gebsr");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -11625,7 +11625,7 @@ rt::function!(F_hipsparseZcsr2gebsr, C_hipsparseZcsr2gebsr, c"hipsparseZcsr2gebs
     ["handle", "dir", "m", "n", "csr_descr", "csr_val", "csr_row_ptr", "csr_col_ind", "bsr_descr", "bsr_val", "bsr_row_ptr", "bsr_col_ind", "row_block_dim", "col_block_dim", "p_buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseZcsr2gebsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, &x7, rt::call::extract(x8, "bsr_descr")?, &x9, &x10, &x11, rt::call::extract(x12, "row_block_dim")?, rt::call::extract(x13, "col_block_dim")?, rt::call::extract(x14, "p_buffer")?));
 
-fn hipsparseZcsr2gebsr(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, bsr_descr: rt::PtrArg, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsr2gebsr(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csr_val: &Bound<'_, PyAny>, csr_row_ptr: &Bound<'_, PyAny>, csr_col_ind: &Bound<'_, PyAny>, bsr_descr: rt::PtrArgMut, bsr_val: &Bound<'_, PyAny>, bsr_row_ptr: &Bound<'_, PyAny>, bsr_col_ind: &Bound<'_, PyAny>, row_block_dim: rt::CInt<i32>, col_block_dim: rt::CInt<i32>, p_buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsr2gebsr");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -11662,7 +11662,7 @@ rt::function!(F_hipsparseScsr2bsr, C_hipsparseScsr2bsr, c"hipsparseScsr2bsr", "h
     ["handle", "dirA", "m", "n", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "blockDim", "descrC", "bsrValC", "bsrRowPtrC", "bsrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseScsr2bsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12));
 
-fn hipsparseScsr2bsr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsr2bsr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsr2bsr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -11697,7 +11697,7 @@ rt::function!(F_hipsparseDcsr2bsr, C_hipsparseDcsr2bsr, c"hipsparseDcsr2bsr", "h
     ["handle", "dirA", "m", "n", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "blockDim", "descrC", "bsrValC", "bsrRowPtrC", "bsrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseDcsr2bsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12));
 
-fn hipsparseDcsr2bsr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsr2bsr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsr2bsr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -11732,7 +11732,7 @@ rt::function!(F_hipsparseCcsr2bsr, C_hipsparseCcsr2bsr, c"hipsparseCcsr2bsr", "h
     ["handle", "dirA", "m", "n", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "blockDim", "descrC", "bsrValC", "bsrRowPtrC", "bsrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseCcsr2bsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12));
 
-fn hipsparseCcsr2bsr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsr2bsr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsr2bsr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -11767,7 +11767,7 @@ rt::function!(F_hipsparseZcsr2bsr, C_hipsparseZcsr2bsr, c"hipsparseZcsr2bsr", "h
     ["handle", "dirA", "m", "n", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "blockDim", "descrC", "bsrValC", "bsrRowPtrC", "bsrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseZcsr2bsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12));
 
-fn hipsparseZcsr2bsr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsr2bsr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsr2bsr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -11802,7 +11802,7 @@ rt::function!(F_hipsparseSbsr2csr, C_hipsparseSbsr2csr, c"hipsparseSbsr2csr", "h
     ["handle", "dirA", "mb", "nb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseSbsr2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12));
 
-fn hipsparseSbsr2csr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsr2csr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsr2csr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -11837,7 +11837,7 @@ rt::function!(F_hipsparseDbsr2csr, C_hipsparseDbsr2csr, c"hipsparseDbsr2csr", "h
     ["handle", "dirA", "mb", "nb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseDbsr2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12));
 
-fn hipsparseDbsr2csr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsr2csr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsr2csr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -11872,7 +11872,7 @@ rt::function!(F_hipsparseCbsr2csr, C_hipsparseCbsr2csr, c"hipsparseCbsr2csr", "h
     ["handle", "dirA", "mb", "nb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseCbsr2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12));
 
-fn hipsparseCbsr2csr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsr2csr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsr2csr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -11907,7 +11907,7 @@ rt::function!(F_hipsparseZbsr2csr, C_hipsparseZbsr2csr, c"hipsparseZbsr2csr", "h
     ["handle", "dirA", "mb", "nb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseZbsr2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12));
 
-fn hipsparseZbsr2csr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsr2csr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsr2csr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -11942,7 +11942,7 @@ rt::function!(F_hipsparseSgebsr2csr, C_hipsparseSgebsr2csr, c"hipsparseSgebsr2cs
     ["handle", "dirA", "mb", "nb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDim", "colBlockDim", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSgebsr2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "rowBlockDim")?, rt::call::extract(x9, "colBlockDim")?, rt::call::extract(x10, "descrC")?, &x11, &x12, &x13));
 
-fn hipsparseSgebsr2csr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgebsr2csr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgebsr2csr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -11978,7 +11978,7 @@ rt::function!(F_hipsparseDgebsr2csr, C_hipsparseDgebsr2csr, c"hipsparseDgebsr2cs
     ["handle", "dirA", "mb", "nb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDim", "colBlockDim", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDgebsr2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "rowBlockDim")?, rt::call::extract(x9, "colBlockDim")?, rt::call::extract(x10, "descrC")?, &x11, &x12, &x13));
 
-fn hipsparseDgebsr2csr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgebsr2csr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgebsr2csr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -12014,7 +12014,7 @@ rt::function!(F_hipsparseCgebsr2csr, C_hipsparseCgebsr2csr, c"hipsparseCgebsr2cs
     ["handle", "dirA", "mb", "nb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDim", "colBlockDim", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseCgebsr2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "rowBlockDim")?, rt::call::extract(x9, "colBlockDim")?, rt::call::extract(x10, "descrC")?, &x11, &x12, &x13));
 
-fn hipsparseCgebsr2csr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgebsr2csr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgebsr2csr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -12050,7 +12050,7 @@ rt::function!(F_hipsparseZgebsr2csr, C_hipsparseZgebsr2csr, c"hipsparseZgebsr2cs
     ["handle", "dirA", "mb", "nb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDim", "colBlockDim", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseZgebsr2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "rowBlockDim")?, rt::call::extract(x9, "colBlockDim")?, rt::call::extract(x10, "descrC")?, &x11, &x12, &x13));
 
-fn hipsparseZgebsr2csr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgebsr2csr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgebsr2csr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -12086,7 +12086,7 @@ rt::function!(F_hipsparseScsr2csr_compress, C_hipsparseScsr2csr_compress, c"hips
     ["handle", "m", "n", "descrA", "csrValA", "csrColIndA", "csrRowPtrA", "nnzA", "nnzPerRow", "csrValC", "csrColIndC", "csrRowPtrC", "tol"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseScsr2csr_compress(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "nnzA")?, &x8, &x9, &x10, &x11, rt::call::extract(x12, "tol")?));
 
-fn hipsparseScsr2csr_compress(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzA: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrValC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, tol: f32) -> PyResult<PyObject> {
+fn hipsparseScsr2csr_compress(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzA: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrValC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, tol: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsr2csr_compress");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12122,7 +12122,7 @@ rt::function!(F_hipsparseDcsr2csr_compress, C_hipsparseDcsr2csr_compress, c"hips
     ["handle", "m", "n", "descrA", "csrValA", "csrColIndA", "csrRowPtrA", "nnzA", "nnzPerRow", "csrValC", "csrColIndC", "csrRowPtrC", "tol"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseDcsr2csr_compress(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "nnzA")?, &x8, &x9, &x10, &x11, rt::call::extract(x12, "tol")?));
 
-fn hipsparseDcsr2csr_compress(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzA: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrValC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, tol: f64) -> PyResult<PyObject> {
+fn hipsparseDcsr2csr_compress(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzA: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrValC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, tol: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsr2csr_compress");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12158,7 +12158,7 @@ rt::function!(F_hipsparseCcsr2csr_compress, C_hipsparseCcsr2csr_compress, c"hips
     ["handle", "m", "n", "descrA", "csrValA", "csrColIndA", "csrRowPtrA", "nnzA", "nnzPerRow", "csrValC", "csrColIndC", "csrRowPtrC", "tol"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseCcsr2csr_compress(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "nnzA")?, &x8, &x9, &x10, &x11, &x12));
 
-fn hipsparseCcsr2csr_compress(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzA: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrValC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, tol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsr2csr_compress(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzA: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrValC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, tol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsr2csr_compress");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12194,7 +12194,7 @@ rt::function!(F_hipsparseZcsr2csr_compress, C_hipsparseZcsr2csr_compress, c"hips
     ["handle", "m", "n", "descrA", "csrValA", "csrColIndA", "csrRowPtrA", "nnzA", "nnzPerRow", "csrValC", "csrColIndC", "csrRowPtrC", "tol"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseZcsr2csr_compress(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "nnzA")?, &x8, &x9, &x10, &x11, &x12));
 
-fn hipsparseZcsr2csr_compress(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzA: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrValC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, tol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsr2csr_compress(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzA: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrValC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, tol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsr2csr_compress");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12230,7 +12230,7 @@ rt::function!(F_hipsparseSpruneCsr2csr_bufferSize, C_hipsparseSpruneCsr2csr_buff
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "threshold", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSpruneCsr2csr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, &x13));
 
-fn hipsparseSpruneCsr2csr_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpruneCsr2csr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneCsr2csr_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12268,7 +12268,7 @@ rt::function!(F_hipsparseDpruneCsr2csr_bufferSize, C_hipsparseDpruneCsr2csr_buff
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "threshold", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDpruneCsr2csr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, &x13));
 
-fn hipsparseDpruneCsr2csr_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDpruneCsr2csr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneCsr2csr_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12306,7 +12306,7 @@ rt::function!(F_hipsparseSpruneCsr2csr_bufferSizeExt, C_hipsparseSpruneCsr2csr_b
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "threshold", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSpruneCsr2csr_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, &x13));
 
-fn hipsparseSpruneCsr2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpruneCsr2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneCsr2csr_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12344,7 +12344,7 @@ rt::function!(F_hipsparseDpruneCsr2csr_bufferSizeExt, C_hipsparseDpruneCsr2csr_b
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "threshold", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDpruneCsr2csr_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, &x13));
 
-fn hipsparseDpruneCsr2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDpruneCsr2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneCsr2csr_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12382,7 +12382,7 @@ rt::function!(F_hipsparseSpruneCsr2csrNnz, C_hipsparseSpruneCsr2csrNnz, c"hipspa
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "threshold", "descrC", "csrRowPtrC", "nnzTotalDevHostPtr", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseSpruneCsr2csrNnz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "descrC")?, &x10, &x11, rt::call::extract(x12, "buffer")?));
 
-fn hipsparseSpruneCsr2csrNnz(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpruneCsr2csrNnz(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneCsr2csrNnz");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12417,7 +12417,7 @@ rt::function!(F_hipsparseDpruneCsr2csrNnz, C_hipsparseDpruneCsr2csrNnz, c"hipspa
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "threshold", "descrC", "csrRowPtrC", "nnzTotalDevHostPtr", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseDpruneCsr2csrNnz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "descrC")?, &x10, &x11, rt::call::extract(x12, "buffer")?));
 
-fn hipsparseDpruneCsr2csrNnz(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDpruneCsr2csrNnz(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneCsr2csrNnz");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12452,7 +12452,7 @@ rt::function!(F_hipsparseSpruneCsr2csr, C_hipsparseSpruneCsr2csr, c"hipsparseSpr
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "threshold", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSpruneCsr2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, rt::call::extract(x13, "buffer")?));
 
-fn hipsparseSpruneCsr2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpruneCsr2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneCsr2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12489,7 +12489,7 @@ rt::function!(F_hipsparseDpruneCsr2csr, C_hipsparseDpruneCsr2csr, c"hipsparseDpr
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "threshold", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDpruneCsr2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, rt::call::extract(x13, "buffer")?));
 
-fn hipsparseDpruneCsr2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDpruneCsr2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneCsr2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12526,7 +12526,7 @@ rt::function!(F_hipsparseSpruneCsr2csrByPercentage_bufferSize, C_hipsparseSprune
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "percentage", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseSpruneCsr2csrByPercentage_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "percentage")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, rt::call::extract(x13, "info")?, &x14));
 
-fn hipsparseSpruneCsr2csrByPercentage_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f32, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpruneCsr2csrByPercentage_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f32, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneCsr2csrByPercentage_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12564,7 +12564,7 @@ rt::function!(F_hipsparseDpruneCsr2csrByPercentage_bufferSize, C_hipsparseDprune
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "percentage", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseDpruneCsr2csrByPercentage_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "percentage")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, rt::call::extract(x13, "info")?, &x14));
 
-fn hipsparseDpruneCsr2csrByPercentage_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f64, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDpruneCsr2csrByPercentage_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f64, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneCsr2csrByPercentage_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12602,7 +12602,7 @@ rt::function!(F_hipsparseSpruneCsr2csrByPercentage_bufferSizeExt, C_hipsparseSpr
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "percentage", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseSpruneCsr2csrByPercentage_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "percentage")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, rt::call::extract(x13, "info")?, &x14));
 
-fn hipsparseSpruneCsr2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f32, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpruneCsr2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f32, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneCsr2csrByPercentage_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12640,7 +12640,7 @@ rt::function!(F_hipsparseDpruneCsr2csrByPercentage_bufferSizeExt, C_hipsparseDpr
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "percentage", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseDpruneCsr2csrByPercentage_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "percentage")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, rt::call::extract(x13, "info")?, &x14));
 
-fn hipsparseDpruneCsr2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f64, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDpruneCsr2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f64, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneCsr2csrByPercentage_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12678,7 +12678,7 @@ rt::function!(F_hipsparseSpruneCsr2csrNnzByPercentage, C_hipsparseSpruneCsr2csrN
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "percentage", "descrC", "csrRowPtrC", "nnzTotalDevHostPtr", "info", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSpruneCsr2csrNnzByPercentage(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "percentage")?, rt::call::extract(x9, "descrC")?, &x10, &x11, rt::call::extract(x12, "info")?, rt::call::extract(x13, "buffer")?));
 
-fn hipsparseSpruneCsr2csrNnzByPercentage(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f32, descrC: rt::PtrArg, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpruneCsr2csrNnzByPercentage(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f32, descrC: rt::PtrArgMut, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneCsr2csrNnzByPercentage");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12713,7 +12713,7 @@ rt::function!(F_hipsparseDpruneCsr2csrNnzByPercentage, C_hipsparseDpruneCsr2csrN
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "percentage", "descrC", "csrRowPtrC", "nnzTotalDevHostPtr", "info", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDpruneCsr2csrNnzByPercentage(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "percentage")?, rt::call::extract(x9, "descrC")?, &x10, &x11, rt::call::extract(x12, "info")?, rt::call::extract(x13, "buffer")?));
 
-fn hipsparseDpruneCsr2csrNnzByPercentage(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f64, descrC: rt::PtrArg, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDpruneCsr2csrNnzByPercentage(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f64, descrC: rt::PtrArgMut, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneCsr2csrNnzByPercentage");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12748,7 +12748,7 @@ rt::function!(F_hipsparseSpruneCsr2csrByPercentage, C_hipsparseSpruneCsr2csrByPe
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "percentage", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseSpruneCsr2csrByPercentage(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "percentage")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, rt::call::extract(x13, "info")?, rt::call::extract(x14, "buffer")?));
 
-fn hipsparseSpruneCsr2csrByPercentage(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f32, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpruneCsr2csrByPercentage(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f32, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneCsr2csrByPercentage");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12785,7 +12785,7 @@ rt::function!(F_hipsparseDpruneCsr2csrByPercentage, C_hipsparseDpruneCsr2csrByPe
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "percentage", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseDpruneCsr2csrByPercentage(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "percentage")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, rt::call::extract(x13, "info")?, rt::call::extract(x14, "buffer")?));
 
-fn hipsparseDpruneCsr2csrByPercentage(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f64, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDpruneCsr2csrByPercentage(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f64, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneCsr2csrByPercentage");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12822,7 +12822,7 @@ rt::function!(F_hipsparseShyb2csr, C_hipsparseShyb2csr, c"hipsparseShyb2csr", "h
     ["handle", "descrA", "hybA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseShyb2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "descrA")?, rt::call::extract(x2, "hybA")?, &x3, &x4, &x5));
 
-fn hipsparseShyb2csr(py: Python<'_>, handle: rt::PtrArg, descrA: rt::PtrArg, hybA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseShyb2csr(py: Python<'_>, handle: rt::PtrArgMut, descrA: rt::PtrArgMut, hybA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseShyb2csr");
     let a_handle = handle.addr();
     let a_descrA = descrA.addr();
@@ -12847,7 +12847,7 @@ rt::function!(F_hipsparseDhyb2csr, C_hipsparseDhyb2csr, c"hipsparseDhyb2csr", "h
     ["handle", "descrA", "hybA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseDhyb2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "descrA")?, rt::call::extract(x2, "hybA")?, &x3, &x4, &x5));
 
-fn hipsparseDhyb2csr(py: Python<'_>, handle: rt::PtrArg, descrA: rt::PtrArg, hybA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDhyb2csr(py: Python<'_>, handle: rt::PtrArgMut, descrA: rt::PtrArgMut, hybA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDhyb2csr");
     let a_handle = handle.addr();
     let a_descrA = descrA.addr();
@@ -12872,7 +12872,7 @@ rt::function!(F_hipsparseChyb2csr, C_hipsparseChyb2csr, c"hipsparseChyb2csr", "h
     ["handle", "descrA", "hybA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseChyb2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "descrA")?, rt::call::extract(x2, "hybA")?, &x3, &x4, &x5));
 
-fn hipsparseChyb2csr(py: Python<'_>, handle: rt::PtrArg, descrA: rt::PtrArg, hybA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseChyb2csr(py: Python<'_>, handle: rt::PtrArgMut, descrA: rt::PtrArgMut, hybA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseChyb2csr");
     let a_handle = handle.addr();
     let a_descrA = descrA.addr();
@@ -12897,7 +12897,7 @@ rt::function!(F_hipsparseZhyb2csr, C_hipsparseZhyb2csr, c"hipsparseZhyb2csr", "h
     ["handle", "descrA", "hybA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseZhyb2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "descrA")?, rt::call::extract(x2, "hybA")?, &x3, &x4, &x5));
 
-fn hipsparseZhyb2csr(py: Python<'_>, handle: rt::PtrArg, descrA: rt::PtrArg, hybA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZhyb2csr(py: Python<'_>, handle: rt::PtrArgMut, descrA: rt::PtrArgMut, hybA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZhyb2csr");
     let a_handle = handle.addr();
     let a_descrA = descrA.addr();
@@ -12922,7 +12922,7 @@ rt::function!(F_hipsparseXcoo2csr, C_hipsparseXcoo2csr, c"hipsparseXcoo2csr", "h
     ["handle", "cooRowInd", "nnz", "m", "csrRowPtr", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseXcoo2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "m")?, &x4, &x5));
 
-fn hipsparseXcoo2csr(py: Python<'_>, handle: rt::PtrArg, cooRowInd: &Bound<'_, PyAny>, nnz: rt::CInt<i32>, m: rt::CInt<i32>, csrRowPtr: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcoo2csr(py: Python<'_>, handle: rt::PtrArgMut, cooRowInd: &Bound<'_, PyAny>, nnz: rt::CInt<i32>, m: rt::CInt<i32>, csrRowPtr: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcoo2csr");
     let a_handle = handle.addr();
     let p_cooRowInd = rt::typed_ptr_arg(cooRowInd, None, 4, false)?;
@@ -12946,7 +12946,7 @@ rt::function!(F_hipsparseCreateIdentityPermutation, C_hipsparseCreateIdentityPer
     ["handle", "n", "p"],
     |py, [x0, x1, x2]| hipsparseCreateIdentityPermutation(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2));
 
-fn hipsparseCreateIdentityPermutation(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, p: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateIdentityPermutation(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, p: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateIdentityPermutation");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -12966,7 +12966,7 @@ rt::function!(F_hipsparseXcsrsort_bufferSizeExt, C_hipsparseXcsrsort_bufferSizeE
     ["handle", "m", "n", "nnz", "csrRowPtr", "csrColInd", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseXcsrsort_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6));
 
-fn hipsparseXcsrsort_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsrsort_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrsort_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12992,7 +12992,7 @@ rt::function!(F_hipsparseXcsrsort, C_hipsparseXcsrsort, c"hipsparseXcsrsort", "h
     ["handle", "m", "n", "nnz", "descrA", "csrRowPtr", "csrColInd", "P", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseXcsrsort(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseXcsrsort(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseXcsrsort(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrsort");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13020,7 +13020,7 @@ rt::function!(F_hipsparseXcscsort_bufferSizeExt, C_hipsparseXcscsort_bufferSizeE
     ["handle", "m", "n", "nnz", "cscColPtr", "cscRowInd", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseXcscsort_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6));
 
-fn hipsparseXcscsort_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, cscColPtr: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcscsort_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, cscColPtr: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcscsort_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13046,7 +13046,7 @@ rt::function!(F_hipsparseXcscsort, C_hipsparseXcscsort, c"hipsparseXcscsort", "h
     ["handle", "m", "n", "nnz", "descrA", "cscColPtr", "cscRowInd", "P", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseXcscsort(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseXcscsort(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, cscColPtr: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseXcscsort(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, cscColPtr: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcscsort");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13074,7 +13074,7 @@ rt::function!(F_hipsparseXcoosort_bufferSizeExt, C_hipsparseXcoosort_bufferSizeE
     ["handle", "m", "n", "nnz", "cooRows", "cooCols", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseXcoosort_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6));
 
-fn hipsparseXcoosort_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, cooRows: &Bound<'_, PyAny>, cooCols: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcoosort_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, cooRows: &Bound<'_, PyAny>, cooCols: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcoosort_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13100,7 +13100,7 @@ rt::function!(F_hipsparseXcoosortByRow, C_hipsparseXcoosortByRow, c"hipsparseXco
     ["handle", "m", "n", "nnz", "cooRows", "cooCols", "P", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseXcoosortByRow(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, rt::call::extract(x7, "pBuffer")?));
 
-fn hipsparseXcoosortByRow(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, cooRows: &Bound<'_, PyAny>, cooCols: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseXcoosortByRow(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, cooRows: &Bound<'_, PyAny>, cooCols: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcoosortByRow");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13127,7 +13127,7 @@ rt::function!(F_hipsparseXcoosortByColumn, C_hipsparseXcoosortByColumn, c"hipspa
     ["handle", "m", "n", "nnz", "cooRows", "cooCols", "P", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseXcoosortByColumn(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, rt::call::extract(x7, "pBuffer")?));
 
-fn hipsparseXcoosortByColumn(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, cooRows: &Bound<'_, PyAny>, cooCols: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseXcoosortByColumn(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, cooRows: &Bound<'_, PyAny>, cooCols: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcoosortByColumn");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13154,7 +13154,7 @@ rt::function!(F_hipsparseSgebsr2gebsr_bufferSize, C_hipsparseSgebsr2gebsr_buffer
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "rowBlockDimC", "colBlockDimC", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSgebsr2gebsr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "rowBlockDimA")?, rt::call::extract(x10, "colBlockDimA")?, rt::call::extract(x11, "rowBlockDimC")?, rt::call::extract(x12, "colBlockDimC")?, &x13));
 
-fn hipsparseSgebsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgebsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgebsr2gebsr_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -13188,7 +13188,7 @@ rt::function!(F_hipsparseDgebsr2gebsr_bufferSize, C_hipsparseDgebsr2gebsr_buffer
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "rowBlockDimC", "colBlockDimC", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDgebsr2gebsr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "rowBlockDimA")?, rt::call::extract(x10, "colBlockDimA")?, rt::call::extract(x11, "rowBlockDimC")?, rt::call::extract(x12, "colBlockDimC")?, &x13));
 
-fn hipsparseDgebsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgebsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgebsr2gebsr_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -13222,7 +13222,7 @@ rt::function!(F_hipsparseCgebsr2gebsr_bufferSize, C_hipsparseCgebsr2gebsr_buffer
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "rowBlockDimC", "colBlockDimC", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseCgebsr2gebsr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "rowBlockDimA")?, rt::call::extract(x10, "colBlockDimA")?, rt::call::extract(x11, "rowBlockDimC")?, rt::call::extract(x12, "colBlockDimC")?, &x13));
 
-fn hipsparseCgebsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgebsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgebsr2gebsr_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -13256,7 +13256,7 @@ rt::function!(F_hipsparseZgebsr2gebsr_bufferSize, C_hipsparseZgebsr2gebsr_buffer
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "rowBlockDimC", "colBlockDimC", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseZgebsr2gebsr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "rowBlockDimA")?, rt::call::extract(x10, "colBlockDimA")?, rt::call::extract(x11, "rowBlockDimC")?, rt::call::extract(x12, "colBlockDimC")?, &x13));
 
-fn hipsparseZgebsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgebsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgebsr2gebsr_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -13290,7 +13290,7 @@ rt::function!(F_hipsparseXgebsr2gebsrNnz, C_hipsparseXgebsr2gebsrNnz, c"hipspars
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "descrC", "bsrRowPtrC", "rowBlockDimC", "colBlockDimC", "nnzTotalDevHostPtr", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseXgebsr2gebsrNnz(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, rt::call::extract(x8, "rowBlockDimA")?, rt::call::extract(x9, "colBlockDimA")?, rt::call::extract(x10, "descrC")?, &x11, rt::call::extract(x12, "rowBlockDimC")?, rt::call::extract(x13, "colBlockDimC")?, &x14, rt::call::extract(x15, "buffer")?));
 
-fn hipsparseXgebsr2gebsrNnz(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArg, bsrRowPtrC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseXgebsr2gebsrNnz(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrRowPtrC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXgebsr2gebsrNnz");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -13326,7 +13326,7 @@ rt::function!(F_hipsparseSgebsr2gebsr, C_hipsparseSgebsr2gebsr, c"hipsparseSgebs
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "descrC", "bsrValC", "bsrRowPtrC", "bsrColIndC", "rowBlockDimC", "colBlockDimC", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsparseSgebsr2gebsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "rowBlockDimA")?, rt::call::extract(x10, "colBlockDimA")?, rt::call::extract(x11, "descrC")?, &x12, &x13, &x14, rt::call::extract(x15, "rowBlockDimC")?, rt::call::extract(x16, "colBlockDimC")?, rt::call::extract(x17, "buffer")?));
 
-fn hipsparseSgebsr2gebsr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArg, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSgebsr2gebsr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgebsr2gebsr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -13366,7 +13366,7 @@ rt::function!(F_hipsparseDgebsr2gebsr, C_hipsparseDgebsr2gebsr, c"hipsparseDgebs
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "descrC", "bsrValC", "bsrRowPtrC", "bsrColIndC", "rowBlockDimC", "colBlockDimC", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsparseDgebsr2gebsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "rowBlockDimA")?, rt::call::extract(x10, "colBlockDimA")?, rt::call::extract(x11, "descrC")?, &x12, &x13, &x14, rt::call::extract(x15, "rowBlockDimC")?, rt::call::extract(x16, "colBlockDimC")?, rt::call::extract(x17, "buffer")?));
 
-fn hipsparseDgebsr2gebsr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArg, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDgebsr2gebsr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgebsr2gebsr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -13406,7 +13406,7 @@ rt::function!(F_hipsparseCgebsr2gebsr, C_hipsparseCgebsr2gebsr, c"hipsparseCgebs
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "descrC", "bsrValC", "bsrRowPtrC", "bsrColIndC", "rowBlockDimC", "colBlockDimC", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsparseCgebsr2gebsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "rowBlockDimA")?, rt::call::extract(x10, "colBlockDimA")?, rt::call::extract(x11, "descrC")?, &x12, &x13, &x14, rt::call::extract(x15, "rowBlockDimC")?, rt::call::extract(x16, "colBlockDimC")?, rt::call::extract(x17, "buffer")?));
 
-fn hipsparseCgebsr2gebsr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArg, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCgebsr2gebsr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgebsr2gebsr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -13446,7 +13446,7 @@ rt::function!(F_hipsparseZgebsr2gebsr, C_hipsparseZgebsr2gebsr, c"hipsparseZgebs
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "descrC", "bsrValC", "bsrRowPtrC", "bsrColIndC", "rowBlockDimC", "colBlockDimC", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsparseZgebsr2gebsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "rowBlockDimA")?, rt::call::extract(x10, "colBlockDimA")?, rt::call::extract(x11, "descrC")?, &x12, &x13, &x14, rt::call::extract(x15, "rowBlockDimC")?, rt::call::extract(x16, "colBlockDimC")?, rt::call::extract(x17, "buffer")?));
 
-fn hipsparseZgebsr2gebsr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArg, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZgebsr2gebsr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgebsr2gebsr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -13486,7 +13486,7 @@ rt::function!(F_hipsparseScsru2csr_bufferSizeExt, C_hipsparseScsru2csr_bufferSiz
     ["handle", "m", "n", "nnz", "csrVal", "csrRowPtr", "csrColInd", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseScsru2csr_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseScsru2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsru2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsru2csr_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13515,7 +13515,7 @@ rt::function!(F_hipsparseDcsru2csr_bufferSizeExt, C_hipsparseDcsru2csr_bufferSiz
     ["handle", "m", "n", "nnz", "csrVal", "csrRowPtr", "csrColInd", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDcsru2csr_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseDcsru2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsru2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsru2csr_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13544,7 +13544,7 @@ rt::function!(F_hipsparseCcsru2csr_bufferSizeExt, C_hipsparseCcsru2csr_bufferSiz
     ["handle", "m", "n", "nnz", "csrVal", "csrRowPtr", "csrColInd", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCcsru2csr_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseCcsru2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsru2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsru2csr_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13573,7 +13573,7 @@ rt::function!(F_hipsparseZcsru2csr_bufferSizeExt, C_hipsparseZcsru2csr_bufferSiz
     ["handle", "m", "n", "nnz", "csrVal", "csrRowPtr", "csrColInd", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZcsru2csr_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseZcsru2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsru2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsru2csr_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13602,7 +13602,7 @@ rt::function!(F_hipsparseScsru2csr, C_hipsparseScsru2csr, c"hipsparseScsru2csr",
     ["handle", "m", "n", "nnz", "descrA", "csrVal", "csrRowPtr", "csrColInd", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsru2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseScsru2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsru2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsru2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13631,7 +13631,7 @@ rt::function!(F_hipsparseDcsru2csr, C_hipsparseDcsru2csr, c"hipsparseDcsru2csr",
     ["handle", "m", "n", "nnz", "descrA", "csrVal", "csrRowPtr", "csrColInd", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsru2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseDcsru2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsru2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsru2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13660,7 +13660,7 @@ rt::function!(F_hipsparseCcsru2csr, C_hipsparseCcsru2csr, c"hipsparseCcsru2csr",
     ["handle", "m", "n", "nnz", "descrA", "csrVal", "csrRowPtr", "csrColInd", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsru2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseCcsru2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsru2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsru2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13689,7 +13689,7 @@ rt::function!(F_hipsparseZcsru2csr, C_hipsparseZcsru2csr, c"hipsparseZcsru2csr",
     ["handle", "m", "n", "nnz", "descrA", "csrVal", "csrRowPtr", "csrColInd", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsru2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseZcsru2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsru2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsru2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13718,7 +13718,7 @@ rt::function!(F_hipsparseScsr2csru, C_hipsparseScsr2csru, c"hipsparseScsr2csru",
     ["handle", "m", "n", "nnz", "descrA", "csrVal", "csrRowPtr", "csrColInd", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsr2csru(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseScsr2csru(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsr2csru(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsr2csru");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13747,7 +13747,7 @@ rt::function!(F_hipsparseDcsr2csru, C_hipsparseDcsr2csru, c"hipsparseDcsr2csru",
     ["handle", "m", "n", "nnz", "descrA", "csrVal", "csrRowPtr", "csrColInd", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsr2csru(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseDcsr2csru(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsr2csru(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsr2csru");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13776,7 +13776,7 @@ rt::function!(F_hipsparseCcsr2csru, C_hipsparseCcsr2csru, c"hipsparseCcsr2csru",
     ["handle", "m", "n", "nnz", "descrA", "csrVal", "csrRowPtr", "csrColInd", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsr2csru(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseCcsr2csru(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsr2csru(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsr2csru");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13805,7 +13805,7 @@ rt::function!(F_hipsparseZcsr2csru, C_hipsparseZcsr2csru, c"hipsparseZcsr2csru",
     ["handle", "m", "n", "nnz", "descrA", "csrVal", "csrRowPtr", "csrColInd", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsr2csru(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseZcsr2csru(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsr2csru(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsr2csru");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13834,7 +13834,7 @@ rt::function!(F_hipsparseScsrcolor, C_hipsparseScsrcolor, c"hipsparseScsrcolor",
     ["handle", "m", "nnz", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "fractionToColor", "ncolors", "coloring", "reordering", "info"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseScsrcolor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, &x7, &x8, &x9, &x10, rt::call::extract(x11, "info")?));
 
-fn hipsparseScsrcolor(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, fractionToColor: &Bound<'_, PyAny>, ncolors: &Bound<'_, PyAny>, coloring: &Bound<'_, PyAny>, reordering: &Bound<'_, PyAny>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrcolor(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, fractionToColor: &Bound<'_, PyAny>, ncolors: &Bound<'_, PyAny>, coloring: &Bound<'_, PyAny>, reordering: &Bound<'_, PyAny>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrcolor");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13869,7 +13869,7 @@ rt::function!(F_hipsparseDcsrcolor, C_hipsparseDcsrcolor, c"hipsparseDcsrcolor",
     ["handle", "m", "nnz", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "fractionToColor", "ncolors", "coloring", "reordering", "info"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDcsrcolor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, &x7, &x8, &x9, &x10, rt::call::extract(x11, "info")?));
 
-fn hipsparseDcsrcolor(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, fractionToColor: &Bound<'_, PyAny>, ncolors: &Bound<'_, PyAny>, coloring: &Bound<'_, PyAny>, reordering: &Bound<'_, PyAny>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrcolor(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, fractionToColor: &Bound<'_, PyAny>, ncolors: &Bound<'_, PyAny>, coloring: &Bound<'_, PyAny>, reordering: &Bound<'_, PyAny>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrcolor");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13904,7 +13904,7 @@ rt::function!(F_hipsparseCcsrcolor, C_hipsparseCcsrcolor, c"hipsparseCcsrcolor",
     ["handle", "m", "nnz", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "fractionToColor", "ncolors", "coloring", "reordering", "info"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseCcsrcolor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, &x7, &x8, &x9, &x10, rt::call::extract(x11, "info")?));
 
-fn hipsparseCcsrcolor(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, fractionToColor: &Bound<'_, PyAny>, ncolors: &Bound<'_, PyAny>, coloring: &Bound<'_, PyAny>, reordering: &Bound<'_, PyAny>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrcolor(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, fractionToColor: &Bound<'_, PyAny>, ncolors: &Bound<'_, PyAny>, coloring: &Bound<'_, PyAny>, reordering: &Bound<'_, PyAny>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrcolor");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13939,7 +13939,7 @@ rt::function!(F_hipsparseZcsrcolor, C_hipsparseZcsrcolor, c"hipsparseZcsrcolor",
     ["handle", "m", "nnz", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "fractionToColor", "ncolors", "coloring", "reordering", "info"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseZcsrcolor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, &x7, &x8, &x9, &x10, rt::call::extract(x11, "info")?));
 
-fn hipsparseZcsrcolor(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, fractionToColor: &Bound<'_, PyAny>, ncolors: &Bound<'_, PyAny>, coloring: &Bound<'_, PyAny>, reordering: &Bound<'_, PyAny>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrcolor(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, fractionToColor: &Bound<'_, PyAny>, ncolors: &Bound<'_, PyAny>, coloring: &Bound<'_, PyAny>, reordering: &Bound<'_, PyAny>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrcolor");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13974,7 +13974,7 @@ rt::function!(F_hipsparseCreateSpVec, C_hipsparseCreateSpVec, c"hipsparseCreateS
     ["spVecDescr", "size", "nnz", "indices", "values", "idxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseCreateSpVec(py, rt::call::extract(x0, "spVecDescr")?, rt::call::extract(x1, "size")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "indices")?, rt::call::extract(x4, "values")?, &x5, &x6, &x7));
 
-fn hipsparseCreateSpVec(py: Python<'_>, spVecDescr: rt::PtrArg, size: rt::CInt<i64>, nnz: rt::CInt<i64>, indices: rt::PtrArg, values: rt::PtrArg, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateSpVec(py: Python<'_>, spVecDescr: rt::PtrArgMut, size: rt::CInt<i64>, nnz: rt::CInt<i64>, indices: rt::PtrArgMut, values: rt::PtrArgMut, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateSpVec");
     let a_spVecDescr = spVecDescr.addr();
     let a_size = size.0;
@@ -14019,7 +14019,7 @@ rt::function!(F_hipsparseSpVecGet, C_hipsparseSpVecGet, c"hipsparseSpVecGet", "h
     ["spVecDescr", "size", "nnz", "indices", "values", "idxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseSpVecGet(py, rt::call::extract(x0, "spVecDescr")?, &x1, &x2, rt::call::extract(x3, "indices")?, rt::call::extract(x4, "values")?, &x5, &x6, &x7));
 
-fn hipsparseSpVecGet(py: Python<'_>, spVecDescr: rt::PtrArg, size: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, indices: rt::PtrArg, values: rt::PtrArg, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpVecGet(py: Python<'_>, spVecDescr: rt::PtrArgMut, size: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, indices: rt::PtrArgMut, values: rt::PtrArgMut, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpVecGet");
     let a_spVecDescr = spVecDescr.addr();
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
@@ -14048,7 +14048,7 @@ rt::function!(F_hipsparseSpVecGetIndexBase, C_hipsparseSpVecGetIndexBase, c"hips
     ["spVecDescr", "idxBase"],
     |py, [x0, x1]| hipsparseSpVecGetIndexBase(py, rt::call::extract(x0, "spVecDescr")?, &x1));
 
-fn hipsparseSpVecGetIndexBase(py: Python<'_>, spVecDescr: rt::PtrArg, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpVecGetIndexBase(py: Python<'_>, spVecDescr: rt::PtrArgMut, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpVecGetIndexBase");
     let a_spVecDescr = spVecDescr.addr();
     let p_idxBase = rt::typed_ptr_arg(idxBase, None, 4, true)?;
@@ -14067,7 +14067,7 @@ rt::function!(F_hipsparseSpVecGetValues, C_hipsparseSpVecGetValues, c"hipsparseS
     ["spVecDescr", "values"],
     |py, [x0, x1]| hipsparseSpVecGetValues(py, rt::call::extract(x0, "spVecDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseSpVecGetValues(py: Python<'_>, spVecDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpVecGetValues(py: Python<'_>, spVecDescr: rt::PtrArgMut, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpVecGetValues");
     let a_spVecDescr = spVecDescr.addr();
     let a_values = values.addr();
@@ -14085,7 +14085,7 @@ rt::function!(F_hipsparseSpVecSetValues, C_hipsparseSpVecSetValues, c"hipsparseS
     ["spVecDescr", "values"],
     |py, [x0, x1]| hipsparseSpVecSetValues(py, rt::call::extract(x0, "spVecDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseSpVecSetValues(py: Python<'_>, spVecDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpVecSetValues(py: Python<'_>, spVecDescr: rt::PtrArgMut, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpVecSetValues");
     let a_spVecDescr = spVecDescr.addr();
     let a_values = values.addr();
@@ -14103,7 +14103,7 @@ rt::function!(F_hipsparseCreateCoo, C_hipsparseCreateCoo, c"hipsparseCreateCoo",
     ["spMatDescr", "rows", "cols", "nnz", "cooRowInd", "cooColInd", "cooValues", "cooIdxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCreateCoo(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "rows")?, rt::call::extract(x2, "cols")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "cooRowInd")?, rt::call::extract(x5, "cooColInd")?, rt::call::extract(x6, "cooValues")?, &x7, &x8, &x9));
 
-fn hipsparseCreateCoo(py: Python<'_>, spMatDescr: rt::PtrArg, rows: rt::CInt<i64>, cols: rt::CInt<i64>, nnz: rt::CInt<i64>, cooRowInd: rt::PtrArg, cooColInd: rt::PtrArg, cooValues: rt::PtrArg, cooIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateCoo(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt::CInt<i64>, cols: rt::CInt<i64>, nnz: rt::CInt<i64>, cooRowInd: rt::PtrArgMut, cooColInd: rt::PtrArgMut, cooValues: rt::PtrArgMut, cooIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateCoo");
     let a_spMatDescr = spMatDescr.addr();
     let a_rows = rows.0;
@@ -14129,7 +14129,7 @@ rt::function!(F_hipsparseCreateCooAoS, C_hipsparseCreateCooAoS, c"hipsparseCreat
     ["spMatDescr", "rows", "cols", "nnz", "cooInd", "cooValues", "cooIdxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCreateCooAoS(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "rows")?, rt::call::extract(x2, "cols")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "cooInd")?, rt::call::extract(x5, "cooValues")?, &x6, &x7, &x8));
 
-fn hipsparseCreateCooAoS(py: Python<'_>, spMatDescr: rt::PtrArg, rows: rt::CInt<i64>, cols: rt::CInt<i64>, nnz: rt::CInt<i64>, cooInd: rt::PtrArg, cooValues: rt::PtrArg, cooIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateCooAoS(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt::CInt<i64>, cols: rt::CInt<i64>, nnz: rt::CInt<i64>, cooInd: rt::PtrArgMut, cooValues: rt::PtrArgMut, cooIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateCooAoS");
     let a_spMatDescr = spMatDescr.addr();
     let a_rows = rows.0;
@@ -14154,7 +14154,7 @@ rt::function!(F_hipsparseCreateCsr, C_hipsparseCreateCsr, c"hipsparseCreateCsr",
     ["spMatDescr", "rows", "cols", "nnz", "csrRowOffsets", "csrColInd", "csrValues", "csrRowOffsetsType", "csrColIndType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseCreateCsr(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "rows")?, rt::call::extract(x2, "cols")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "csrRowOffsets")?, rt::call::extract(x5, "csrColInd")?, rt::call::extract(x6, "csrValues")?, &x7, &x8, &x9, &x10));
 
-fn hipsparseCreateCsr(py: Python<'_>, spMatDescr: rt::PtrArg, rows: rt::CInt<i64>, cols: rt::CInt<i64>, nnz: rt::CInt<i64>, csrRowOffsets: rt::PtrArg, csrColInd: rt::PtrArg, csrValues: rt::PtrArg, csrRowOffsetsType: &Bound<'_, PyAny>, csrColIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateCsr(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt::CInt<i64>, cols: rt::CInt<i64>, nnz: rt::CInt<i64>, csrRowOffsets: rt::PtrArgMut, csrColInd: rt::PtrArgMut, csrValues: rt::PtrArgMut, csrRowOffsetsType: &Bound<'_, PyAny>, csrColIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateCsr");
     let a_spMatDescr = spMatDescr.addr();
     let a_rows = rows.0;
@@ -14181,7 +14181,7 @@ rt::function!(F_hipsparseCreateCsc, C_hipsparseCreateCsc, c"hipsparseCreateCsc",
     ["spMatDescr", "rows", "cols", "nnz", "cscColOffsets", "cscRowInd", "cscValues", "cscColOffsetsType", "cscRowIndType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseCreateCsc(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "rows")?, rt::call::extract(x2, "cols")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "cscColOffsets")?, rt::call::extract(x5, "cscRowInd")?, rt::call::extract(x6, "cscValues")?, &x7, &x8, &x9, &x10));
 
-fn hipsparseCreateCsc(py: Python<'_>, spMatDescr: rt::PtrArg, rows: rt::CInt<i64>, cols: rt::CInt<i64>, nnz: rt::CInt<i64>, cscColOffsets: rt::PtrArg, cscRowInd: rt::PtrArg, cscValues: rt::PtrArg, cscColOffsetsType: &Bound<'_, PyAny>, cscRowIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateCsc(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt::CInt<i64>, cols: rt::CInt<i64>, nnz: rt::CInt<i64>, cscColOffsets: rt::PtrArgMut, cscRowInd: rt::PtrArgMut, cscValues: rt::PtrArgMut, cscColOffsetsType: &Bound<'_, PyAny>, cscRowIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateCsc");
     let a_spMatDescr = spMatDescr.addr();
     let a_rows = rows.0;
@@ -14208,7 +14208,7 @@ rt::function!(F_hipsparseCreateBlockedEll, C_hipsparseCreateBlockedEll, c"hipspa
     ["spMatDescr", "rows", "cols", "ellBlockSize", "ellCols", "ellColInd", "ellValue", "ellIdxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCreateBlockedEll(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "rows")?, rt::call::extract(x2, "cols")?, rt::call::extract(x3, "ellBlockSize")?, rt::call::extract(x4, "ellCols")?, rt::call::extract(x5, "ellColInd")?, rt::call::extract(x6, "ellValue")?, &x7, &x8, &x9));
 
-fn hipsparseCreateBlockedEll(py: Python<'_>, spMatDescr: rt::PtrArg, rows: rt::CInt<i64>, cols: rt::CInt<i64>, ellBlockSize: rt::CInt<i64>, ellCols: rt::CInt<i64>, ellColInd: rt::PtrArg, ellValue: rt::PtrArg, ellIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateBlockedEll(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt::CInt<i64>, cols: rt::CInt<i64>, ellBlockSize: rt::CInt<i64>, ellCols: rt::CInt<i64>, ellColInd: rt::PtrArgMut, ellValue: rt::PtrArgMut, ellIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateBlockedEll");
     let a_spMatDescr = spMatDescr.addr();
     let a_rows = rows.0;
@@ -14255,7 +14255,7 @@ rt::function!(F_hipsparseCooGet, C_hipsparseCooGet, c"hipsparseCooGet", "hipspar
     ["spMatDescr", "rows", "cols", "nnz", "cooRowInd", "cooColInd", "cooValues", "idxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCooGet(py, rt::call::extract(x0, "spMatDescr")?, &x1, &x2, &x3, rt::call::extract(x4, "cooRowInd")?, rt::call::extract(x5, "cooColInd")?, rt::call::extract(x6, "cooValues")?, &x7, &x8, &x9));
 
-fn hipsparseCooGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, cooRowInd: rt::PtrArg, cooColInd: rt::PtrArg, cooValues: rt::PtrArg, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCooGet(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, cooRowInd: rt::PtrArgMut, cooColInd: rt::PtrArgMut, cooValues: rt::PtrArgMut, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCooGet");
     let a_spMatDescr = spMatDescr.addr();
     let p_rows = rt::typed_ptr_arg(rows, None, 8, true)?;
@@ -14287,7 +14287,7 @@ rt::function!(F_hipsparseCooAoSGet, C_hipsparseCooAoSGet, c"hipsparseCooAoSGet",
     ["spMatDescr", "rows", "cols", "nnz", "cooInd", "cooValues", "idxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCooAoSGet(py, rt::call::extract(x0, "spMatDescr")?, &x1, &x2, &x3, rt::call::extract(x4, "cooInd")?, rt::call::extract(x5, "cooValues")?, &x6, &x7, &x8));
 
-fn hipsparseCooAoSGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, cooInd: rt::PtrArg, cooValues: rt::PtrArg, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCooAoSGet(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, cooInd: rt::PtrArgMut, cooValues: rt::PtrArgMut, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCooAoSGet");
     let a_spMatDescr = spMatDescr.addr();
     let p_rows = rt::typed_ptr_arg(rows, None, 8, true)?;
@@ -14318,7 +14318,7 @@ rt::function!(F_hipsparseCsrGet, C_hipsparseCsrGet, c"hipsparseCsrGet", "hipspar
     ["spMatDescr", "rows", "cols", "nnz", "csrRowOffsets", "csrColInd", "csrValues", "csrRowOffsetsType", "csrColIndType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseCsrGet(py, rt::call::extract(x0, "spMatDescr")?, &x1, &x2, &x3, rt::call::extract(x4, "csrRowOffsets")?, rt::call::extract(x5, "csrColInd")?, rt::call::extract(x6, "csrValues")?, &x7, &x8, &x9, &x10));
 
-fn hipsparseCsrGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, csrRowOffsets: rt::PtrArg, csrColInd: rt::PtrArg, csrValues: rt::PtrArg, csrRowOffsetsType: &Bound<'_, PyAny>, csrColIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCsrGet(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, csrRowOffsets: rt::PtrArgMut, csrColInd: rt::PtrArgMut, csrValues: rt::PtrArgMut, csrRowOffsetsType: &Bound<'_, PyAny>, csrColIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCsrGet");
     let a_spMatDescr = spMatDescr.addr();
     let p_rows = rt::typed_ptr_arg(rows, None, 8, true)?;
@@ -14352,7 +14352,7 @@ rt::function!(F_hipsparseBlockedEllGet, C_hipsparseBlockedEllGet, c"hipsparseBlo
     ["spMatDescr", "rows", "cols", "ellBlockSize", "ellCols", "ellColInd", "ellValue", "ellIdxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseBlockedEllGet(py, rt::call::extract(x0, "spMatDescr")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "ellColInd")?, rt::call::extract(x6, "ellValue")?, &x7, &x8, &x9));
 
-fn hipsparseBlockedEllGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, ellBlockSize: &Bound<'_, PyAny>, ellCols: &Bound<'_, PyAny>, ellColInd: rt::PtrArg, ellValue: rt::PtrArg, ellIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseBlockedEllGet(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, ellBlockSize: &Bound<'_, PyAny>, ellCols: &Bound<'_, PyAny>, ellColInd: rt::PtrArgMut, ellValue: rt::PtrArgMut, ellIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseBlockedEllGet");
     let a_spMatDescr = spMatDescr.addr();
     let p_rows = rt::typed_ptr_arg(rows, None, 8, true)?;
@@ -14385,7 +14385,7 @@ rt::function!(F_hipsparseCsrSetPointers, C_hipsparseCsrSetPointers, c"hipsparseC
     ["spMatDescr", "csrRowOffsets", "csrColInd", "csrValues"],
     |py, [x0, x1, x2, x3]| hipsparseCsrSetPointers(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "csrRowOffsets")?, rt::call::extract(x2, "csrColInd")?, rt::call::extract(x3, "csrValues")?));
 
-fn hipsparseCsrSetPointers(py: Python<'_>, spMatDescr: rt::PtrArg, csrRowOffsets: rt::PtrArg, csrColInd: rt::PtrArg, csrValues: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCsrSetPointers(py: Python<'_>, spMatDescr: rt::PtrArgMut, csrRowOffsets: rt::PtrArgMut, csrColInd: rt::PtrArgMut, csrValues: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCsrSetPointers");
     let a_spMatDescr = spMatDescr.addr();
     let a_csrRowOffsets = csrRowOffsets.addr();
@@ -14405,7 +14405,7 @@ rt::function!(F_hipsparseCscSetPointers, C_hipsparseCscSetPointers, c"hipsparseC
     ["spMatDescr", "cscColOffsets", "cscRowInd", "cscValues"],
     |py, [x0, x1, x2, x3]| hipsparseCscSetPointers(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "cscColOffsets")?, rt::call::extract(x2, "cscRowInd")?, rt::call::extract(x3, "cscValues")?));
 
-fn hipsparseCscSetPointers(py: Python<'_>, spMatDescr: rt::PtrArg, cscColOffsets: rt::PtrArg, cscRowInd: rt::PtrArg, cscValues: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCscSetPointers(py: Python<'_>, spMatDescr: rt::PtrArgMut, cscColOffsets: rt::PtrArgMut, cscRowInd: rt::PtrArgMut, cscValues: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCscSetPointers");
     let a_spMatDescr = spMatDescr.addr();
     let a_cscColOffsets = cscColOffsets.addr();
@@ -14425,7 +14425,7 @@ rt::function!(F_hipsparseCooSetPointers, C_hipsparseCooSetPointers, c"hipsparseC
     ["spMatDescr", "cooRowInd", "cooColInd", "cooValues"],
     |py, [x0, x1, x2, x3]| hipsparseCooSetPointers(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "cooRowInd")?, rt::call::extract(x2, "cooColInd")?, rt::call::extract(x3, "cooValues")?));
 
-fn hipsparseCooSetPointers(py: Python<'_>, spMatDescr: rt::PtrArg, cooRowInd: rt::PtrArg, cooColInd: rt::PtrArg, cooValues: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCooSetPointers(py: Python<'_>, spMatDescr: rt::PtrArgMut, cooRowInd: rt::PtrArgMut, cooColInd: rt::PtrArgMut, cooValues: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCooSetPointers");
     let a_spMatDescr = spMatDescr.addr();
     let a_cooRowInd = cooRowInd.addr();
@@ -14445,7 +14445,7 @@ rt::function!(F_hipsparseSpMatGetSize, C_hipsparseSpMatGetSize, c"hipsparseSpMat
     ["spMatDescr", "rows", "cols", "nnz"],
     |py, [x0, x1, x2, x3]| hipsparseSpMatGetSize(py, rt::call::extract(x0, "spMatDescr")?, &x1, &x2, &x3));
 
-fn hipsparseSpMatGetSize(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpMatGetSize(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMatGetSize");
     let a_spMatDescr = spMatDescr.addr();
     let p_rows = rt::typed_ptr_arg(rows, None, 8, true)?;
@@ -14468,7 +14468,7 @@ rt::function!(F_hipsparseSpMatGetFormat, C_hipsparseSpMatGetFormat, c"hipsparseS
     ["spMatDescr", "format"],
     |py, [x0, x1]| hipsparseSpMatGetFormat(py, rt::call::extract(x0, "spMatDescr")?, &x1));
 
-fn hipsparseSpMatGetFormat(py: Python<'_>, spMatDescr: rt::PtrArg, format: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpMatGetFormat(py: Python<'_>, spMatDescr: rt::PtrArgMut, format: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMatGetFormat");
     let a_spMatDescr = spMatDescr.addr();
     let p_format = rt::typed_ptr_arg(format, None, 4, true)?;
@@ -14487,7 +14487,7 @@ rt::function!(F_hipsparseSpMatGetIndexBase, C_hipsparseSpMatGetIndexBase, c"hips
     ["spMatDescr", "idxBase"],
     |py, [x0, x1]| hipsparseSpMatGetIndexBase(py, rt::call::extract(x0, "spMatDescr")?, &x1));
 
-fn hipsparseSpMatGetIndexBase(py: Python<'_>, spMatDescr: rt::PtrArg, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpMatGetIndexBase(py: Python<'_>, spMatDescr: rt::PtrArgMut, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMatGetIndexBase");
     let a_spMatDescr = spMatDescr.addr();
     let p_idxBase = rt::typed_ptr_arg(idxBase, None, 4, true)?;
@@ -14506,7 +14506,7 @@ rt::function!(F_hipsparseSpMatGetValues, C_hipsparseSpMatGetValues, c"hipsparseS
     ["spMatDescr", "values"],
     |py, [x0, x1]| hipsparseSpMatGetValues(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseSpMatGetValues(py: Python<'_>, spMatDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpMatGetValues(py: Python<'_>, spMatDescr: rt::PtrArgMut, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMatGetValues");
     let a_spMatDescr = spMatDescr.addr();
     let a_values = values.addr();
@@ -14524,7 +14524,7 @@ rt::function!(F_hipsparseSpMatSetValues, C_hipsparseSpMatSetValues, c"hipsparseS
     ["spMatDescr", "values"],
     |py, [x0, x1]| hipsparseSpMatSetValues(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseSpMatSetValues(py: Python<'_>, spMatDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpMatSetValues(py: Python<'_>, spMatDescr: rt::PtrArgMut, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMatSetValues");
     let a_spMatDescr = spMatDescr.addr();
     let a_values = values.addr();
@@ -14542,7 +14542,7 @@ rt::function!(F_hipsparseSpMatGetStridedBatch, C_hipsparseSpMatGetStridedBatch, 
     ["spMatDescr", "batchCount"],
     |py, [x0, x1]| hipsparseSpMatGetStridedBatch(py, rt::call::extract(x0, "spMatDescr")?, &x1));
 
-fn hipsparseSpMatGetStridedBatch(py: Python<'_>, spMatDescr: rt::PtrArg, batchCount: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpMatGetStridedBatch(py: Python<'_>, spMatDescr: rt::PtrArgMut, batchCount: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMatGetStridedBatch");
     let a_spMatDescr = spMatDescr.addr();
     let p_batchCount = rt::typed_ptr_arg(batchCount, None, 4, true)?;
@@ -14561,7 +14561,7 @@ rt::function!(F_hipsparseSpMatSetStridedBatch, C_hipsparseSpMatSetStridedBatch, 
     ["spMatDescr", "batchCount"],
     |py, [x0, x1]| hipsparseSpMatSetStridedBatch(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "batchCount")?));
 
-fn hipsparseSpMatSetStridedBatch(py: Python<'_>, spMatDescr: rt::PtrArg, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseSpMatSetStridedBatch(py: Python<'_>, spMatDescr: rt::PtrArgMut, batchCount: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMatSetStridedBatch");
     let a_spMatDescr = spMatDescr.addr();
     let a_batchCount = batchCount.0;
@@ -14579,7 +14579,7 @@ rt::function!(F_hipsparseCooSetStridedBatch, C_hipsparseCooSetStridedBatch, c"hi
     ["spMatDescr", "batchCount", "batchStride"],
     |py, [x0, x1, x2]| hipsparseCooSetStridedBatch(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "batchCount")?, rt::call::extract(x2, "batchStride")?));
 
-fn hipsparseCooSetStridedBatch(py: Python<'_>, spMatDescr: rt::PtrArg, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i64>) -> PyResult<PyObject> {
+fn hipsparseCooSetStridedBatch(py: Python<'_>, spMatDescr: rt::PtrArgMut, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCooSetStridedBatch");
     let a_spMatDescr = spMatDescr.addr();
     let a_batchCount = batchCount.0;
@@ -14598,7 +14598,7 @@ rt::function!(F_hipsparseCsrSetStridedBatch, C_hipsparseCsrSetStridedBatch, c"hi
     ["spMatDescr", "batchCount", "offsetsBatchStride", "columnsValuesBatchStride"],
     |py, [x0, x1, x2, x3]| hipsparseCsrSetStridedBatch(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "batchCount")?, rt::call::extract(x2, "offsetsBatchStride")?, rt::call::extract(x3, "columnsValuesBatchStride")?));
 
-fn hipsparseCsrSetStridedBatch(py: Python<'_>, spMatDescr: rt::PtrArg, batchCount: rt::CInt<i32>, offsetsBatchStride: rt::CInt<i64>, columnsValuesBatchStride: rt::CInt<i64>) -> PyResult<PyObject> {
+fn hipsparseCsrSetStridedBatch(py: Python<'_>, spMatDescr: rt::PtrArgMut, batchCount: rt::CInt<i32>, offsetsBatchStride: rt::CInt<i64>, columnsValuesBatchStride: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCsrSetStridedBatch");
     let a_spMatDescr = spMatDescr.addr();
     let a_batchCount = batchCount.0;
@@ -14618,7 +14618,7 @@ rt::function!(F_hipsparseSpMatGetAttribute, C_hipsparseSpMatGetAttribute, c"hips
     ["spMatDescr", "attribute", "data", "dataSize"],
     |py, [x0, x1, x2, x3]| hipsparseSpMatGetAttribute(py, rt::call::extract(x0, "spMatDescr")?, &x1, rt::call::extract(x2, "data")?, rt::call::extract(x3, "dataSize")?));
 
-fn hipsparseSpMatGetAttribute(py: Python<'_>, spMatDescr: rt::PtrArg, attribute: &Bound<'_, PyAny>, data: rt::PtrArg, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipsparseSpMatGetAttribute(py: Python<'_>, spMatDescr: rt::PtrArgMut, attribute: &Bound<'_, PyAny>, data: rt::PtrArgMut, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMatGetAttribute");
     let a_spMatDescr = spMatDescr.addr();
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(23, attribute)?)?;
@@ -14638,7 +14638,7 @@ rt::function!(F_hipsparseSpMatSetAttribute, C_hipsparseSpMatSetAttribute, c"hips
     ["spMatDescr", "attribute", "data", "dataSize"],
     |py, [x0, x1, x2, x3]| hipsparseSpMatSetAttribute(py, rt::call::extract(x0, "spMatDescr")?, &x1, rt::call::extract(x2, "data")?, rt::call::extract(x3, "dataSize")?));
 
-fn hipsparseSpMatSetAttribute(py: Python<'_>, spMatDescr: rt::PtrArg, attribute: &Bound<'_, PyAny>, data: rt::PtrArg, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipsparseSpMatSetAttribute(py: Python<'_>, spMatDescr: rt::PtrArgMut, attribute: &Bound<'_, PyAny>, data: rt::PtrArg, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMatSetAttribute");
     let a_spMatDescr = spMatDescr.addr();
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(23, attribute)?)?;
@@ -14658,7 +14658,7 @@ rt::function!(F_hipsparseCreateDnVec, C_hipsparseCreateDnVec, c"hipsparseCreateD
     ["dnVecDescr", "size", "values", "valueType"],
     |py, [x0, x1, x2, x3]| hipsparseCreateDnVec(py, rt::call::extract(x0, "dnVecDescr")?, rt::call::extract(x1, "size")?, rt::call::extract(x2, "values")?, &x3));
 
-fn hipsparseCreateDnVec(py: Python<'_>, dnVecDescr: rt::PtrArg, size: rt::CInt<i64>, values: rt::PtrArg, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateDnVec(py: Python<'_>, dnVecDescr: rt::PtrArgMut, size: rt::CInt<i64>, values: rt::PtrArgMut, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateDnVec");
     let a_dnVecDescr = dnVecDescr.addr();
     let a_size = size.0;
@@ -14699,7 +14699,7 @@ rt::function!(F_hipsparseDnVecGet, C_hipsparseDnVecGet, c"hipsparseDnVecGet", "h
     ["dnVecDescr", "size", "values", "valueType"],
     |py, [x0, x1, x2, x3]| hipsparseDnVecGet(py, rt::call::extract(x0, "dnVecDescr")?, &x1, rt::call::extract(x2, "values")?, &x3));
 
-fn hipsparseDnVecGet(py: Python<'_>, dnVecDescr: rt::PtrArg, size: &Bound<'_, PyAny>, values: rt::PtrArg, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDnVecGet(py: Python<'_>, dnVecDescr: rt::PtrArgMut, size: &Bound<'_, PyAny>, values: rt::PtrArgMut, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnVecGet");
     let a_dnVecDescr = dnVecDescr.addr();
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
@@ -14721,7 +14721,7 @@ rt::function!(F_hipsparseDnVecGetValues, C_hipsparseDnVecGetValues, c"hipsparseD
     ["dnVecDescr", "values"],
     |py, [x0, x1]| hipsparseDnVecGetValues(py, rt::call::extract(x0, "dnVecDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseDnVecGetValues(py: Python<'_>, dnVecDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDnVecGetValues(py: Python<'_>, dnVecDescr: rt::PtrArgMut, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnVecGetValues");
     let a_dnVecDescr = dnVecDescr.addr();
     let a_values = values.addr();
@@ -14739,7 +14739,7 @@ rt::function!(F_hipsparseDnVecSetValues, C_hipsparseDnVecSetValues, c"hipsparseD
     ["dnVecDescr", "values"],
     |py, [x0, x1]| hipsparseDnVecSetValues(py, rt::call::extract(x0, "dnVecDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseDnVecSetValues(py: Python<'_>, dnVecDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDnVecSetValues(py: Python<'_>, dnVecDescr: rt::PtrArgMut, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnVecSetValues");
     let a_dnVecDescr = dnVecDescr.addr();
     let a_values = values.addr();
@@ -14757,7 +14757,7 @@ rt::function!(F_hipsparseCreateDnMat, C_hipsparseCreateDnMat, c"hipsparseCreateD
     ["dnMatDescr", "rows", "cols", "ld", "values", "valueType", "order"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseCreateDnMat(py, rt::call::extract(x0, "dnMatDescr")?, rt::call::extract(x1, "rows")?, rt::call::extract(x2, "cols")?, rt::call::extract(x3, "ld")?, rt::call::extract(x4, "values")?, &x5, &x6));
 
-fn hipsparseCreateDnMat(py: Python<'_>, dnMatDescr: rt::PtrArg, rows: rt::CInt<i64>, cols: rt::CInt<i64>, ld: rt::CInt<i64>, values: rt::PtrArg, valueType: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateDnMat(py: Python<'_>, dnMatDescr: rt::PtrArgMut, rows: rt::CInt<i64>, cols: rt::CInt<i64>, ld: rt::CInt<i64>, values: rt::PtrArgMut, valueType: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateDnMat");
     let a_dnMatDescr = dnMatDescr.addr();
     let a_rows = rows.0;
@@ -14801,7 +14801,7 @@ rt::function!(F_hipsparseDnMatGet, C_hipsparseDnMatGet, c"hipsparseDnMatGet", "h
     ["dnMatDescr", "rows", "cols", "ld", "values", "valueType", "order"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseDnMatGet(py, rt::call::extract(x0, "dnMatDescr")?, &x1, &x2, &x3, rt::call::extract(x4, "values")?, &x5, &x6));
 
-fn hipsparseDnMatGet(py: Python<'_>, dnMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, ld: &Bound<'_, PyAny>, values: rt::PtrArg, valueType: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDnMatGet(py: Python<'_>, dnMatDescr: rt::PtrArgMut, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, ld: &Bound<'_, PyAny>, values: rt::PtrArgMut, valueType: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnMatGet");
     let a_dnMatDescr = dnMatDescr.addr();
     let p_rows = rt::typed_ptr_arg(rows, None, 8, true)?;
@@ -14829,7 +14829,7 @@ rt::function!(F_hipsparseDnMatGetValues, C_hipsparseDnMatGetValues, c"hipsparseD
     ["dnMatDescr", "values"],
     |py, [x0, x1]| hipsparseDnMatGetValues(py, rt::call::extract(x0, "dnMatDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseDnMatGetValues(py: Python<'_>, dnMatDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDnMatGetValues(py: Python<'_>, dnMatDescr: rt::PtrArgMut, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnMatGetValues");
     let a_dnMatDescr = dnMatDescr.addr();
     let a_values = values.addr();
@@ -14847,7 +14847,7 @@ rt::function!(F_hipsparseDnMatSetValues, C_hipsparseDnMatSetValues, c"hipsparseD
     ["dnMatDescr", "values"],
     |py, [x0, x1]| hipsparseDnMatSetValues(py, rt::call::extract(x0, "dnMatDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseDnMatSetValues(py: Python<'_>, dnMatDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDnMatSetValues(py: Python<'_>, dnMatDescr: rt::PtrArgMut, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnMatSetValues");
     let a_dnMatDescr = dnMatDescr.addr();
     let a_values = values.addr();
@@ -14865,7 +14865,7 @@ rt::function!(F_hipsparseDnMatGetStridedBatch, C_hipsparseDnMatGetStridedBatch, 
     ["dnMatDescr", "batchCount", "batchStride"],
     |py, [x0, x1, x2]| hipsparseDnMatGetStridedBatch(py, rt::call::extract(x0, "dnMatDescr")?, &x1, &x2));
 
-fn hipsparseDnMatGetStridedBatch(py: Python<'_>, dnMatDescr: rt::PtrArg, batchCount: &Bound<'_, PyAny>, batchStride: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDnMatGetStridedBatch(py: Python<'_>, dnMatDescr: rt::PtrArgMut, batchCount: &Bound<'_, PyAny>, batchStride: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnMatGetStridedBatch");
     let a_dnMatDescr = dnMatDescr.addr();
     let p_batchCount = rt::typed_ptr_arg(batchCount, None, 4, true)?;
@@ -14886,7 +14886,7 @@ rt::function!(F_hipsparseDnMatSetStridedBatch, C_hipsparseDnMatSetStridedBatch, 
     ["dnMatDescr", "batchCount", "batchStride"],
     |py, [x0, x1, x2]| hipsparseDnMatSetStridedBatch(py, rt::call::extract(x0, "dnMatDescr")?, rt::call::extract(x1, "batchCount")?, rt::call::extract(x2, "batchStride")?));
 
-fn hipsparseDnMatSetStridedBatch(py: Python<'_>, dnMatDescr: rt::PtrArg, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i64>) -> PyResult<PyObject> {
+fn hipsparseDnMatSetStridedBatch(py: Python<'_>, dnMatDescr: rt::PtrArgMut, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnMatSetStridedBatch");
     let a_dnMatDescr = dnMatDescr.addr();
     let a_batchCount = batchCount.0;
@@ -14905,7 +14905,7 @@ rt::function!(F_hipsparseAxpby, C_hipsparseAxpby, c"hipsparseAxpby", "hipsparseA
     ["handle", "alpha", "vecX", "beta", "vecY"],
     |py, [x0, x1, x2, x3, x4]| hipsparseAxpby(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "vecX")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "vecY")?));
 
-fn hipsparseAxpby(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, vecX: rt::PtrArg, beta: rt::PtrArg, vecY: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseAxpby(py: Python<'_>, handle: rt::PtrArgMut, alpha: rt::PtrArg, vecX: rt::PtrArgMut, beta: rt::PtrArg, vecY: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseAxpby");
     let a_handle = handle.addr();
     let a_alpha = alpha.addr();
@@ -14926,7 +14926,7 @@ rt::function!(F_hipsparseGather, C_hipsparseGather, c"hipsparseGather", "hipspar
     ["handle", "vecY", "vecX"],
     |py, [x0, x1, x2]| hipsparseGather(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "vecY")?, rt::call::extract(x2, "vecX")?));
 
-fn hipsparseGather(py: Python<'_>, handle: rt::PtrArg, vecY: rt::PtrArg, vecX: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseGather(py: Python<'_>, handle: rt::PtrArgMut, vecY: rt::PtrArgMut, vecX: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGather");
     let a_handle = handle.addr();
     let a_vecY = vecY.addr();
@@ -14945,7 +14945,7 @@ rt::function!(F_hipsparseScatter, C_hipsparseScatter, c"hipsparseScatter", "hips
     ["handle", "vecX", "vecY"],
     |py, [x0, x1, x2]| hipsparseScatter(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "vecX")?, rt::call::extract(x2, "vecY")?));
 
-fn hipsparseScatter(py: Python<'_>, handle: rt::PtrArg, vecX: rt::PtrArg, vecY: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScatter(py: Python<'_>, handle: rt::PtrArgMut, vecX: rt::PtrArgMut, vecY: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScatter");
     let a_handle = handle.addr();
     let a_vecX = vecX.addr();
@@ -14964,7 +14964,7 @@ rt::function!(F_hipsparseRot, C_hipsparseRot, c"hipsparseRot", "hipsparseRot",
     ["handle", "c_coeff", "s_coeff", "vecX", "vecY"],
     |py, [x0, x1, x2, x3, x4]| hipsparseRot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "c_coeff")?, rt::call::extract(x2, "s_coeff")?, rt::call::extract(x3, "vecX")?, rt::call::extract(x4, "vecY")?));
 
-fn hipsparseRot(py: Python<'_>, handle: rt::PtrArg, c_coeff: rt::PtrArg, s_coeff: rt::PtrArg, vecX: rt::PtrArg, vecY: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseRot(py: Python<'_>, handle: rt::PtrArgMut, c_coeff: rt::PtrArg, s_coeff: rt::PtrArg, vecX: rt::PtrArgMut, vecY: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseRot");
     let a_handle = handle.addr();
     let a_c_coeff = c_coeff.addr();
@@ -14985,7 +14985,7 @@ rt::function!(F_hipsparseSparseToDense_bufferSize, C_hipsparseSparseToDense_buff
     ["handle", "matA", "matB", "alg", "bufferSize"],
     |py, [x0, x1, x2, x3, x4]| hipsparseSparseToDense_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matA")?, rt::call::extract(x2, "matB")?, &x3, &x4));
 
-fn hipsparseSparseToDense_bufferSize(py: Python<'_>, handle: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, alg: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSparseToDense_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, matA: rt::PtrArgMut, matB: rt::PtrArgMut, alg: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSparseToDense_bufferSize");
     let a_handle = handle.addr();
     let a_matA = matA.addr();
@@ -15007,7 +15007,7 @@ rt::function!(F_hipsparseSparseToDense, C_hipsparseSparseToDense, c"hipsparseSpa
     ["handle", "matA", "matB", "alg", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4]| hipsparseSparseToDense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matA")?, rt::call::extract(x2, "matB")?, &x3, rt::call::extract(x4, "externalBuffer")?));
 
-fn hipsparseSparseToDense(py: Python<'_>, handle: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSparseToDense(py: Python<'_>, handle: rt::PtrArgMut, matA: rt::PtrArgMut, matB: rt::PtrArgMut, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSparseToDense");
     let a_handle = handle.addr();
     let a_matA = matA.addr();
@@ -15028,7 +15028,7 @@ rt::function!(F_hipsparseDenseToSparse_bufferSize, C_hipsparseDenseToSparse_buff
     ["handle", "matA", "matB", "alg", "bufferSize"],
     |py, [x0, x1, x2, x3, x4]| hipsparseDenseToSparse_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matA")?, rt::call::extract(x2, "matB")?, &x3, &x4));
 
-fn hipsparseDenseToSparse_bufferSize(py: Python<'_>, handle: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, alg: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDenseToSparse_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, matA: rt::PtrArgMut, matB: rt::PtrArgMut, alg: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDenseToSparse_bufferSize");
     let a_handle = handle.addr();
     let a_matA = matA.addr();
@@ -15050,7 +15050,7 @@ rt::function!(F_hipsparseDenseToSparse_analysis, C_hipsparseDenseToSparse_analys
     ["handle", "matA", "matB", "alg", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4]| hipsparseDenseToSparse_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matA")?, rt::call::extract(x2, "matB")?, &x3, rt::call::extract(x4, "externalBuffer")?));
 
-fn hipsparseDenseToSparse_analysis(py: Python<'_>, handle: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDenseToSparse_analysis(py: Python<'_>, handle: rt::PtrArgMut, matA: rt::PtrArgMut, matB: rt::PtrArgMut, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDenseToSparse_analysis");
     let a_handle = handle.addr();
     let a_matA = matA.addr();
@@ -15071,7 +15071,7 @@ rt::function!(F_hipsparseDenseToSparse_convert, C_hipsparseDenseToSparse_convert
     ["handle", "matA", "matB", "alg", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4]| hipsparseDenseToSparse_convert(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matA")?, rt::call::extract(x2, "matB")?, &x3, rt::call::extract(x4, "externalBuffer")?));
 
-fn hipsparseDenseToSparse_convert(py: Python<'_>, handle: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDenseToSparse_convert(py: Python<'_>, handle: rt::PtrArgMut, matA: rt::PtrArgMut, matB: rt::PtrArgMut, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDenseToSparse_convert");
     let a_handle = handle.addr();
     let a_matA = matA.addr();
@@ -15092,7 +15092,7 @@ rt::function!(F_hipsparseSpVV_bufferSize, C_hipsparseSpVV_bufferSize, c"hipspars
     ["handle", "opX", "vecX", "vecY", "result", "computeType", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseSpVV_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "vecX")?, rt::call::extract(x3, "vecY")?, rt::call::extract(x4, "result")?, &x5, &x6));
 
-fn hipsparseSpVV_bufferSize(py: Python<'_>, handle: rt::PtrArg, opX: &Bound<'_, PyAny>, vecX: rt::PtrArg, vecY: rt::PtrArg, result: rt::PtrArg, computeType: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpVV_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, opX: &Bound<'_, PyAny>, vecX: rt::PtrArgMut, vecY: rt::PtrArgMut, result: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpVV_bufferSize");
     let a_handle = handle.addr();
     let a_opX = rt::narrow::<u32>(TYPES.enum_arg(7, opX)?)?;
@@ -15116,7 +15116,7 @@ rt::function!(F_hipsparseSpVV, C_hipsparseSpVV, c"hipsparseSpVV", "hipsparseSpVV
     ["handle", "opX", "vecX", "vecY", "result", "computeType", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseSpVV(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "vecX")?, rt::call::extract(x3, "vecY")?, rt::call::extract(x4, "result")?, &x5, rt::call::extract(x6, "externalBuffer")?));
 
-fn hipsparseSpVV(py: Python<'_>, handle: rt::PtrArg, opX: &Bound<'_, PyAny>, vecX: rt::PtrArg, vecY: rt::PtrArg, result: rt::PtrArg, computeType: &Bound<'_, PyAny>, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpVV(py: Python<'_>, handle: rt::PtrArgMut, opX: &Bound<'_, PyAny>, vecX: rt::PtrArgMut, vecY: rt::PtrArgMut, result: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpVV");
     let a_handle = handle.addr();
     let a_opX = rt::narrow::<u32>(TYPES.enum_arg(7, opX)?)?;
@@ -15139,7 +15139,7 @@ rt::function!(F_hipsparseSpMV_bufferSize, C_hipsparseSpMV_bufferSize, c"hipspars
     ["handle", "opA", "alpha", "matA", "vecX", "beta", "vecY", "computeType", "alg", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSpMV_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "vecX")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "vecY")?, &x7, &x8, &x9));
 
-fn hipsparseSpMV_bufferSize(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, vecX: rt::PtrArg, beta: rt::PtrArg, vecY: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpMV_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArgMut, vecX: rt::PtrArgMut, beta: rt::PtrArg, vecY: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMV_bufferSize");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15166,7 +15166,7 @@ rt::function!(F_hipsparseSpMV_preprocess, C_hipsparseSpMV_preprocess, c"hipspars
     ["handle", "opA", "alpha", "matA", "vecX", "beta", "vecY", "computeType", "alg", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSpMV_preprocess(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "vecX")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "vecY")?, &x7, &x8, rt::call::extract(x9, "externalBuffer")?));
 
-fn hipsparseSpMV_preprocess(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, vecX: rt::PtrArg, beta: rt::PtrArg, vecY: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpMV_preprocess(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArgMut, vecX: rt::PtrArgMut, beta: rt::PtrArg, vecY: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMV_preprocess");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15192,7 +15192,7 @@ rt::function!(F_hipsparseSpMV, C_hipsparseSpMV, c"hipsparseSpMV", "hipsparseSpMV
     ["handle", "opA", "alpha", "matA", "vecX", "beta", "vecY", "computeType", "alg", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSpMV(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "vecX")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "vecY")?, &x7, &x8, rt::call::extract(x9, "externalBuffer")?));
 
-fn hipsparseSpMV(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, vecX: rt::PtrArg, beta: rt::PtrArg, vecY: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpMV(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArgMut, vecX: rt::PtrArgMut, beta: rt::PtrArg, vecY: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMV");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15218,7 +15218,7 @@ rt::function!(F_hipsparseSpMM_bufferSize, C_hipsparseSpMM_bufferSize, c"hipspars
     ["handle", "opA", "opB", "alpha", "matA", "matB", "beta", "matC", "computeType", "alg", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpMM_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "matC")?, &x8, &x9, &x10));
 
-fn hipsparseSpMM_bufferSize(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpMM_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArgMut, matB: rt::PtrArgMut, beta: rt::PtrArg, matC: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMM_bufferSize");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15246,7 +15246,7 @@ rt::function!(F_hipsparseSpMM_preprocess, C_hipsparseSpMM_preprocess, c"hipspars
     ["handle", "opA", "opB", "alpha", "matA", "matB", "beta", "matC", "computeType", "alg", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpMM_preprocess(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "matC")?, &x8, &x9, rt::call::extract(x10, "externalBuffer")?));
 
-fn hipsparseSpMM_preprocess(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpMM_preprocess(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArgMut, matB: rt::PtrArgMut, beta: rt::PtrArg, matC: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMM_preprocess");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15273,7 +15273,7 @@ rt::function!(F_hipsparseSpMM, C_hipsparseSpMM, c"hipsparseSpMM", "hipsparseSpMM
     ["handle", "opA", "opB", "alpha", "matA", "matB", "beta", "matC", "computeType", "alg", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpMM(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "matC")?, &x8, &x9, rt::call::extract(x10, "externalBuffer")?));
 
-fn hipsparseSpMM(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpMM(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArgMut, matB: rt::PtrArgMut, beta: rt::PtrArg, matC: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMM");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15339,7 +15339,7 @@ rt::function!(F_hipsparseSpGEMM_workEstimation, C_hipsparseSpGEMM_workEstimation
     ["handle", "opA", "opB", "alpha", "matA", "matB", "beta", "matC", "computeType", "alg", "spgemmDescr", "bufferSize1", "externalBuffer1"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseSpGEMM_workEstimation(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "matC")?, &x8, &x9, rt::call::extract(x10, "spgemmDescr")?, &x11, rt::call::extract(x12, "externalBuffer1")?));
 
-fn hipsparseSpGEMM_workEstimation(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize1: &Bound<'_, PyAny>, externalBuffer1: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpGEMM_workEstimation(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArgMut, matB: rt::PtrArgMut, beta: rt::PtrArg, matC: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize1: &Bound<'_, PyAny>, externalBuffer1: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpGEMM_workEstimation");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15369,7 +15369,7 @@ rt::function!(F_hipsparseSpGEMM_compute, C_hipsparseSpGEMM_compute, c"hipsparseS
     ["handle", "opA", "opB", "alpha", "matA", "matB", "beta", "matC", "computeType", "alg", "spgemmDescr", "bufferSize2", "externalBuffer2"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseSpGEMM_compute(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "matC")?, &x8, &x9, rt::call::extract(x10, "spgemmDescr")?, &x11, rt::call::extract(x12, "externalBuffer2")?));
 
-fn hipsparseSpGEMM_compute(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize2: &Bound<'_, PyAny>, externalBuffer2: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpGEMM_compute(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArgMut, matB: rt::PtrArgMut, beta: rt::PtrArg, matC: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize2: &Bound<'_, PyAny>, externalBuffer2: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpGEMM_compute");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15399,7 +15399,7 @@ rt::function!(F_hipsparseSpGEMM_copy, C_hipsparseSpGEMM_copy, c"hipsparseSpGEMM_
     ["handle", "opA", "opB", "alpha", "matA", "matB", "beta", "matC", "computeType", "alg", "spgemmDescr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpGEMM_copy(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "matC")?, &x8, &x9, rt::call::extract(x10, "spgemmDescr")?));
 
-fn hipsparseSpGEMM_copy(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpGEMM_copy(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArgMut, matB: rt::PtrArgMut, beta: rt::PtrArg, matC: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpGEMM_copy");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15426,7 +15426,7 @@ rt::function!(F_hipsparseSpGEMMreuse_workEstimation, C_hipsparseSpGEMMreuse_work
     ["handle", "opA", "opB", "matA", "matB", "matC", "alg", "spgemmDescr", "bufferSize1", "externalBuffer1"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSpGEMMreuse_workEstimation(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "matB")?, rt::call::extract(x5, "matC")?, &x6, rt::call::extract(x7, "spgemmDescr")?, &x8, rt::call::extract(x9, "externalBuffer1")?));
 
-fn hipsparseSpGEMMreuse_workEstimation(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArg, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize1: &Bound<'_, PyAny>, externalBuffer1: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpGEMMreuse_workEstimation(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, matA: rt::PtrArgMut, matB: rt::PtrArgMut, matC: rt::PtrArgMut, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize1: &Bound<'_, PyAny>, externalBuffer1: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpGEMMreuse_workEstimation");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15453,7 +15453,7 @@ rt::function!(F_hipsparseSpGEMMreuse_nnz, C_hipsparseSpGEMMreuse_nnz, c"hipspars
     ["handle", "opA", "opB", "matA", "matB", "matC", "alg", "spgemmDescr", "bufferSize2", "externalBuffer2", "bufferSize3", "externalBuffer3", "bufferSize4", "externalBuffer4"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSpGEMMreuse_nnz(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "matB")?, rt::call::extract(x5, "matC")?, &x6, rt::call::extract(x7, "spgemmDescr")?, &x8, rt::call::extract(x9, "externalBuffer2")?, &x10, rt::call::extract(x11, "externalBuffer3")?, &x12, rt::call::extract(x13, "externalBuffer4")?));
 
-fn hipsparseSpGEMMreuse_nnz(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArg, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize2: &Bound<'_, PyAny>, externalBuffer2: rt::PtrArg, bufferSize3: &Bound<'_, PyAny>, externalBuffer3: rt::PtrArg, bufferSize4: &Bound<'_, PyAny>, externalBuffer4: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpGEMMreuse_nnz(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, matA: rt::PtrArgMut, matB: rt::PtrArgMut, matC: rt::PtrArgMut, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize2: &Bound<'_, PyAny>, externalBuffer2: rt::PtrArgMut, bufferSize3: &Bound<'_, PyAny>, externalBuffer3: rt::PtrArgMut, bufferSize4: &Bound<'_, PyAny>, externalBuffer4: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpGEMMreuse_nnz");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15486,7 +15486,7 @@ rt::function!(F_hipsparseSpGEMMreuse_compute, C_hipsparseSpGEMMreuse_compute, c"
     ["handle", "opA", "opB", "alpha", "matA", "matB", "beta", "matC", "computeType", "alg", "spgemmDescr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpGEMMreuse_compute(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "matC")?, &x8, &x9, rt::call::extract(x10, "spgemmDescr")?));
 
-fn hipsparseSpGEMMreuse_compute(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpGEMMreuse_compute(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArgMut, matB: rt::PtrArgMut, beta: rt::PtrArg, matC: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpGEMMreuse_compute");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15513,7 +15513,7 @@ rt::function!(F_hipsparseSpGEMMreuse_copy, C_hipsparseSpGEMMreuse_copy, c"hipspa
     ["handle", "opA", "opB", "matA", "matB", "matC", "alg", "spgemmDescr", "bufferSize5", "externalBuffer5"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSpGEMMreuse_copy(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "matB")?, rt::call::extract(x5, "matC")?, &x6, rt::call::extract(x7, "spgemmDescr")?, &x8, rt::call::extract(x9, "externalBuffer5")?));
 
-fn hipsparseSpGEMMreuse_copy(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArg, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize5: &Bound<'_, PyAny>, externalBuffer5: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpGEMMreuse_copy(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, matA: rt::PtrArgMut, matB: rt::PtrArgMut, matC: rt::PtrArgMut, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize5: &Bound<'_, PyAny>, externalBuffer5: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpGEMMreuse_copy");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15540,7 +15540,7 @@ rt::function!(F_hipsparseSDDMM_bufferSize, C_hipsparseSDDMM_bufferSize, c"hipspa
     ["handle", "opA", "opB", "alpha", "A", "B", "beta", "C", "computeType", "alg", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSDDMM_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "B")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "C")?, &x8, &x9, &x10));
 
-fn hipsparseSDDMM_bufferSize(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, A: rt::PtrArg, B: rt::PtrArg, beta: rt::PtrArg, C: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSDDMM_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, A: rt::PtrArgMut, B: rt::PtrArgMut, beta: rt::PtrArg, C: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSDDMM_bufferSize");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15568,7 +15568,7 @@ rt::function!(F_hipsparseSDDMM_preprocess, C_hipsparseSDDMM_preprocess, c"hipspa
     ["handle", "opA", "opB", "alpha", "A", "B", "beta", "C", "computeType", "alg", "tempBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSDDMM_preprocess(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "B")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "C")?, &x8, &x9, rt::call::extract(x10, "tempBuffer")?));
 
-fn hipsparseSDDMM_preprocess(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, A: rt::PtrArg, B: rt::PtrArg, beta: rt::PtrArg, C: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, tempBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSDDMM_preprocess(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, A: rt::PtrArgMut, B: rt::PtrArgMut, beta: rt::PtrArg, C: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, tempBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSDDMM_preprocess");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15595,7 +15595,7 @@ rt::function!(F_hipsparseSDDMM, C_hipsparseSDDMM, c"hipsparseSDDMM", "hipsparseS
     ["handle", "opA", "opB", "alpha", "A", "B", "beta", "C", "computeType", "alg", "tempBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSDDMM(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "B")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "C")?, &x8, &x9, rt::call::extract(x10, "tempBuffer")?));
 
-fn hipsparseSDDMM(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, A: rt::PtrArg, B: rt::PtrArg, beta: rt::PtrArg, C: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, tempBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSDDMM(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, A: rt::PtrArgMut, B: rt::PtrArgMut, beta: rt::PtrArg, C: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, tempBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSDDMM");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15661,7 +15661,7 @@ rt::function!(F_hipsparseSpSV_bufferSize, C_hipsparseSpSV_bufferSize, c"hipspars
     ["handle", "opA", "alpha", "matA", "x", "y", "computeType", "alg", "spsvDescr", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSpSV_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "y")?, &x6, &x7, rt::call::extract(x8, "spsvDescr")?, &x9));
 
-fn hipsparseSpSV_bufferSize(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, x: rt::PtrArg, y: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsvDescr: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpSV_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArgMut, x: rt::PtrArgMut, y: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsvDescr: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpSV_bufferSize");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15688,7 +15688,7 @@ rt::function!(F_hipsparseSpSV_analysis, C_hipsparseSpSV_analysis, c"hipsparseSpS
     ["handle", "opA", "alpha", "matA", "x", "y", "computeType", "alg", "spsvDescr", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSpSV_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "y")?, &x6, &x7, rt::call::extract(x8, "spsvDescr")?, rt::call::extract(x9, "externalBuffer")?));
 
-fn hipsparseSpSV_analysis(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, x: rt::PtrArg, y: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsvDescr: rt::PtrArg, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpSV_analysis(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArgMut, x: rt::PtrArgMut, y: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsvDescr: rt::PtrArg, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpSV_analysis");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15714,7 +15714,7 @@ rt::function!(F_hipsparseSpSV_solve, C_hipsparseSpSV_solve, c"hipsparseSpSV_solv
     ["handle", "opA", "alpha", "matA", "x", "y", "computeType", "alg", "spsvDescr", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSpSV_solve(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "y")?, &x6, &x7, rt::call::extract(x8, "spsvDescr")?, rt::call::extract(x9, "externalBuffer")?));
 
-fn hipsparseSpSV_solve(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, x: rt::PtrArg, y: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsvDescr: rt::PtrArg, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpSV_solve(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArgMut, x: rt::PtrArgMut, y: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsvDescr: rt::PtrArg, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpSV_solve");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15779,7 +15779,7 @@ rt::function!(F_hipsparseSpSM_bufferSize, C_hipsparseSpSM_bufferSize, c"hipspars
     ["handle", "opA", "opB", "alpha", "matA", "matB", "matC", "computeType", "alg", "spsmDescr", "bufferSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpSM_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "matC")?, &x7, &x8, rt::call::extract(x9, "spsmDescr")?, &x10));
 
-fn hipsparseSpSM_bufferSize(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsmDescr: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpSM_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArgMut, matB: rt::PtrArgMut, matC: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsmDescr: rt::PtrArg, bufferSize: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpSM_bufferSize");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15807,7 +15807,7 @@ rt::function!(F_hipsparseSpSM_analysis, C_hipsparseSpSM_analysis, c"hipsparseSpS
     ["handle", "opA", "opB", "alpha", "matA", "matB", "matC", "computeType", "alg", "spsmDescr", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpSM_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "matC")?, &x7, &x8, rt::call::extract(x9, "spsmDescr")?, rt::call::extract(x10, "externalBuffer")?));
 
-fn hipsparseSpSM_analysis(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsmDescr: rt::PtrArg, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpSM_analysis(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArgMut, matB: rt::PtrArgMut, matC: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsmDescr: rt::PtrArg, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpSM_analysis");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15834,7 +15834,7 @@ rt::function!(F_hipsparseSpSM_solve, C_hipsparseSpSM_solve, c"hipsparseSpSM_solv
     ["handle", "opA", "opB", "alpha", "matA", "matB", "matC", "computeType", "alg", "spsmDescr", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpSM_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "matC")?, &x7, &x8, rt::call::extract(x9, "spsmDescr")?, rt::call::extract(x10, "externalBuffer")?));
 
-fn hipsparseSpSM_solve(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsmDescr: rt::PtrArg, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpSM_solve(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArgMut, matB: rt::PtrArgMut, matC: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsmDescr: rt::PtrArg, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpSM_solve");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -16426,6 +16426,7 @@ static FOREIGN: &[(&str, &rt::TypeRegistry, usize)] = &[
     ("double2", &super::hip::TYPES, 132),
     ("float2", &super::hip::TYPES, 128),
     ("hipDataType", &super::hip::TYPES, 53),
+    ("hipError_t", &super::hip::TYPES, 1),
     ("ihipStream_t", &super::hip::TYPES, 182),
 ];
 

@@ -142,7 +142,7 @@ pub mod hip {
     /// CUDA's cuMemGetAddressRange on HIP's hipMemGetAddressRange, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuMemGetAddressRange", signature = (dptr))]
-    fn v12_cuMemGetAddressRange(py: Python<'_>, dptr: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cuMemGetAddressRange(py: Python<'_>, dptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAddressRange");
         let (dptr,) = (dptr,);
         let mut o_pbase: usize = Default::default();
@@ -208,7 +208,7 @@ pub mod hip {
     /// CUDA's cuMemHostGetDevicePointer on HIP's hipHostGetDevicePointer, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuMemHostGetDevicePointer", signature = (p, Flags))]
-    fn v12_cuMemHostGetDevicePointer(py: Python<'_>, p: rt::PtrArg, Flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v12_cuMemHostGetDevicePointer(py: Python<'_>, p: rt::PtrArgMut, Flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostGetDevicePointer");
         let (hstPtr, flags,) = (p, Flags,);
         let mut o_devPtr: usize = Default::default();
@@ -295,7 +295,7 @@ pub mod hip {
     /// CUDA's cuMemAddressReserve on HIP's hipMemAddressReserve, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuMemAddressReserve", signature = (size, alignment, addr, flags))]
-    fn v12_cuMemAddressReserve(py: Python<'_>, size: rt::CInt<u64>, alignment: rt::CInt<u64>, addr: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v12_cuMemAddressReserve(py: Python<'_>, size: rt::CInt<u64>, alignment: rt::CInt<u64>, addr: rt::PtrArgMut, flags: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAddressReserve");
         let (size, alignment, addr, flags,) = (size, alignment, addr, flags,);
         let mut o_ptr: usize = Default::default();
@@ -319,7 +319,7 @@ pub mod hip {
     /// CUDA's cuMemImportFromShareableHandle on HIP's hipMemImportFromShareableHandle, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuMemImportFromShareableHandle", signature = (osHandle, shHandleType))]
-    fn v12_cuMemImportFromShareableHandle(py: Python<'_>, osHandle: rt::PtrArg, shHandleType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    fn v12_cuMemImportFromShareableHandle(py: Python<'_>, osHandle: rt::PtrArgMut, shHandleType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemImportFromShareableHandle");
         let (osHandle, shHandleType,) = (osHandle, shHandleType,);
         let mut o_handle: usize = Default::default();
@@ -341,7 +341,7 @@ pub mod hip {
     /// CUDA's cuMemRetainAllocationHandle on HIP's hipMemRetainAllocationHandle, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuMemRetainAllocationHandle", signature = (addr))]
-    fn v12_cuMemRetainAllocationHandle(py: Python<'_>, addr: rt::PtrArg) -> PyResult<PyObject> {
+    fn v12_cuMemRetainAllocationHandle(py: Python<'_>, addr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRetainAllocationHandle");
         let (addr,) = (addr,);
         let mut o_handle: usize = Default::default();
@@ -434,7 +434,7 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem, bufferDesc,) = (rt::PtrArg::convert(&__zero, false)?, bufferDesc,);
+        let (extMem, bufferDesc,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?), bufferDesc,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
         let a_extMem = extMem.addr();
@@ -549,7 +549,7 @@ pub mod hip {
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuStreamWaitValue32", signature = (stream, addr, value, flags))]
-    fn v12_cuStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArg, value: Option<rt::CInt<u32>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v12_cuStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArgMut, value: Option<rt::CInt<u32>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue32");
         let (stream, ptr, value, flags, mask,) = (stream, addr, value.unwrap_or(rt::CInt(0)), flags, rt::CInt(0),);
         let a_stream = stream.addr();
@@ -572,7 +572,7 @@ pub mod hip {
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cuStreamWaitValue64", signature = (stream, addr, value, flags))]
-    fn v12_cuStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArg, value: Option<rt::CInt<u64>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v12_cuStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArgMut, value: Option<rt::CInt<u64>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue64");
         let (stream, ptr, value, flags, mask,) = (stream, addr, value.unwrap_or(rt::CInt(0)), flags, rt::CInt(0),);
         let a_stream = stream.addr();
@@ -845,7 +845,7 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem, bufferDesc,) = (rt::PtrArg::convert(&__zero, false)?, bufferDesc,);
+        let (extMem, bufferDesc,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?), bufferDesc,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
         let a_extMem = extMem.addr();
@@ -1119,7 +1119,7 @@ pub mod hip {
     /// CUDA's cudaHostGetDevicePointer on HIP's hipHostGetDevicePointer, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaHostGetDevicePointer", signature = (pHost, flags))]
-    fn v12_cudaHostGetDevicePointer(py: Python<'_>, pHost: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v12_cudaHostGetDevicePointer(py: Python<'_>, pHost: rt::PtrArgMut, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostGetDevicePointer");
         let (hstPtr, flags,) = (pHost, flags,);
         let mut o_devPtr: usize = Default::default();
@@ -1274,7 +1274,7 @@ pub mod hip {
     /// CUDA's cudaGetDriverEntryPoint on HIP's hipGetProcAddress, with cuda-python's calling convention (cuda-bindings 12).
     #[pyfunction]
     #[pyo3(name = "cudaGetDriverEntryPoint", signature = (symbol, funcPtr, flags))]
-    fn v12_cudaGetDriverEntryPoint(py: Python<'_>, symbol: rt::CStrArg, funcPtr: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v12_cudaGetDriverEntryPoint(py: Python<'_>, symbol: rt::CStrArg, funcPtr: rt::PtrArgMut, flags: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetProcAddress");
         let (symbol, pfn, hipVersion, flags,) = (symbol, funcPtr, rt::CInt(0), flags,);
         let a_symbol = symbol.addr();
@@ -1431,7 +1431,7 @@ pub mod hip {
     /// CUDA's cuMemGetAddressRange on HIP's hipMemGetAddressRange, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuMemGetAddressRange", signature = (dptr))]
-    fn v13_cuMemGetAddressRange(py: Python<'_>, dptr: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cuMemGetAddressRange(py: Python<'_>, dptr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemGetAddressRange");
         let (dptr,) = (dptr,);
         let mut o_pbase: usize = Default::default();
@@ -1497,7 +1497,7 @@ pub mod hip {
     /// CUDA's cuMemHostGetDevicePointer on HIP's hipHostGetDevicePointer, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuMemHostGetDevicePointer", signature = (p, Flags))]
-    fn v13_cuMemHostGetDevicePointer(py: Python<'_>, p: rt::PtrArg, Flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v13_cuMemHostGetDevicePointer(py: Python<'_>, p: rt::PtrArgMut, Flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostGetDevicePointer");
         let (hstPtr, flags,) = (p, Flags,);
         let mut o_devPtr: usize = Default::default();
@@ -1584,7 +1584,7 @@ pub mod hip {
     /// CUDA's cuMemAddressReserve on HIP's hipMemAddressReserve, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuMemAddressReserve", signature = (size, alignment, addr, flags))]
-    fn v13_cuMemAddressReserve(py: Python<'_>, size: rt::CInt<u64>, alignment: rt::CInt<u64>, addr: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v13_cuMemAddressReserve(py: Python<'_>, size: rt::CInt<u64>, alignment: rt::CInt<u64>, addr: rt::PtrArgMut, flags: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemAddressReserve");
         let (size, alignment, addr, flags,) = (size, alignment, addr, flags,);
         let mut o_ptr: usize = Default::default();
@@ -1608,7 +1608,7 @@ pub mod hip {
     /// CUDA's cuMemImportFromShareableHandle on HIP's hipMemImportFromShareableHandle, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuMemImportFromShareableHandle", signature = (osHandle, shHandleType))]
-    fn v13_cuMemImportFromShareableHandle(py: Python<'_>, osHandle: rt::PtrArg, shHandleType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    fn v13_cuMemImportFromShareableHandle(py: Python<'_>, osHandle: rt::PtrArgMut, shHandleType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemImportFromShareableHandle");
         let (osHandle, shHandleType,) = (osHandle, shHandleType,);
         let mut o_handle: usize = Default::default();
@@ -1630,7 +1630,7 @@ pub mod hip {
     /// CUDA's cuMemRetainAllocationHandle on HIP's hipMemRetainAllocationHandle, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuMemRetainAllocationHandle", signature = (addr))]
-    fn v13_cuMemRetainAllocationHandle(py: Python<'_>, addr: rt::PtrArg) -> PyResult<PyObject> {
+    fn v13_cuMemRetainAllocationHandle(py: Python<'_>, addr: rt::PtrArgMut) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemRetainAllocationHandle");
         let (addr,) = (addr,);
         let mut o_handle: usize = Default::default();
@@ -1747,7 +1747,7 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_3.get(py)?.getattr("CUDA_ERROR_NOT_SUPPORTED")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem, bufferDesc,) = (rt::PtrArg::convert(&__zero, false)?, bufferDesc,);
+        let (extMem, bufferDesc,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?), bufferDesc,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
         let a_extMem = extMem.addr();
@@ -1862,7 +1862,7 @@ pub mod hip {
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuStreamWaitValue32", signature = (stream, addr, value, flags))]
-    fn v13_cuStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArg, value: Option<rt::CInt<u32>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v13_cuStreamWaitValue32(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArgMut, value: Option<rt::CInt<u32>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue32");
         let (stream, ptr, value, flags, mask,) = (stream, addr, value.unwrap_or(rt::CInt(0)), flags, rt::CInt(0),);
         let a_stream = stream.addr();
@@ -1885,7 +1885,7 @@ pub mod hip {
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cuStreamWaitValue64", signature = (stream, addr, value, flags))]
-    fn v13_cuStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArg, value: Option<rt::CInt<u64>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v13_cuStreamWaitValue64(py: Python<'_>, stream: rt::PtrArg, addr: rt::PtrArgMut, value: Option<rt::CInt<u64>>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipStreamWaitValue64");
         let (stream, ptr, value, flags, mask,) = (stream, addr, value.unwrap_or(rt::CInt(0)), flags, rt::CInt(0),);
         let a_stream = stream.addr();
@@ -2232,7 +2232,7 @@ pub mod hip {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipExternalMemoryGetMappedBuffer");
         if !rt::is_null_input(extMem)? { return rt::tuple(py, [IMPORTED_8.get(py)?.getattr("cudaErrorNotSupported")?.unbind(), py.None()]); }
         let __zero = pyo3::types::PyInt::new(py, 0).into_any();
-        let (extMem, bufferDesc,) = (rt::PtrArg::convert(&__zero, false)?, bufferDesc,);
+        let (extMem, bufferDesc,) = (rt::PtrArgMut(rt::PtrArg::convert(&__zero, false)?), bufferDesc,);
         let mut o_devPtr: usize = Default::default();
         let a_devPtr = &mut o_devPtr as *mut usize as usize;
         let a_extMem = extMem.addr();
@@ -2506,7 +2506,7 @@ pub mod hip {
     /// CUDA's cudaHostGetDevicePointer on HIP's hipHostGetDevicePointer, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaHostGetDevicePointer", signature = (pHost, flags))]
-    fn v13_cudaHostGetDevicePointer(py: Python<'_>, pHost: rt::PtrArg, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+    fn v13_cudaHostGetDevicePointer(py: Python<'_>, pHost: rt::PtrArgMut, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipHostGetDevicePointer");
         let (hstPtr, flags,) = (pHost, flags,);
         let mut o_devPtr: usize = Default::default();
@@ -2689,7 +2689,7 @@ pub mod hip {
     /// CUDA's cudaGetDriverEntryPoint on HIP's hipGetProcAddress, with cuda-python's calling convention (cuda-bindings 13).
     #[pyfunction]
     #[pyo3(name = "cudaGetDriverEntryPoint", signature = (symbol, funcPtr, flags))]
-    fn v13_cudaGetDriverEntryPoint(py: Python<'_>, symbol: rt::CStrArg, funcPtr: rt::PtrArg, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+    fn v13_cudaGetDriverEntryPoint(py: Python<'_>, symbol: rt::CStrArg, funcPtr: rt::PtrArgMut, flags: rt::CInt<u64>) -> PyResult<PyObject> {
         static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipGetProcAddress");
         let (symbol, pfn, hipVersion, flags,) = (symbol, funcPtr, rt::CInt(0), flags,);
         let a_symbol = symbol.addr();

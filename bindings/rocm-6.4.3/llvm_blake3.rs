@@ -50,8 +50,8 @@ fn llvm_blake3_version(py: Python<'_>) -> PyResult<PyObject> {
     Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_llvm_blake3_hasher_init, C_llvm_blake3_hasher_init, c"llvm_blake3_hasher_init", "llvm_blake3_hasher_init",
-    c"llvm_blake3_hasher_init(self_)\n--\n\nArgs:\n    self",
-    ["self_"],
+    c"llvm_blake3_hasher_init(self)\n--\n\nArgs:\n    self",
+    ["self"],
     |py, [x0]| llvm_blake3_hasher_init(py, &x0));
 
 fn llvm_blake3_hasher_init(py: Python<'_>, self_: &Bound<'_, PyAny>) -> PyResult<PyObject> {
@@ -68,8 +68,8 @@ fn llvm_blake3_hasher_init(py: Python<'_>, self_: &Bound<'_, PyAny>) -> PyResult
     Ok(py.None())
 }
 rt::function!(F_llvm_blake3_hasher_init_keyed, C_llvm_blake3_hasher_init_keyed, c"llvm_blake3_hasher_init_keyed", "llvm_blake3_hasher_init_keyed",
-    c"llvm_blake3_hasher_init_keyed(self_, key)\n--\n\nArgs:\n    self\n    key",
-    ["self_", "key"],
+    c"llvm_blake3_hasher_init_keyed(self, key)\n--\n\nArgs:\n    self\n    key",
+    ["self", "key"],
     |py, [x0, x1]| llvm_blake3_hasher_init_keyed(py, &x0, &x1));
 
 fn llvm_blake3_hasher_init_keyed(py: Python<'_>, self_: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<PyObject> {
@@ -88,8 +88,8 @@ fn llvm_blake3_hasher_init_keyed(py: Python<'_>, self_: &Bound<'_, PyAny>, key: 
     Ok(py.None())
 }
 rt::function!(F_llvm_blake3_hasher_init_derive_key, C_llvm_blake3_hasher_init_derive_key, c"llvm_blake3_hasher_init_derive_key", "llvm_blake3_hasher_init_derive_key",
-    c"llvm_blake3_hasher_init_derive_key(self_, context)\n--\n\nArgs:\n    self\n    context",
-    ["self_", "context"],
+    c"llvm_blake3_hasher_init_derive_key(self, context)\n--\n\nArgs:\n    self\n    context",
+    ["self", "context"],
     |py, [x0, x1]| llvm_blake3_hasher_init_derive_key(py, &x0, rt::call::extract(x1, "context")?));
 
 fn llvm_blake3_hasher_init_derive_key(py: Python<'_>, self_: &Bound<'_, PyAny>, context: rt::CStrArg) -> PyResult<PyObject> {
@@ -107,8 +107,8 @@ fn llvm_blake3_hasher_init_derive_key(py: Python<'_>, self_: &Bound<'_, PyAny>, 
     Ok(py.None())
 }
 rt::function!(F_llvm_blake3_hasher_init_derive_key_raw, C_llvm_blake3_hasher_init_derive_key_raw, c"llvm_blake3_hasher_init_derive_key_raw", "llvm_blake3_hasher_init_derive_key_raw",
-    c"llvm_blake3_hasher_init_derive_key_raw(self_, context, context_len)\n--\n\nArgs:\n    self\n    context\n    context_len",
-    ["self_", "context", "context_len"],
+    c"llvm_blake3_hasher_init_derive_key_raw(self, context, context_len)\n--\n\nArgs:\n    self\n    context\n    context_len",
+    ["self", "context", "context_len"],
     |py, [x0, x1, x2]| llvm_blake3_hasher_init_derive_key_raw(py, &x0, rt::call::extract(x1, "context")?, rt::call::extract(x2, "context_len")?));
 
 fn llvm_blake3_hasher_init_derive_key_raw(py: Python<'_>, self_: &Bound<'_, PyAny>, context: rt::PtrArg, context_len: rt::CInt<u64>) -> PyResult<PyObject> {
@@ -127,8 +127,8 @@ fn llvm_blake3_hasher_init_derive_key_raw(py: Python<'_>, self_: &Bound<'_, PyAn
     Ok(py.None())
 }
 rt::function!(F_llvm_blake3_hasher_update, C_llvm_blake3_hasher_update, c"llvm_blake3_hasher_update", "llvm_blake3_hasher_update",
-    c"llvm_blake3_hasher_update(self_, input, input_len)\n--\n\nArgs:\n    self\n    input\n    input_len",
-    ["self_", "input", "input_len"],
+    c"llvm_blake3_hasher_update(self, input, input_len)\n--\n\nArgs:\n    self\n    input\n    input_len",
+    ["self", "input", "input_len"],
     |py, [x0, x1, x2]| llvm_blake3_hasher_update(py, &x0, rt::call::extract(x1, "input")?, rt::call::extract(x2, "input_len")?));
 
 fn llvm_blake3_hasher_update(py: Python<'_>, self_: &Bound<'_, PyAny>, input: rt::PtrArg, input_len: rt::CInt<u64>) -> PyResult<PyObject> {
@@ -147,8 +147,8 @@ fn llvm_blake3_hasher_update(py: Python<'_>, self_: &Bound<'_, PyAny>, input: rt
     Ok(py.None())
 }
 rt::function!(F_llvm_blake3_hasher_finalize, C_llvm_blake3_hasher_finalize, c"llvm_blake3_hasher_finalize", "llvm_blake3_hasher_finalize",
-    c"llvm_blake3_hasher_finalize(self_, out, out_len)\n--\n\nArgs:\n    self\n    out\n    out_len",
-    ["self_", "out", "out_len"],
+    c"llvm_blake3_hasher_finalize(self, out, out_len)\n--\n\nArgs:\n    self\n    out\n    out_len",
+    ["self", "out", "out_len"],
     |py, [x0, x1, x2]| llvm_blake3_hasher_finalize(py, &x0, &x1, rt::call::extract(x2, "out_len")?));
 
 fn llvm_blake3_hasher_finalize(py: Python<'_>, self_: &Bound<'_, PyAny>, out: &Bound<'_, PyAny>, out_len: rt::CInt<u64>) -> PyResult<PyObject> {
@@ -168,8 +168,8 @@ fn llvm_blake3_hasher_finalize(py: Python<'_>, self_: &Bound<'_, PyAny>, out: &B
     Ok(py.None())
 }
 rt::function!(F_llvm_blake3_hasher_finalize_seek, C_llvm_blake3_hasher_finalize_seek, c"llvm_blake3_hasher_finalize_seek", "llvm_blake3_hasher_finalize_seek",
-    c"llvm_blake3_hasher_finalize_seek(self_, seek, out, out_len)\n--\n\nArgs:\n    self\n    seek\n    out\n    out_len",
-    ["self_", "seek", "out", "out_len"],
+    c"llvm_blake3_hasher_finalize_seek(self, seek, out, out_len)\n--\n\nArgs:\n    self\n    seek\n    out\n    out_len",
+    ["self", "seek", "out", "out_len"],
     |py, [x0, x1, x2, x3]| llvm_blake3_hasher_finalize_seek(py, &x0, rt::call::extract(x1, "seek")?, &x2, rt::call::extract(x3, "out_len")?));
 
 fn llvm_blake3_hasher_finalize_seek(py: Python<'_>, self_: &Bound<'_, PyAny>, seek: rt::CInt<u64>, out: &Bound<'_, PyAny>, out_len: rt::CInt<u64>) -> PyResult<PyObject> {
@@ -190,8 +190,8 @@ fn llvm_blake3_hasher_finalize_seek(py: Python<'_>, self_: &Bound<'_, PyAny>, se
     Ok(py.None())
 }
 rt::function!(F_llvm_blake3_hasher_reset, C_llvm_blake3_hasher_reset, c"llvm_blake3_hasher_reset", "llvm_blake3_hasher_reset",
-    c"llvm_blake3_hasher_reset(self_)\n--\n\nArgs:\n    self",
-    ["self_"],
+    c"llvm_blake3_hasher_reset(self)\n--\n\nArgs:\n    self",
+    ["self"],
     |py, [x0]| llvm_blake3_hasher_reset(py, &x0));
 
 fn llvm_blake3_hasher_reset(py: Python<'_>, self_: &Bound<'_, PyAny>) -> PyResult<PyObject> {

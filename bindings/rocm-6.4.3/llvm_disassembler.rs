@@ -36,7 +36,7 @@ rt::function!(F_LLVMCreateDisasm, C_LLVMCreateDisasm, c"LLVMCreateDisasm", "LLVM
     ["TripleName", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
     |py, [x0, x1, x2, x3, x4]| LLVMCreateDisasm(py, rt::call::extract(x0, "TripleName")?, rt::call::extract(x1, "DisInfo")?, rt::call::extract(x2, "TagType")?, rt::call::extract(x3, "GetOpInfo")?, rt::call::extract(x4, "SymbolLookUp")?));
 
-fn LLVMCreateDisasm(py: Python<'_>, TripleName: rt::CStrArg, DisInfo: rt::PtrArg, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateDisasm(py: Python<'_>, TripleName: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasm");
     let a_TripleName = TripleName.addr();
     let a_DisInfo = DisInfo.addr();
@@ -57,7 +57,7 @@ rt::function!(F_LLVMCreateDisasmCPU, C_LLVMCreateDisasmCPU, c"LLVMCreateDisasmCP
     ["Triple", "CPU", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMCreateDisasmCPU(py, rt::call::extract(x0, "Triple")?, rt::call::extract(x1, "CPU")?, rt::call::extract(x2, "DisInfo")?, rt::call::extract(x3, "TagType")?, rt::call::extract(x4, "GetOpInfo")?, rt::call::extract(x5, "SymbolLookUp")?));
 
-fn LLVMCreateDisasmCPU(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, DisInfo: rt::PtrArg, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateDisasmCPU(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasmCPU");
     let a_Triple = Triple.addr();
     let a_CPU = CPU.addr();
@@ -79,7 +79,7 @@ rt::function!(F_LLVMCreateDisasmCPUFeatures, C_LLVMCreateDisasmCPUFeatures, c"LL
     ["Triple", "CPU", "Features", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMCreateDisasmCPUFeatures(py, rt::call::extract(x0, "Triple")?, rt::call::extract(x1, "CPU")?, rt::call::extract(x2, "Features")?, rt::call::extract(x3, "DisInfo")?, rt::call::extract(x4, "TagType")?, rt::call::extract(x5, "GetOpInfo")?, rt::call::extract(x6, "SymbolLookUp")?));
 
-fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, Features: rt::CStrArg, DisInfo: rt::PtrArg, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, Features: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: rt::PtrArg, SymbolLookUp: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasmCPUFeatures");
     let a_Triple = Triple.addr();
     let a_CPU = CPU.addr();
@@ -102,7 +102,7 @@ rt::function!(F_LLVMSetDisasmOptions, C_LLVMSetDisasmOptions, c"LLVMSetDisasmOpt
     ["DC", "Options"],
     |py, [x0, x1]| LLVMSetDisasmOptions(py, rt::call::extract(x0, "DC")?, rt::call::extract(x1, "Options")?));
 
-fn LLVMSetDisasmOptions(py: Python<'_>, DC: rt::PtrArg, Options: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMSetDisasmOptions(py: Python<'_>, DC: rt::PtrArgMut, Options: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetDisasmOptions");
     let a_DC = DC.addr();
     let a_Options = Options.0;
@@ -120,7 +120,7 @@ rt::function!(F_LLVMDisasmDispose, C_LLVMDisasmDispose, c"LLVMDisasmDispose", "L
     ["DC"],
     |py, [x0]| LLVMDisasmDispose(py, rt::call::extract(x0, "DC")?));
 
-fn LLVMDisasmDispose(py: Python<'_>, DC: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMDisasmDispose(py: Python<'_>, DC: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisasmDispose");
     let a_DC = DC.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -137,7 +137,7 @@ rt::function!(F_LLVMDisasmInstruction, C_LLVMDisasmInstruction, c"LLVMDisasmInst
     ["DC", "Bytes", "BytesSize", "PC", "OutString", "OutStringSize"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMDisasmInstruction(py, rt::call::extract(x0, "DC")?, &x1, rt::call::extract(x2, "BytesSize")?, rt::call::extract(x3, "PC")?, rt::call::extract(x4, "OutString")?, rt::call::extract(x5, "OutStringSize")?));
 
-fn LLVMDisasmInstruction(py: Python<'_>, DC: rt::PtrArg, Bytes: &Bound<'_, PyAny>, BytesSize: rt::CInt<u64>, PC: rt::CInt<u64>, OutString: rt::PtrArg, OutStringSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDisasmInstruction(py: Python<'_>, DC: rt::PtrArgMut, Bytes: &Bound<'_, PyAny>, BytesSize: rt::CInt<u64>, PC: rt::CInt<u64>, OutString: rt::PtrArgMut, OutStringSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisasmInstruction");
     let a_DC = DC.addr();
     let p_Bytes = rt::typed_ptr_arg(Bytes, None, 1, true)?;

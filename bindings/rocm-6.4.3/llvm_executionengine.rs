@@ -97,7 +97,7 @@ rt::function!(F_LLVMCreateGenericValueOfPointer, C_LLVMCreateGenericValueOfPoint
     ["P"],
     |py, [x0]| LLVMCreateGenericValueOfPointer(py, rt::call::extract(x0, "P")?));
 
-fn LLVMCreateGenericValueOfPointer(py: Python<'_>, P: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateGenericValueOfPointer(py: Python<'_>, P: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGenericValueOfPointer");
     let a_P = P.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -407,7 +407,7 @@ fn LLVMRunFunction(py: Python<'_>, EE: rt::PtrArg, F: rt::PtrArg, NumArgs: rt::C
     let a_EE = EE.addr();
     let a_F = F.addr();
     let a_NumArgs = NumArgs.0;
-    let mut h_Args = TYPES.handle_ref(1, Args, true)?;
+    let mut h_Args = TYPES.handle_ref(1, Args, false)?;
     let a_Args = h_Args.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -553,7 +553,7 @@ rt::function!(F_LLVMAddGlobalMapping, C_LLVMAddGlobalMapping, c"LLVMAddGlobalMap
     ["EE", "Global", "Addr"],
     |py, [x0, x1, x2]| LLVMAddGlobalMapping(py, rt::call::extract(x0, "EE")?, rt::call::extract(x1, "Global")?, rt::call::extract(x2, "Addr")?));
 
-fn LLVMAddGlobalMapping(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg, Addr: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddGlobalMapping(py: Python<'_>, EE: rt::PtrArg, Global: rt::PtrArg, Addr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobalMapping");
     let a_EE = EE.addr();
     let a_Global = Global.addr();
@@ -645,7 +645,7 @@ rt::function!(F_LLVMCreateSimpleMCJITMemoryManager, C_LLVMCreateSimpleMCJITMemor
     ["Opaque", "AllocateCodeSection", "AllocateDataSection", "FinalizeMemory", "Destroy"],
     |py, [x0, x1, x2, x3, x4]| LLVMCreateSimpleMCJITMemoryManager(py, rt::call::extract(x0, "Opaque")?, rt::call::extract(x1, "AllocateCodeSection")?, rt::call::extract(x2, "AllocateDataSection")?, rt::call::extract(x3, "FinalizeMemory")?, rt::call::extract(x4, "Destroy")?));
 
-fn LLVMCreateSimpleMCJITMemoryManager(py: Python<'_>, Opaque: rt::PtrArg, AllocateCodeSection: rt::PtrArg, AllocateDataSection: rt::PtrArg, FinalizeMemory: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMCreateSimpleMCJITMemoryManager(py: Python<'_>, Opaque: rt::PtrArgMut, AllocateCodeSection: rt::PtrArg, AllocateDataSection: rt::PtrArg, FinalizeMemory: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateSimpleMCJITMemoryManager");
     let a_Opaque = Opaque.addr();
     let a_AllocateCodeSection = AllocateCodeSection.addr();

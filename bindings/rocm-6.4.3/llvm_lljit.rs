@@ -90,7 +90,7 @@ rt::function!(F_LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator, C_LLVMOrcLLJITB
     ["Builder", "F", "Ctx"],
     |py, [x0, x1, x2]| LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py, rt::call::extract(x0, "Builder")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "Ctx")?));
 
-fn LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py: Python<'_>, Builder: rt::PtrArg, F: rt::PtrArg, Ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator(py: Python<'_>, Builder: rt::PtrArg, F: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLLJITBuilderSetObjectLinkingLayerCreator");
     let a_Builder = Builder.addr();
     let a_F = F.addr();

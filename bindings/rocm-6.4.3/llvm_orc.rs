@@ -89,7 +89,7 @@ rt::function!(F_LLVMOrcExecutionSessionSetErrorReporter, C_LLVMOrcExecutionSessi
     ["ES", "ReportError", "Ctx"],
     |py, [x0, x1, x2]| LLVMOrcExecutionSessionSetErrorReporter(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "ReportError")?, rt::call::extract(x2, "Ctx")?));
 
-fn LLVMOrcExecutionSessionSetErrorReporter(py: Python<'_>, ES: rt::PtrArg, ReportError: rt::PtrArg, Ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcExecutionSessionSetErrorReporter(py: Python<'_>, ES: rt::PtrArg, ReportError: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionSetErrorReporter");
     let a_ES = ES.addr();
     let a_ReportError = ReportError.addr();
@@ -160,7 +160,7 @@ rt::function!(F_LLVMOrcExecutionSessionLookup, C_LLVMOrcExecutionSessionLookup, 
     ["ES", "K", "SearchOrder", "SearchOrderSize", "Symbols", "SymbolsSize", "HandleResult", "Ctx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMOrcExecutionSessionLookup(py, rt::call::extract(x0, "ES")?, &x1, rt::call::extract(x2, "SearchOrder")?, rt::call::extract(x3, "SearchOrderSize")?, rt::call::extract(x4, "Symbols")?, rt::call::extract(x5, "SymbolsSize")?, rt::call::extract(x6, "HandleResult")?, rt::call::extract(x7, "Ctx")?));
 
-fn LLVMOrcExecutionSessionLookup(py: Python<'_>, ES: rt::PtrArg, K: &Bound<'_, PyAny>, SearchOrder: rt::PtrArg, SearchOrderSize: rt::CInt<u64>, Symbols: rt::PtrArg, SymbolsSize: rt::CInt<u64>, HandleResult: rt::PtrArg, Ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcExecutionSessionLookup(py: Python<'_>, ES: rt::PtrArg, K: &Bound<'_, PyAny>, SearchOrder: rt::PtrArg, SearchOrderSize: rt::CInt<u64>, Symbols: rt::PtrArg, SymbolsSize: rt::CInt<u64>, HandleResult: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionLookup");
     let a_ES = ES.addr();
     let a_K = rt::narrow::<u32>(TYPES.enum_arg(1, K)?)?;
@@ -321,7 +321,7 @@ rt::function!(F_LLVMOrcCreateCustomMaterializationUnit, C_LLVMOrcCreateCustomMat
     ["Name", "Ctx", "Syms", "NumSyms", "InitSym", "Materialize", "Discard", "Destroy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMOrcCreateCustomMaterializationUnit(py, rt::call::extract(x0, "Name")?, rt::call::extract(x1, "Ctx")?, rt::call::extract(x2, "Syms")?, rt::call::extract(x3, "NumSyms")?, rt::call::extract(x4, "InitSym")?, rt::call::extract(x5, "Materialize")?, rt::call::extract(x6, "Discard")?, rt::call::extract(x7, "Destroy")?));
 
-fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx: rt::PtrArg, Syms: rt::PtrArg, NumSyms: rt::CInt<u64>, InitSym: rt::PtrArg, Materialize: rt::PtrArg, Discard: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx: rt::PtrArgMut, Syms: rt::PtrArg, NumSyms: rt::CInt<u64>, InitSym: rt::PtrArg, Materialize: rt::PtrArg, Discard: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateCustomMaterializationUnit");
     let a_Name = Name.addr();
     let a_Ctx = Ctx.addr();
@@ -783,7 +783,7 @@ rt::function!(F_LLVMOrcCreateCustomCAPIDefinitionGenerator, C_LLVMOrcCreateCusto
     ["F", "Ctx", "Dispose"],
     |py, [x0, x1, x2]| LLVMOrcCreateCustomCAPIDefinitionGenerator(py, rt::call::extract(x0, "F")?, rt::call::extract(x1, "Ctx")?, rt::call::extract(x2, "Dispose")?));
 
-fn LLVMOrcCreateCustomCAPIDefinitionGenerator(py: Python<'_>, F: rt::PtrArg, Ctx: rt::PtrArg, Dispose: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcCreateCustomCAPIDefinitionGenerator(py: Python<'_>, F: rt::PtrArg, Ctx: rt::PtrArgMut, Dispose: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateCustomCAPIDefinitionGenerator");
     let a_F = F.addr();
     let a_Ctx = Ctx.addr();
@@ -798,9 +798,9 @@ fn LLVMOrcCreateCustomCAPIDefinitionGenerator(py: Python<'_>, F: rt::PtrArg, Ctx
     Ok(TYPES.instance_at(py, 32, __r, None)?)
 }
 rt::function!(F_LLVMOrcLookupStateContinueLookup, C_LLVMOrcLookupStateContinueLookup, c"LLVMOrcLookupStateContinueLookup", "LLVMOrcLookupStateContinueLookup",
-    c"LLVMOrcLookupStateContinueLookup(S, Err_)\n--\n\nContinue a lookup that was suspended in a generator (see\nLLVMOrcCAPIDefinitionGeneratorTryToGenerateFunction).\n\nArgs:\n    S\n    Err",
-    ["S", "Err_"],
-    |py, [x0, x1]| LLVMOrcLookupStateContinueLookup(py, rt::call::extract(x0, "S")?, rt::call::extract(x1, "Err_")?));
+    c"LLVMOrcLookupStateContinueLookup(S, Err)\n--\n\nContinue a lookup that was suspended in a generator (see\nLLVMOrcCAPIDefinitionGeneratorTryToGenerateFunction).\n\nArgs:\n    S\n    Err",
+    ["S", "Err"],
+    |py, [x0, x1]| LLVMOrcLookupStateContinueLookup(py, rt::call::extract(x0, "S")?, rt::call::extract(x1, "Err")?));
 
 fn LLVMOrcLookupStateContinueLookup(py: Python<'_>, S: rt::PtrArg, Err_: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLookupStateContinueLookup");
@@ -820,7 +820,7 @@ rt::function!(F_LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess, C_LLVMOrcC
     ["Result", "GlobalPrefx", "Filter", "FilterCtx"],
     |py, [x0, x1, x2, x3]| LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py, &x0, rt::call::extract(x1, "GlobalPrefx")?, rt::call::extract(x2, "Filter")?, rt::call::extract(x3, "FilterCtx")?));
 
-fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: &Bound<'_, PyAny>, GlobalPrefx: rt::CInt<i8>, Filter: rt::PtrArg, FilterCtx: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: &Bound<'_, PyAny>, GlobalPrefx: rt::CInt<i8>, Filter: rt::PtrArg, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess");
     let mut h_Result = TYPES.handle_ref(32, Result, true)?;
     let a_Result = h_Result.addr();
@@ -841,7 +841,7 @@ rt::function!(F_LLVMOrcCreateDynamicLibrarySearchGeneratorForPath, C_LLVMOrcCrea
     ["Result", "FileName", "GlobalPrefix", "Filter", "FilterCtx"],
     |py, [x0, x1, x2, x3, x4]| LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py, &x0, rt::call::extract(x1, "FileName")?, rt::call::extract(x2, "GlobalPrefix")?, rt::call::extract(x3, "Filter")?, rt::call::extract(x4, "FilterCtx")?));
 
-fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, FileName: rt::CStrArg, GlobalPrefix: rt::CInt<i8>, Filter: rt::PtrArg, FilterCtx: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, FileName: rt::CStrArg, GlobalPrefix: rt::CInt<i8>, Filter: rt::PtrArg, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForPath");
     let mut h_Result = TYPES.handle_ref(32, Result, true)?;
     let a_Result = h_Result.addr();
@@ -969,7 +969,7 @@ rt::function!(F_LLVMOrcThreadSafeModuleWithModuleDo, C_LLVMOrcThreadSafeModuleWi
     ["TSM", "F", "Ctx"],
     |py, [x0, x1, x2]| LLVMOrcThreadSafeModuleWithModuleDo(py, rt::call::extract(x0, "TSM")?, rt::call::extract(x1, "F")?, rt::call::extract(x2, "Ctx")?));
 
-fn LLVMOrcThreadSafeModuleWithModuleDo(py: Python<'_>, TSM: rt::PtrArg, F: rt::PtrArg, Ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcThreadSafeModuleWithModuleDo(py: Python<'_>, TSM: rt::PtrArg, F: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcThreadSafeModuleWithModuleDo");
     let a_TSM = TSM.addr();
     let a_F = F.addr();
@@ -1168,7 +1168,7 @@ rt::function!(F_LLVMOrcIRTransformLayerSetTransform, C_LLVMOrcIRTransformLayerSe
     ["IRTransformLayer", "TransformFunction", "Ctx"],
     |py, [x0, x1, x2]| LLVMOrcIRTransformLayerSetTransform(py, rt::call::extract(x0, "IRTransformLayer")?, rt::call::extract(x1, "TransformFunction")?, rt::call::extract(x2, "Ctx")?));
 
-fn LLVMOrcIRTransformLayerSetTransform(py: Python<'_>, IRTransformLayer: rt::PtrArg, TransformFunction: rt::PtrArg, Ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcIRTransformLayerSetTransform(py: Python<'_>, IRTransformLayer: rt::PtrArg, TransformFunction: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcIRTransformLayerSetTransform");
     let a_IRTransformLayer = IRTransformLayer.addr();
     let a_TransformFunction = TransformFunction.addr();
@@ -1187,7 +1187,7 @@ rt::function!(F_LLVMOrcObjectTransformLayerSetTransform, C_LLVMOrcObjectTransfor
     ["ObjTransformLayer", "TransformFunction", "Ctx"],
     |py, [x0, x1, x2]| LLVMOrcObjectTransformLayerSetTransform(py, rt::call::extract(x0, "ObjTransformLayer")?, rt::call::extract(x1, "TransformFunction")?, rt::call::extract(x2, "Ctx")?));
 
-fn LLVMOrcObjectTransformLayerSetTransform(py: Python<'_>, ObjTransformLayer: rt::PtrArg, TransformFunction: rt::PtrArg, Ctx: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcObjectTransformLayerSetTransform(py: Python<'_>, ObjTransformLayer: rt::PtrArg, TransformFunction: rt::PtrArg, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcObjectTransformLayerSetTransform");
     let a_ObjTransformLayer = ObjTransformLayer.addr();
     let a_TransformFunction = TransformFunction.addr();

@@ -55,7 +55,7 @@ rt::function!(F_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeC
     ["ES", "CreateContextCtx", "CreateContext", "NotifyTerminating", "AllocateCodeSection", "AllocateDataSection", "FinalizeMemory", "Destroy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py, rt::call::extract(x0, "ES")?, rt::call::extract(x1, "CreateContextCtx")?, rt::call::extract(x2, "CreateContext")?, rt::call::extract(x3, "NotifyTerminating")?, rt::call::extract(x4, "AllocateCodeSection")?, rt::call::extract(x5, "AllocateDataSection")?, rt::call::extract(x6, "FinalizeMemory")?, rt::call::extract(x7, "Destroy")?));
 
-fn LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py: Python<'_>, ES: rt::PtrArg, CreateContextCtx: rt::PtrArg, CreateContext: rt::PtrArg, NotifyTerminating: rt::PtrArg, AllocateCodeSection: rt::PtrArg, AllocateDataSection: rt::PtrArg, FinalizeMemory: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(py: Python<'_>, ES: rt::PtrArg, CreateContextCtx: rt::PtrArgMut, CreateContext: rt::PtrArg, NotifyTerminating: rt::PtrArg, AllocateCodeSection: rt::PtrArg, AllocateDataSection: rt::PtrArg, FinalizeMemory: rt::PtrArg, Destroy: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks");
     let a_ES = ES.addr();
     let a_CreateContextCtx = CreateContextCtx.addr();

@@ -55,7 +55,7 @@ rt::function!(F_hipblasLtGetVersion, C_hipblasLtGetVersion, c"hipblasLtGetVersio
     ["handle"],
     |py, [x0]| hipblasLtGetVersion(py, rt::call::extract(x0, "handle")?));
 
-fn hipblasLtGetVersion(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
+fn hipblasLtGetVersion(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtGetVersion");
     let a_handle = handle.addr();
     let mut o_version: i32 = Default::default();
@@ -74,7 +74,7 @@ rt::function!(F_hipblasLtGetGitRevision, C_hipblasLtGetGitRevision, c"hipblasLtG
     ["handle", "rev"],
     |py, [x0, x1]| hipblasLtGetGitRevision(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rev")?));
 
-fn hipblasLtGetGitRevision(py: Python<'_>, handle: rt::PtrArg, rev: rt::PtrArg) -> PyResult<PyObject> {
+fn hipblasLtGetGitRevision(py: Python<'_>, handle: rt::PtrArgMut, rev: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtGetGitRevision");
     let a_handle = handle.addr();
     let a_rev = rev.addr();
@@ -211,7 +211,7 @@ rt::function!(F_hipblasLtMatrixLayoutGetAttribute, C_hipblasLtMatrixLayoutGetAtt
     ["matLayout", "attr", "buf", "sizeInBytes"],
     |py, [x0, x1, x2, x3]| hipblasLtMatrixLayoutGetAttribute(py, rt::call::extract(x0, "matLayout")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
-fn hipblasLtMatrixLayoutGetAttribute(py: Python<'_>, matLayout: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArg, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipblasLtMatrixLayoutGetAttribute(py: Python<'_>, matLayout: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArgMut, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixLayoutGetAttribute");
     let a_matLayout = matLayout.addr();
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(1, attr)?)?;
@@ -294,7 +294,7 @@ rt::function!(F_hipblasLtMatmulDescGetAttribute, C_hipblasLtMatmulDescGetAttribu
     ["matmulDesc", "attr", "buf", "sizeInBytes"],
     |py, [x0, x1, x2, x3]| hipblasLtMatmulDescGetAttribute(py, rt::call::extract(x0, "matmulDesc")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
-fn hipblasLtMatmulDescGetAttribute(py: Python<'_>, matmulDesc: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArg, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipblasLtMatmulDescGetAttribute(py: Python<'_>, matmulDesc: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArgMut, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulDescGetAttribute");
     let a_matmulDesc = matmulDesc.addr();
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(4, attr)?)?;
@@ -375,7 +375,7 @@ rt::function!(F_hipblasLtMatmulPreferenceGetAttribute, C_hipblasLtMatmulPreferen
     ["pref", "attr", "buf", "sizeInBytes"],
     |py, [x0, x1, x2, x3]| hipblasLtMatmulPreferenceGetAttribute(py, rt::call::extract(x0, "pref")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
-fn hipblasLtMatmulPreferenceGetAttribute(py: Python<'_>, pref: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArg, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipblasLtMatmulPreferenceGetAttribute(py: Python<'_>, pref: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArgMut, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulPreferenceGetAttribute");
     let a_pref = pref.addr();
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(5, attr)?)?;
@@ -397,7 +397,7 @@ rt::function!(F_hipblasLtMatmulAlgoGetHeuristic, C_hipblasLtMatmulAlgoGetHeurist
     ["handle", "matmulDesc", "Adesc", "Bdesc", "Cdesc", "Ddesc", "pref", "requestedAlgoCount", "heuristicResultsArray"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipblasLtMatmulAlgoGetHeuristic(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matmulDesc")?, rt::call::extract(x2, "Adesc")?, rt::call::extract(x3, "Bdesc")?, rt::call::extract(x4, "Cdesc")?, rt::call::extract(x5, "Ddesc")?, rt::call::extract(x6, "pref")?, rt::call::extract(x7, "requestedAlgoCount")?, &x8));
 
-fn hipblasLtMatmulAlgoGetHeuristic(py: Python<'_>, handle: rt::PtrArg, matmulDesc: rt::PtrArg, Adesc: rt::PtrArg, Bdesc: rt::PtrArg, Cdesc: rt::PtrArg, Ddesc: rt::PtrArg, pref: rt::PtrArg, requestedAlgoCount: rt::CInt<i32>, heuristicResultsArray: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipblasLtMatmulAlgoGetHeuristic(py: Python<'_>, handle: rt::PtrArgMut, matmulDesc: rt::PtrArg, Adesc: rt::PtrArg, Bdesc: rt::PtrArg, Cdesc: rt::PtrArg, Ddesc: rt::PtrArg, pref: rt::PtrArg, requestedAlgoCount: rt::CInt<i32>, heuristicResultsArray: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmulAlgoGetHeuristic");
     let a_handle = handle.addr();
     let a_matmulDesc = matmulDesc.addr();
@@ -425,7 +425,7 @@ rt::function!(F_hipblasLtMatmul, C_hipblasLtMatmul, c"hipblasLtMatmul", "hipblas
     ["handle", "matmulDesc", "alpha", "A", "Adesc", "B", "Bdesc", "beta", "C", "Cdesc", "D", "Ddesc", "algo", "workspace", "workspaceSizeInBytes", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipblasLtMatmul(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matmulDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "Adesc")?, rt::call::extract(x5, "B")?, rt::call::extract(x6, "Bdesc")?, rt::call::extract(x7, "beta")?, rt::call::extract(x8, "C")?, rt::call::extract(x9, "Cdesc")?, rt::call::extract(x10, "D")?, rt::call::extract(x11, "Ddesc")?, &x12, rt::call::extract(x13, "workspace")?, rt::call::extract(x14, "workspaceSizeInBytes")?, rt::call::extract(x15, "stream")?));
 
-fn hipblasLtMatmul(py: Python<'_>, handle: rt::PtrArg, matmulDesc: rt::PtrArg, alpha: rt::PtrArg, A: rt::PtrArg, Adesc: rt::PtrArg, B: rt::PtrArg, Bdesc: rt::PtrArg, beta: rt::PtrArg, C: rt::PtrArg, Cdesc: rt::PtrArg, D: rt::PtrArg, Ddesc: rt::PtrArg, algo: &Bound<'_, PyAny>, workspace: rt::PtrArg, workspaceSizeInBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipblasLtMatmul(py: Python<'_>, handle: rt::PtrArgMut, matmulDesc: rt::PtrArg, alpha: rt::PtrArg, A: rt::PtrArg, Adesc: rt::PtrArg, B: rt::PtrArg, Bdesc: rt::PtrArg, beta: rt::PtrArg, C: rt::PtrArg, Cdesc: rt::PtrArg, D: rt::PtrArgMut, Ddesc: rt::PtrArg, algo: &Bound<'_, PyAny>, workspace: rt::PtrArgMut, workspaceSizeInBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatmul");
     let a_handle = handle.addr();
     let a_matmulDesc = matmulDesc.addr();
@@ -518,7 +518,7 @@ rt::function!(F_hipblasLtMatrixTransformDescGetAttribute, C_hipblasLtMatrixTrans
     ["transformDesc", "attr", "buf", "sizeInBytes"],
     |py, [x0, x1, x2, x3]| hipblasLtMatrixTransformDescGetAttribute(py, rt::call::extract(x0, "transformDesc")?, &x1, rt::call::extract(x2, "buf")?, rt::call::extract(x3, "sizeInBytes")?));
 
-fn hipblasLtMatrixTransformDescGetAttribute(py: Python<'_>, transformDesc: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArg, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipblasLtMatrixTransformDescGetAttribute(py: Python<'_>, transformDesc: rt::PtrArg, attr: &Bound<'_, PyAny>, buf: rt::PtrArgMut, sizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixTransformDescGetAttribute");
     let a_transformDesc = transformDesc.addr();
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(7, attr)?)?;
@@ -540,7 +540,7 @@ rt::function!(F_hipblasLtMatrixTransform, C_hipblasLtMatrixTransform, c"hipblasL
     ["lightHandle", "transformDesc", "alpha", "A", "Adesc", "beta", "B", "Bdesc", "C", "Cdesc", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipblasLtMatrixTransform(py, rt::call::extract(x0, "lightHandle")?, rt::call::extract(x1, "transformDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "A")?, rt::call::extract(x4, "Adesc")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "B")?, rt::call::extract(x7, "Bdesc")?, rt::call::extract(x8, "C")?, rt::call::extract(x9, "Cdesc")?, rt::call::extract(x10, "stream")?));
 
-fn hipblasLtMatrixTransform(py: Python<'_>, lightHandle: rt::PtrArg, transformDesc: rt::PtrArg, alpha: rt::PtrArg, A: rt::PtrArg, Adesc: rt::PtrArg, beta: rt::PtrArg, B: rt::PtrArg, Bdesc: rt::PtrArg, C: rt::PtrArg, Cdesc: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipblasLtMatrixTransform(py: Python<'_>, lightHandle: rt::PtrArgMut, transformDesc: rt::PtrArg, alpha: rt::PtrArg, A: rt::PtrArg, Adesc: rt::PtrArg, beta: rt::PtrArg, B: rt::PtrArg, Bdesc: rt::PtrArg, C: rt::PtrArgMut, Cdesc: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasLtMatrixTransform");
     let a_lightHandle = lightHandle.addr();
     let a_transformDesc = transformDesc.addr();

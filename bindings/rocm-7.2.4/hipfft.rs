@@ -565,7 +565,7 @@ rt::function!(F_hipfftSetWorkArea, C_hipfftSetWorkArea, c"hipfftSetWorkArea", "h
     ["plan", "workArea"],
     |py, [x0, x1]| hipfftSetWorkArea(py, rt::call::extract(x0, "plan")?, rt::call::extract(x1, "workArea")?));
 
-fn hipfftSetWorkArea(py: Python<'_>, plan: rt::PtrArg, workArea: rt::PtrArg) -> PyResult<PyObject> {
+fn hipfftSetWorkArea(py: Python<'_>, plan: rt::PtrArg, workArea: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipfftSetWorkArea");
     let a_plan = plan.addr();
     let a_workArea = workArea.addr();

@@ -601,7 +601,7 @@ rt::function!(F_hiprandGetScrambleConstants32, C_hiprandGetScrambleConstants32, 
     ["constants"],
     |py, [x0]| hiprandGetScrambleConstants32(py, rt::call::extract(x0, "constants")?));
 
-fn hiprandGetScrambleConstants32(py: Python<'_>, constants: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprandGetScrambleConstants32(py: Python<'_>, constants: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGetScrambleConstants32");
     let a_constants = constants.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -618,7 +618,7 @@ rt::function!(F_hiprandGetScrambleConstants64, C_hiprandGetScrambleConstants64, 
     ["constants"],
     |py, [x0]| hiprandGetScrambleConstants64(py, rt::call::extract(x0, "constants")?));
 
-fn hiprandGetScrambleConstants64(py: Python<'_>, constants: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprandGetScrambleConstants64(py: Python<'_>, constants: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprandGetScrambleConstants64");
     let a_constants = constants.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -685,6 +685,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("HIPRAND_VERSION", 300100i64)?;
     m.add("HIPRAND_DEFAULT_MAX_BLOCK_SIZE", 256i64)?;
     m.add("HIPRAND_DEFAULT_MIN_WARPS_PER_EU", 1i64)?;
+    m.add("hiprandDirectionVectors32_t", m.py().get_type::<rt::Pointer>())?;
+    m.add("hiprandDirectionVectors64_t", m.py().get_type::<rt::Pointer>())?;
     TYPES.install(m, FOREIGN)?;
     m.add("_hipgen_library_", LIB.spec.name)?;
     // The ROCm release these bindings were generated from.
@@ -695,6 +697,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// Types of imported modules that this module's functions use, re-exported by name.
 static FOREIGN: &[(&str, &rt::TypeRegistry, usize)] = &[
     ("ihipStream_t", &super::hip::TYPES, 232),
+    ("uint4", &super::hip::TYPES, 130),
 ];
 
 /// API name → symbol of every function, for diagnostics and tests.

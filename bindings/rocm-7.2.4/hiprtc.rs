@@ -23,8 +23,8 @@ static TYPE_SLOTS: [rt::TypeSlot; NUM_TYPES] = [const { rt::TypeSlot::new() }; N
 
 /// Enums, structs/unions and handles of this module; fields refer to each other by index.
 static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
-    rt::TypeDef::Enum(rt::EnumDef { name: "hipJitOption", aliases: &["hiprtcJIT_option"], members: &[("hipJitOptionMaxRegisters", 0), ("hipJitOptionThreadsPerBlock", 1), ("hipJitOptionWallTime", 2), ("hipJitOptionInfoLogBuffer", 3), ("hipJitOptionInfoLogBufferSizeBytes", 4), ("hipJitOptionErrorLogBuffer", 5), ("hipJitOptionErrorLogBufferSizeBytes", 6), ("hipJitOptionOptimizationLevel", 7), ("hipJitOptionTargetFromContext", 8), ("hipJitOptionTarget", 9), ("hipJitOptionFallbackStrategy", 10), ("hipJitOptionGenerateDebugInfo", 11), ("hipJitOptionLogVerbose", 12), ("hipJitOptionGenerateLineInfo", 13), ("hipJitOptionCacheMode", 14), ("hipJitOptionSm3xOpt", 15), ("hipJitOptionFastCompile", 16), ("hipJitOptionGlobalSymbolNames", 17), ("hipJitOptionGlobalSymbolAddresses", 18), ("hipJitOptionGlobalSymbolCount", 19), ("hipJitOptionLto", 20), ("hipJitOptionFtz", 21), ("hipJitOptionPrecDiv", 22), ("hipJitOptionPrecSqrt", 23), ("hipJitOptionFma", 24), ("hipJitOptionPositionIndependentCode", 25), ("hipJitOptionMinCTAPerSM", 26), ("hipJitOptionMaxThreadsPerBlock", 27), ("hipJitOptionOverrideDirectiveValues", 28), ("hipJitOptionNumOptions", 29), ("hipJitOptionIRtoISAOptExt", 10000), ("hipJitOptionIRtoISAOptCountExt", 10001)] }),
-    rt::TypeDef::Enum(rt::EnumDef { name: "hipJitInputType", aliases: &["hiprtcJITInputType"], members: &[("hipJitInputCubin", 0), ("hipJitInputPtx", 1), ("hipJitInputFatBinary", 2), ("hipJitInputObject", 3), ("hipJitInputLibrary", 4), ("hipJitInputNvvm", 5), ("hipJitNumLegacyInputTypes", 6), ("hipJitInputLLVMBitcode", 100), ("hipJitInputLLVMBundledBitcode", 101), ("hipJitInputLLVMArchivesOfBundledBitcode", 102), ("hipJitInputSpirv", 103), ("hipJitNumInputTypes", 10)] }),
+    rt::TypeDef::Enum(rt::EnumDef { name: "hipJitOption", aliases: &["hiprtcJIT_option"], members: &[("hipJitOptionMaxRegisters", 0), ("hipJitOptionThreadsPerBlock", 1), ("hipJitOptionWallTime", 2), ("hipJitOptionInfoLogBuffer", 3), ("hipJitOptionInfoLogBufferSizeBytes", 4), ("hipJitOptionErrorLogBuffer", 5), ("hipJitOptionErrorLogBufferSizeBytes", 6), ("hipJitOptionOptimizationLevel", 7), ("hipJitOptionTargetFromContext", 8), ("hipJitOptionTarget", 9), ("hipJitOptionFallbackStrategy", 10), ("hipJitOptionGenerateDebugInfo", 11), ("hipJitOptionLogVerbose", 12), ("hipJitOptionGenerateLineInfo", 13), ("hipJitOptionCacheMode", 14), ("hipJitOptionSm3xOpt", 15), ("hipJitOptionFastCompile", 16), ("hipJitOptionGlobalSymbolNames", 17), ("hipJitOptionGlobalSymbolAddresses", 18), ("hipJitOptionGlobalSymbolCount", 19), ("hipJitOptionLto", 20), ("hipJitOptionFtz", 21), ("hipJitOptionPrecDiv", 22), ("hipJitOptionPrecSqrt", 23), ("hipJitOptionFma", 24), ("hipJitOptionPositionIndependentCode", 25), ("hipJitOptionMinCTAPerSM", 26), ("hipJitOptionMaxThreadsPerBlock", 27), ("hipJitOptionOverrideDirectiveValues", 28), ("hipJitOptionNumOptions", 29), ("hipJitOptionIRtoISAOptExt", 10000), ("hipJitOptionIRtoISAOptCountExt", 10001), ("HIPRTC_JIT_MAX_REGISTERS", 0), ("HIPRTC_JIT_THREADS_PER_BLOCK", 1), ("HIPRTC_JIT_WALL_TIME", 2), ("HIPRTC_JIT_INFO_LOG_BUFFER", 3), ("HIPRTC_JIT_INFO_LOG_BUFFER_SIZE_BYTES", 4), ("HIPRTC_JIT_ERROR_LOG_BUFFER", 5), ("HIPRTC_JIT_ERROR_LOG_BUFFER_SIZE_BYTES", 6), ("HIPRTC_JIT_OPTIMIZATION_LEVEL", 7), ("HIPRTC_JIT_TARGET_FROM_HIPCONTEXT", 8), ("HIPRTC_JIT_TARGET", 9), ("HIPRTC_JIT_FALLBACK_STRATEGY", 10), ("HIPRTC_JIT_GENERATE_DEBUG_INFO", 11), ("HIPRTC_JIT_LOG_VERBOSE", 12), ("HIPRTC_JIT_GENERATE_LINE_INFO", 13), ("HIPRTC_JIT_CACHE_MODE", 14), ("HIPRTC_JIT_NEW_SM3X_OPT", 15), ("HIPRTC_JIT_FAST_COMPILE", 16), ("HIPRTC_JIT_GLOBAL_SYMBOL_NAMES", 17), ("HIPRTC_JIT_GLOBAL_SYMBOL_ADDRESS", 18), ("HIPRTC_JIT_GLOBAL_SYMBOL_COUNT", 19), ("HIPRTC_JIT_LTO", 20), ("HIPRTC_JIT_FTZ", 21), ("HIPRTC_JIT_PREC_DIV", 22), ("HIPRTC_JIT_PREC_SQRT", 23), ("HIPRTC_JIT_FMA", 24), ("HIPRTC_JIT_POSITION_INDEPENDENT_CODE", 25), ("HIPRTC_JIT_MIN_CTA_PER_SM", 26), ("HIPRTC_JIT_MAX_THREADS_PER_BLOCK", 27), ("HIPRTC_JIT_OVERRIDE_DIRECT_VALUES", 28), ("HIPRTC_JIT_NUM_OPTIONS", 29), ("HIPRTC_JIT_IR_TO_ISA_OPT_EXT", 10000), ("HIPRTC_JIT_IR_TO_ISA_OPT_COUNT_EXT", 10001)] }),
+    rt::TypeDef::Enum(rt::EnumDef { name: "hipJitInputType", aliases: &["hiprtcJITInputType"], members: &[("hipJitInputCubin", 0), ("hipJitInputPtx", 1), ("hipJitInputFatBinary", 2), ("hipJitInputObject", 3), ("hipJitInputLibrary", 4), ("hipJitInputNvvm", 5), ("hipJitNumLegacyInputTypes", 6), ("hipJitInputLLVMBitcode", 100), ("hipJitInputLLVMBundledBitcode", 101), ("hipJitInputLLVMArchivesOfBundledBitcode", 102), ("hipJitInputSpirv", 103), ("hipJitNumInputTypes", 10), ("HIPRTC_JIT_INPUT_CUBIN", 0), ("HIPRTC_JIT_INPUT_PTX", 1), ("HIPRTC_JIT_INPUT_FATBINARY", 2), ("HIPRTC_JIT_INPUT_OBJECT", 3), ("HIPRTC_JIT_INPUT_LIBRARY", 4), ("HIPRTC_JIT_INPUT_NVVM", 5), ("HIPRTC_JIT_NUM_LEGACY_INPUT_TYPES", 6), ("HIPRTC_JIT_INPUT_LLVM_BITCODE", 100), ("HIPRTC_JIT_INPUT_LLVM_BUNDLED_BITCODE", 101), ("HIPRTC_JIT_INPUT_LLVM_ARCHIVES_OF_BUNDLED_BITCODE", 102), ("HIPRTC_JIT_INPUT_SPIRV", 103), ("HIPRTC_JIT_NUM_INPUT_TYPES", 10)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "hipJitCacheMode", aliases: &[], members: &[("hipJitCacheOptionNone", 0), ("hipJitCacheOptionCG", 1), ("hipJitCacheOptionCA", 2)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "hipJitFallback", aliases: &[], members: &[("hipJitPreferPTX", 0), ("hipJitPreferBinary", 1)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "hipLibraryOption_e", aliases: &["hipLibraryOption"], members: &[("hipLibraryHostUniversalFunctionAndDataTable", 0), ("hipLibraryBinaryIsPreserved", 1)] }),
@@ -185,7 +185,7 @@ rt::function!(F_hiprtcGetProgramLog, C_hiprtcGetProgramLog, c"hiprtcGetProgramLo
     ["prog", "log"],
     |py, [x0, x1]| hiprtcGetProgramLog(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "log")?));
 
-fn hiprtcGetProgramLog(py: Python<'_>, prog: rt::PtrArg, log: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprtcGetProgramLog(py: Python<'_>, prog: rt::PtrArg, log: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetProgramLog");
     let a_prog = prog.addr();
     let a_log = log.addr();
@@ -222,7 +222,7 @@ rt::function!(F_hiprtcGetCode, C_hiprtcGetCode, c"hiprtcGetCode", "hiprtcGetCode
     ["prog", "code"],
     |py, [x0, x1]| hiprtcGetCode(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "code")?));
 
-fn hiprtcGetCode(py: Python<'_>, prog: rt::PtrArg, code: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprtcGetCode(py: Python<'_>, prog: rt::PtrArg, code: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetCode");
     let a_prog = prog.addr();
     let a_code = code.addr();
@@ -259,7 +259,7 @@ rt::function!(F_hiprtcGetBitcode, C_hiprtcGetBitcode, c"hiprtcGetBitcode", "hipr
     ["prog", "bitcode"],
     |py, [x0, x1]| hiprtcGetBitcode(py, rt::call::extract(x0, "prog")?, rt::call::extract(x1, "bitcode")?));
 
-fn hiprtcGetBitcode(py: Python<'_>, prog: rt::PtrArg, bitcode: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprtcGetBitcode(py: Python<'_>, prog: rt::PtrArg, bitcode: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcGetBitcode");
     let a_prog = prog.addr();
     let a_bitcode = bitcode.addr();
@@ -296,7 +296,7 @@ rt::function!(F_hiprtcLinkCreate, C_hiprtcLinkCreate, c"hiprtcLinkCreate", "hipr
     ["num_options", "option_ptr", "option_vals_pptr"],
     |py, [x0, x1, x2]| hiprtcLinkCreate(py, rt::call::extract(x0, "num_options")?, &x1, rt::call::extract(x2, "option_vals_pptr")?));
 
-fn hiprtcLinkCreate(py: Python<'_>, num_options: rt::CInt<u32>, option_ptr: &Bound<'_, PyAny>, option_vals_pptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprtcLinkCreate(py: Python<'_>, num_options: rt::CInt<u32>, option_ptr: &Bound<'_, PyAny>, option_vals_pptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkCreate");
     let a_num_options = num_options.0;
     let p_option_ptr = rt::typed_ptr_arg(option_ptr, None, 4, true)?;
@@ -318,7 +318,7 @@ rt::function!(F_hiprtcLinkAddFile, C_hiprtcLinkAddFile, c"hiprtcLinkAddFile", "h
     ["hip_link_state", "input_type", "file_path", "num_options", "options_ptr", "option_values"],
     |py, [x0, x1, x2, x3, x4, x5]| hiprtcLinkAddFile(py, rt::call::extract(x0, "hip_link_state")?, &x1, rt::call::extract(x2, "file_path")?, rt::call::extract(x3, "num_options")?, &x4, rt::call::extract(x5, "option_values")?));
 
-fn hiprtcLinkAddFile(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bound<'_, PyAny>, file_path: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprtcLinkAddFile(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bound<'_, PyAny>, file_path: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkAddFile");
     let a_hip_link_state = hip_link_state.addr();
     let a_input_type = rt::narrow::<u32>(TYPES.enum_arg(1, input_type)?)?;
@@ -344,7 +344,7 @@ rt::function!(F_hiprtcLinkAddData, C_hiprtcLinkAddData, c"hiprtcLinkAddData", "h
     ["hip_link_state", "input_type", "image", "image_size", "name", "num_options", "options_ptr", "option_values"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hiprtcLinkAddData(py, rt::call::extract(x0, "hip_link_state")?, &x1, rt::call::extract(x2, "image")?, rt::call::extract(x3, "image_size")?, rt::call::extract(x4, "name")?, rt::call::extract(x5, "num_options")?, &x6, rt::call::extract(x7, "option_values")?));
 
-fn hiprtcLinkAddData(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bound<'_, PyAny>, image: rt::PtrArg, image_size: rt::CInt<u64>, name: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArg) -> PyResult<PyObject> {
+fn hiprtcLinkAddData(py: Python<'_>, hip_link_state: rt::PtrArg, input_type: &Bound<'_, PyAny>, image: rt::PtrArgMut, image_size: rt::CInt<u64>, name: rt::CStrArg, num_options: rt::CInt<u32>, options_ptr: &Bound<'_, PyAny>, option_values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hiprtcLinkAddData");
     let a_hip_link_state = hip_link_state.addr();
     let a_input_type = rt::narrow::<u32>(TYPES.enum_arg(1, input_type)?)?;

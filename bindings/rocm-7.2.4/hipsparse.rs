@@ -166,7 +166,7 @@ rt::function!(F_hipsparseGetVersion, C_hipsparseGetVersion, c"hipsparseGetVersio
     ["handle", "version"],
     |py, [x0, x1]| hipsparseGetVersion(py, rt::call::extract(x0, "handle")?, &x1));
 
-fn hipsparseGetVersion(py: Python<'_>, handle: rt::PtrArg, version: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseGetVersion(py: Python<'_>, handle: rt::PtrArgMut, version: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGetVersion");
     let a_handle = handle.addr();
     let p_version = rt::typed_ptr_arg(version, None, 4, true)?;
@@ -185,7 +185,7 @@ rt::function!(F_hipsparseGetGitRevision, C_hipsparseGetGitRevision, c"hipsparseG
     ["handle", "rev"],
     |py, [x0, x1]| hipsparseGetGitRevision(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rev")?));
 
-fn hipsparseGetGitRevision(py: Python<'_>, handle: rt::PtrArg, rev: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseGetGitRevision(py: Python<'_>, handle: rt::PtrArgMut, rev: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGetGitRevision");
     let a_handle = handle.addr();
     let a_rev = rev.addr();
@@ -203,7 +203,7 @@ rt::function!(F_hipsparseSetStream, C_hipsparseSetStream, c"hipsparseSetStream",
     ["handle", "streamId"],
     |py, [x0, x1]| hipsparseSetStream(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "streamId")?));
 
-fn hipsparseSetStream(py: Python<'_>, handle: rt::PtrArg, streamId: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSetStream(py: Python<'_>, handle: rt::PtrArgMut, streamId: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSetStream");
     let a_handle = handle.addr();
     let a_streamId = streamId.addr();
@@ -221,7 +221,7 @@ rt::function!(F_hipsparseGetStream, C_hipsparseGetStream, c"hipsparseGetStream",
     ["handle"],
     |py, [x0]| hipsparseGetStream(py, rt::call::extract(x0, "handle")?));
 
-fn hipsparseGetStream(py: Python<'_>, handle: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseGetStream(py: Python<'_>, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGetStream");
     let a_handle = handle.addr();
     let mut o_streamId: usize = Default::default();
@@ -240,7 +240,7 @@ rt::function!(F_hipsparseSetPointerMode, C_hipsparseSetPointerMode, c"hipsparseS
     ["handle", "mode"],
     |py, [x0, x1]| hipsparseSetPointerMode(py, rt::call::extract(x0, "handle")?, &x1));
 
-fn hipsparseSetPointerMode(py: Python<'_>, handle: rt::PtrArg, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSetPointerMode(py: Python<'_>, handle: rt::PtrArgMut, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSetPointerMode");
     let a_handle = handle.addr();
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(1, mode)?)?;
@@ -258,7 +258,7 @@ rt::function!(F_hipsparseGetPointerMode, C_hipsparseGetPointerMode, c"hipsparseG
     ["handle", "mode"],
     |py, [x0, x1]| hipsparseGetPointerMode(py, rt::call::extract(x0, "handle")?, &x1));
 
-fn hipsparseGetPointerMode(py: Python<'_>, handle: rt::PtrArg, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseGetPointerMode(py: Python<'_>, handle: rt::PtrArgMut, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGetPointerMode");
     let a_handle = handle.addr();
     let p_mode = rt::typed_ptr_arg(mode, None, 4, true)?;
@@ -277,7 +277,7 @@ rt::function!(F_hipsparseCreateMatDescr, C_hipsparseCreateMatDescr, c"hipsparseC
     ["descrA"],
     |py, [x0]| hipsparseCreateMatDescr(py, rt::call::extract(x0, "descrA")?));
 
-fn hipsparseCreateMatDescr(py: Python<'_>, descrA: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCreateMatDescr(py: Python<'_>, descrA: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateMatDescr");
     let a_descrA = descrA.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -315,7 +315,7 @@ rt::function!(F_hipsparseCopyMatDescr, C_hipsparseCopyMatDescr, c"hipsparseCopyM
     ["dest", "src"],
     |py, [x0, x1]| hipsparseCopyMatDescr(py, rt::call::extract(x0, "dest")?, rt::call::extract(x1, "src")?));
 
-fn hipsparseCopyMatDescr(py: Python<'_>, dest: rt::PtrArg, src: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCopyMatDescr(py: Python<'_>, dest: rt::PtrArgMut, src: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCopyMatDescr");
     let a_dest = dest.addr();
     let a_src = src.addr();
@@ -333,7 +333,7 @@ rt::function!(F_hipsparseSetMatType, C_hipsparseSetMatType, c"hipsparseSetMatTyp
     ["descrA", "type"],
     |py, [x0, x1]| hipsparseSetMatType(py, rt::call::extract(x0, "descrA")?, &x1));
 
-fn hipsparseSetMatType(py: Python<'_>, descrA: rt::PtrArg, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSetMatType(py: Python<'_>, descrA: rt::PtrArgMut, r#type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSetMatType");
     let a_descrA = descrA.addr();
     let a_type = rt::narrow::<u32>(TYPES.enum_arg(3, r#type)?)?;
@@ -351,7 +351,7 @@ rt::function!(F_hipsparseGetMatType, C_hipsparseGetMatType, c"hipsparseGetMatTyp
     ["descrA"],
     |py, [x0]| hipsparseGetMatType(py, rt::call::extract(x0, "descrA")?));
 
-fn hipsparseGetMatType(py: Python<'_>, descrA: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseGetMatType(py: Python<'_>, descrA: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGetMatType");
     let a_descrA = descrA.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -368,7 +368,7 @@ rt::function!(F_hipsparseSetMatFillMode, C_hipsparseSetMatFillMode, c"hipsparseS
     ["descrA", "fillMode"],
     |py, [x0, x1]| hipsparseSetMatFillMode(py, rt::call::extract(x0, "descrA")?, &x1));
 
-fn hipsparseSetMatFillMode(py: Python<'_>, descrA: rt::PtrArg, fillMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSetMatFillMode(py: Python<'_>, descrA: rt::PtrArgMut, fillMode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSetMatFillMode");
     let a_descrA = descrA.addr();
     let a_fillMode = rt::narrow::<u32>(TYPES.enum_arg(4, fillMode)?)?;
@@ -386,7 +386,7 @@ rt::function!(F_hipsparseGetMatFillMode, C_hipsparseGetMatFillMode, c"hipsparseG
     ["descrA"],
     |py, [x0]| hipsparseGetMatFillMode(py, rt::call::extract(x0, "descrA")?));
 
-fn hipsparseGetMatFillMode(py: Python<'_>, descrA: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseGetMatFillMode(py: Python<'_>, descrA: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGetMatFillMode");
     let a_descrA = descrA.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -403,7 +403,7 @@ rt::function!(F_hipsparseSetMatDiagType, C_hipsparseSetMatDiagType, c"hipsparseS
     ["descrA", "diagType"],
     |py, [x0, x1]| hipsparseSetMatDiagType(py, rt::call::extract(x0, "descrA")?, &x1));
 
-fn hipsparseSetMatDiagType(py: Python<'_>, descrA: rt::PtrArg, diagType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSetMatDiagType(py: Python<'_>, descrA: rt::PtrArgMut, diagType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSetMatDiagType");
     let a_descrA = descrA.addr();
     let a_diagType = rt::narrow::<u32>(TYPES.enum_arg(5, diagType)?)?;
@@ -421,7 +421,7 @@ rt::function!(F_hipsparseGetMatDiagType, C_hipsparseGetMatDiagType, c"hipsparseG
     ["descrA"],
     |py, [x0]| hipsparseGetMatDiagType(py, rt::call::extract(x0, "descrA")?));
 
-fn hipsparseGetMatDiagType(py: Python<'_>, descrA: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseGetMatDiagType(py: Python<'_>, descrA: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGetMatDiagType");
     let a_descrA = descrA.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -438,7 +438,7 @@ rt::function!(F_hipsparseSetMatIndexBase, C_hipsparseSetMatIndexBase, c"hipspars
     ["descrA", "base"],
     |py, [x0, x1]| hipsparseSetMatIndexBase(py, rt::call::extract(x0, "descrA")?, &x1));
 
-fn hipsparseSetMatIndexBase(py: Python<'_>, descrA: rt::PtrArg, base: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSetMatIndexBase(py: Python<'_>, descrA: rt::PtrArgMut, base: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSetMatIndexBase");
     let a_descrA = descrA.addr();
     let a_base = rt::narrow::<u32>(TYPES.enum_arg(6, base)?)?;
@@ -456,7 +456,7 @@ rt::function!(F_hipsparseGetMatIndexBase, C_hipsparseGetMatIndexBase, c"hipspars
     ["descrA"],
     |py, [x0]| hipsparseGetMatIndexBase(py, rt::call::extract(x0, "descrA")?));
 
-fn hipsparseGetMatIndexBase(py: Python<'_>, descrA: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseGetMatIndexBase(py: Python<'_>, descrA: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGetMatIndexBase");
     let a_descrA = descrA.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -473,7 +473,7 @@ rt::function!(F_hipsparseCreateHybMat, C_hipsparseCreateHybMat, c"hipsparseCreat
     ["hybA"],
     |py, [x0]| hipsparseCreateHybMat(py, rt::call::extract(x0, "hybA")?));
 
-fn hipsparseCreateHybMat(py: Python<'_>, hybA: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCreateHybMat(py: Python<'_>, hybA: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateHybMat");
     let a_hybA = hybA.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -862,7 +862,7 @@ rt::function!(F_hipsparseCreateColorInfo, C_hipsparseCreateColorInfo, c"hipspars
     ["info"],
     |py, [x0]| hipsparseCreateColorInfo(py, rt::call::extract(x0, "info")?));
 
-fn hipsparseCreateColorInfo(py: Python<'_>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCreateColorInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateColorInfo");
     let a_info = info.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -978,7 +978,7 @@ rt::function!(F_hipsparseSaxpyi, C_hipsparseSaxpyi, c"hipsparseSaxpyi", "hipspar
     ["handle", "nnz", "alpha", "xVal", "xInd", "y", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseSaxpyi(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseSaxpyi(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSaxpyi(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSaxpyi");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1005,7 +1005,7 @@ rt::function!(F_hipsparseDaxpyi, C_hipsparseDaxpyi, c"hipsparseDaxpyi", "hipspar
     ["handle", "nnz", "alpha", "xVal", "xInd", "y", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseDaxpyi(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseDaxpyi(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDaxpyi(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDaxpyi");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1032,7 +1032,7 @@ rt::function!(F_hipsparseCaxpyi, C_hipsparseCaxpyi, c"hipsparseCaxpyi", "hipspar
     ["handle", "nnz", "alpha", "xVal", "xInd", "y", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseCaxpyi(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseCaxpyi(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCaxpyi(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCaxpyi");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1059,7 +1059,7 @@ rt::function!(F_hipsparseZaxpyi, C_hipsparseZaxpyi, c"hipsparseZaxpyi", "hipspar
     ["handle", "nnz", "alpha", "xVal", "xInd", "y", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseZaxpyi(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseZaxpyi(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZaxpyi(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZaxpyi");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1086,7 +1086,7 @@ rt::function!(F_hipsparseCdotci, C_hipsparseCdotci, c"hipsparseCdotci", "hipspar
     ["handle", "nnz", "xVal", "xInd", "y", "result", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseCdotci(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseCdotci(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCdotci(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCdotci");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1113,7 +1113,7 @@ rt::function!(F_hipsparseZdotci, C_hipsparseZdotci, c"hipsparseZdotci", "hipspar
     ["handle", "nnz", "xVal", "xInd", "y", "result", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseZdotci(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseZdotci(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZdotci(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZdotci");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1140,7 +1140,7 @@ rt::function!(F_hipsparseSdoti, C_hipsparseSdoti, c"hipsparseSdoti", "hipsparseS
     ["handle", "nnz", "xVal", "xInd", "y", "result", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseSdoti(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseSdoti(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSdoti(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSdoti");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1167,7 +1167,7 @@ rt::function!(F_hipsparseDdoti, C_hipsparseDdoti, c"hipsparseDdoti", "hipsparseD
     ["handle", "nnz", "xVal", "xInd", "y", "result", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseDdoti(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseDdoti(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDdoti(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDdoti");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1194,7 +1194,7 @@ rt::function!(F_hipsparseCdoti, C_hipsparseCdoti, c"hipsparseCdoti", "hipsparseC
     ["handle", "nnz", "xVal", "xInd", "y", "result", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseCdoti(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseCdoti(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCdoti(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCdoti");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1221,7 +1221,7 @@ rt::function!(F_hipsparseZdoti, C_hipsparseZdoti, c"hipsparseZdoti", "hipsparseZ
     ["handle", "nnz", "xVal", "xInd", "y", "result", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseZdoti(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6));
 
-fn hipsparseZdoti(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZdoti(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZdoti");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1248,7 +1248,7 @@ rt::function!(F_hipsparseSgthr, C_hipsparseSgthr, c"hipsparseSgthr", "hipsparseS
     ["handle", "nnz", "y", "xVal", "xInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseSgthr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseSgthr(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgthr(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgthr");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1273,7 +1273,7 @@ rt::function!(F_hipsparseDgthr, C_hipsparseDgthr, c"hipsparseDgthr", "hipsparseD
     ["handle", "nnz", "y", "xVal", "xInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseDgthr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseDgthr(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgthr(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgthr");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1298,7 +1298,7 @@ rt::function!(F_hipsparseCgthr, C_hipsparseCgthr, c"hipsparseCgthr", "hipsparseC
     ["handle", "nnz", "y", "xVal", "xInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseCgthr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseCgthr(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgthr(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgthr");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1323,7 +1323,7 @@ rt::function!(F_hipsparseZgthr, C_hipsparseZgthr, c"hipsparseZgthr", "hipsparseZ
     ["handle", "nnz", "y", "xVal", "xInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseZgthr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseZgthr(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgthr(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgthr");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1348,7 +1348,7 @@ rt::function!(F_hipsparseSgthrz, C_hipsparseSgthrz, c"hipsparseSgthrz", "hipspar
     ["handle", "nnz", "y", "xVal", "xInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseSgthrz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseSgthrz(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgthrz(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgthrz");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1373,7 +1373,7 @@ rt::function!(F_hipsparseDgthrz, C_hipsparseDgthrz, c"hipsparseDgthrz", "hipspar
     ["handle", "nnz", "y", "xVal", "xInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseDgthrz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseDgthrz(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgthrz(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgthrz");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1398,7 +1398,7 @@ rt::function!(F_hipsparseCgthrz, C_hipsparseCgthrz, c"hipsparseCgthrz", "hipspar
     ["handle", "nnz", "y", "xVal", "xInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseCgthrz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseCgthrz(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgthrz(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgthrz");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1423,7 +1423,7 @@ rt::function!(F_hipsparseZgthrz, C_hipsparseZgthrz, c"hipsparseZgthrz", "hipspar
     ["handle", "nnz", "y", "xVal", "xInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseZgthrz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseZgthrz(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgthrz(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, y: &Bound<'_, PyAny>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgthrz");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1448,7 +1448,7 @@ rt::function!(F_hipsparseSroti, C_hipsparseSroti, c"hipsparseSroti", "hipsparseS
     ["handle", "nnz", "xVal", "xInd", "y", "c", "s", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseSroti(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6, &x7));
 
-fn hipsparseSroti(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSroti(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSroti");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1477,7 +1477,7 @@ rt::function!(F_hipsparseDroti, C_hipsparseDroti, c"hipsparseDroti", "hipsparseD
     ["handle", "nnz", "xVal", "xInd", "y", "c", "s", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseDroti(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5, &x6, &x7));
 
-fn hipsparseDroti(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDroti(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, c: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDroti");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1506,7 +1506,7 @@ rt::function!(F_hipsparseSsctr, C_hipsparseSsctr, c"hipsparseSsctr", "hipsparseS
     ["handle", "nnz", "xVal", "xInd", "y", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseSsctr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseSsctr(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSsctr(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSsctr");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1531,7 +1531,7 @@ rt::function!(F_hipsparseDsctr, C_hipsparseDsctr, c"hipsparseDsctr", "hipsparseD
     ["handle", "nnz", "xVal", "xInd", "y", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseDsctr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseDsctr(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDsctr(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDsctr");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1556,7 +1556,7 @@ rt::function!(F_hipsparseCsctr, C_hipsparseCsctr, c"hipsparseCsctr", "hipsparseC
     ["handle", "nnz", "xVal", "xInd", "y", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseCsctr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseCsctr(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCsctr(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCsctr");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1581,7 +1581,7 @@ rt::function!(F_hipsparseZsctr, C_hipsparseZsctr, c"hipsparseZsctr", "hipsparseZ
     ["handle", "nnz", "xVal", "xInd", "y", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseZsctr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "nnz")?, &x2, &x3, &x4, &x5));
 
-fn hipsparseZsctr(py: Python<'_>, handle: rt::PtrArg, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZsctr(py: Python<'_>, handle: rt::PtrArgMut, nnz: rt::CInt<i32>, xVal: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZsctr");
     let a_handle = handle.addr();
     let a_nnz = nnz.0;
@@ -1606,7 +1606,7 @@ rt::function!(F_hipsparseSbsrmv, C_hipsparseSbsrmv, c"hipsparseSbsrmv", "hipspar
     ["handle", "dirA", "transA", "mb", "nb", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseSbsrmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nb")?, rt::call::extract(x5, "nnzb")?, &x6, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, &x12, &x13, &x14));
 
-fn hipsparseSbsrmv(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsrmv(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrmv");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -1644,7 +1644,7 @@ rt::function!(F_hipsparseDbsrmv, C_hipsparseDbsrmv, c"hipsparseDbsrmv", "hipspar
     ["handle", "dirA", "transA", "mb", "nb", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseDbsrmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nb")?, rt::call::extract(x5, "nnzb")?, &x6, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, &x12, &x13, &x14));
 
-fn hipsparseDbsrmv(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsrmv(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrmv");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -1682,7 +1682,7 @@ rt::function!(F_hipsparseCbsrmv, C_hipsparseCbsrmv, c"hipsparseCbsrmv", "hipspar
     ["handle", "dirA", "transA", "mb", "nb", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseCbsrmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nb")?, rt::call::extract(x5, "nnzb")?, &x6, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, &x12, &x13, &x14));
 
-fn hipsparseCbsrmv(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsrmv(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrmv");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -1720,7 +1720,7 @@ rt::function!(F_hipsparseZbsrmv, C_hipsparseZbsrmv, c"hipsparseZbsrmv", "hipspar
     ["handle", "dirA", "transA", "mb", "nb", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseZbsrmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nb")?, rt::call::extract(x5, "nnzb")?, &x6, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, &x12, &x13, &x14));
 
-fn hipsparseZbsrmv(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsrmv(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrmv");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -1758,7 +1758,7 @@ rt::function!(F_hipsparseXbsrsv2_zeroPivot, C_hipsparseXbsrsv2_zeroPivot, c"hips
     ["handle", "info", "position"],
     |py, [x0, x1, x2]| hipsparseXbsrsv2_zeroPivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsparseXbsrsv2_zeroPivot(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXbsrsv2_zeroPivot(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXbsrsv2_zeroPivot");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -1778,7 +1778,7 @@ rt::function!(F_hipsparseSbsrsv2_bufferSize, C_hipsparseSbsrsv2_bufferSize, c"hi
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSbsrsv2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseSbsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrsv2_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -1810,7 +1810,7 @@ rt::function!(F_hipsparseDbsrsv2_bufferSize, C_hipsparseDbsrsv2_bufferSize, c"hi
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDbsrsv2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseDbsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrsv2_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -1842,7 +1842,7 @@ rt::function!(F_hipsparseCbsrsv2_bufferSize, C_hipsparseCbsrsv2_bufferSize, c"hi
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseCbsrsv2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseCbsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrsv2_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -1874,7 +1874,7 @@ rt::function!(F_hipsparseZbsrsv2_bufferSize, C_hipsparseZbsrsv2_bufferSize, c"hi
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseZbsrsv2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseZbsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrsv2_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -1906,7 +1906,7 @@ rt::function!(F_hipsparseSbsrsv2_bufferSizeExt, C_hipsparseSbsrsv2_bufferSizeExt
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSbsrsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseSbsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -1938,7 +1938,7 @@ rt::function!(F_hipsparseDbsrsv2_bufferSizeExt, C_hipsparseDbsrsv2_bufferSizeExt
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDbsrsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseDbsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -1970,7 +1970,7 @@ rt::function!(F_hipsparseCbsrsv2_bufferSizeExt, C_hipsparseCbsrsv2_bufferSizeExt
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseCbsrsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseCbsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2002,7 +2002,7 @@ rt::function!(F_hipsparseZbsrsv2_bufferSizeExt, C_hipsparseZbsrsv2_bufferSizeExt
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseZbsrsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseZbsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2034,7 +2034,7 @@ rt::function!(F_hipsparseSbsrsv2_analysis, C_hipsparseSbsrsv2_analysis, c"hipspa
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseSbsrsv2_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11, rt::call::extract(x12, "pBuffer")?));
 
-fn hipsparseSbsrsv2_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSbsrsv2_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrsv2_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2066,7 +2066,7 @@ rt::function!(F_hipsparseDbsrsv2_analysis, C_hipsparseDbsrsv2_analysis, c"hipspa
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseDbsrsv2_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11, rt::call::extract(x12, "pBuffer")?));
 
-fn hipsparseDbsrsv2_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDbsrsv2_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrsv2_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2098,7 +2098,7 @@ rt::function!(F_hipsparseCbsrsv2_analysis, C_hipsparseCbsrsv2_analysis, c"hipspa
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseCbsrsv2_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11, rt::call::extract(x12, "pBuffer")?));
 
-fn hipsparseCbsrsv2_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCbsrsv2_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrsv2_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2130,7 +2130,7 @@ rt::function!(F_hipsparseZbsrsv2_analysis, C_hipsparseZbsrsv2_analysis, c"hipspa
     ["handle", "dirA", "transA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseZbsrsv2_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "blockDim")?, rt::call::extract(x10, "info")?, &x11, rt::call::extract(x12, "pBuffer")?));
 
-fn hipsparseZbsrsv2_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZbsrsv2_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrsv2_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2162,7 +2162,7 @@ rt::function!(F_hipsparseSbsrsv2_solve, C_hipsparseSbsrsv2_solve, c"hipsparseSbs
     ["handle", "dirA", "transA", "mb", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "f", "x", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseSbsrsv2_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, &x5, rt::call::extract(x6, "descrA")?, &x7, &x8, &x9, rt::call::extract(x10, "blockDim")?, rt::call::extract(x11, "info")?, &x12, &x13, &x14, rt::call::extract(x15, "pBuffer")?));
 
-fn hipsparseSbsrsv2_solve(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSbsrsv2_solve(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrsv2_solve");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2200,7 +2200,7 @@ rt::function!(F_hipsparseDbsrsv2_solve, C_hipsparseDbsrsv2_solve, c"hipsparseDbs
     ["handle", "dirA", "transA", "mb", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "f", "x", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseDbsrsv2_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, &x5, rt::call::extract(x6, "descrA")?, &x7, &x8, &x9, rt::call::extract(x10, "blockDim")?, rt::call::extract(x11, "info")?, &x12, &x13, &x14, rt::call::extract(x15, "pBuffer")?));
 
-fn hipsparseDbsrsv2_solve(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDbsrsv2_solve(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrsv2_solve");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2238,7 +2238,7 @@ rt::function!(F_hipsparseCbsrsv2_solve, C_hipsparseCbsrsv2_solve, c"hipsparseCbs
     ["handle", "dirA", "transA", "mb", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "f", "x", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseCbsrsv2_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, &x5, rt::call::extract(x6, "descrA")?, &x7, &x8, &x9, rt::call::extract(x10, "blockDim")?, rt::call::extract(x11, "info")?, &x12, &x13, &x14, rt::call::extract(x15, "pBuffer")?));
 
-fn hipsparseCbsrsv2_solve(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCbsrsv2_solve(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrsv2_solve");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2276,7 +2276,7 @@ rt::function!(F_hipsparseZbsrsv2_solve, C_hipsparseZbsrsv2_solve, c"hipsparseZbs
     ["handle", "dirA", "transA", "mb", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "f", "x", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseZbsrsv2_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "mb")?, rt::call::extract(x4, "nnzb")?, &x5, rt::call::extract(x6, "descrA")?, &x7, &x8, &x9, rt::call::extract(x10, "blockDim")?, rt::call::extract(x11, "info")?, &x12, &x13, &x14, rt::call::extract(x15, "pBuffer")?));
 
-fn hipsparseZbsrsv2_solve(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZbsrsv2_solve(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrsv2_solve");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -2314,7 +2314,7 @@ rt::function!(F_hipsparseSbsrxmv, C_hipsparseSbsrxmv, c"hipsparseSbsrxmv", "hips
     ["handle", "dir", "trans", "sizeOfMask", "mb", "nb", "nnzb", "alpha", "descr", "bsrVal", "bsrMaskPtr", "bsrRowPtr", "bsrEndPtr", "bsrColInd", "blockDim", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsparseSbsrxmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "sizeOfMask")?, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nb")?, rt::call::extract(x6, "nnzb")?, &x7, rt::call::extract(x8, "descr")?, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "blockDim")?, &x15, &x16, &x17));
 
-fn hipsparseSbsrxmv(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, sizeOfMask: rt::CInt<i32>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descr: rt::PtrArg, bsrVal: &Bound<'_, PyAny>, bsrMaskPtr: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrEndPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsrxmv(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, sizeOfMask: rt::CInt<i32>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descr: rt::PtrArgMut, bsrVal: &Bound<'_, PyAny>, bsrMaskPtr: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrEndPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrxmv");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -2357,7 +2357,7 @@ rt::function!(F_hipsparseDbsrxmv, C_hipsparseDbsrxmv, c"hipsparseDbsrxmv", "hips
     ["handle", "dir", "trans", "sizeOfMask", "mb", "nb", "nnzb", "alpha", "descr", "bsrVal", "bsrMaskPtr", "bsrRowPtr", "bsrEndPtr", "bsrColInd", "blockDim", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsparseDbsrxmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "sizeOfMask")?, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nb")?, rt::call::extract(x6, "nnzb")?, &x7, rt::call::extract(x8, "descr")?, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "blockDim")?, &x15, &x16, &x17));
 
-fn hipsparseDbsrxmv(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, sizeOfMask: rt::CInt<i32>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descr: rt::PtrArg, bsrVal: &Bound<'_, PyAny>, bsrMaskPtr: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrEndPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsrxmv(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, sizeOfMask: rt::CInt<i32>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descr: rt::PtrArgMut, bsrVal: &Bound<'_, PyAny>, bsrMaskPtr: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrEndPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrxmv");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -2400,7 +2400,7 @@ rt::function!(F_hipsparseCbsrxmv, C_hipsparseCbsrxmv, c"hipsparseCbsrxmv", "hips
     ["handle", "dir", "trans", "sizeOfMask", "mb", "nb", "nnzb", "alpha", "descr", "bsrVal", "bsrMaskPtr", "bsrRowPtr", "bsrEndPtr", "bsrColInd", "blockDim", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsparseCbsrxmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "sizeOfMask")?, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nb")?, rt::call::extract(x6, "nnzb")?, &x7, rt::call::extract(x8, "descr")?, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "blockDim")?, &x15, &x16, &x17));
 
-fn hipsparseCbsrxmv(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, sizeOfMask: rt::CInt<i32>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descr: rt::PtrArg, bsrVal: &Bound<'_, PyAny>, bsrMaskPtr: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrEndPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsrxmv(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, sizeOfMask: rt::CInt<i32>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descr: rt::PtrArgMut, bsrVal: &Bound<'_, PyAny>, bsrMaskPtr: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrEndPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrxmv");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -2443,7 +2443,7 @@ rt::function!(F_hipsparseZbsrxmv, C_hipsparseZbsrxmv, c"hipsparseZbsrxmv", "hips
     ["handle", "dir", "trans", "sizeOfMask", "mb", "nb", "nnzb", "alpha", "descr", "bsrVal", "bsrMaskPtr", "bsrRowPtr", "bsrEndPtr", "bsrColInd", "blockDim", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsparseZbsrxmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "sizeOfMask")?, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nb")?, rt::call::extract(x6, "nnzb")?, &x7, rt::call::extract(x8, "descr")?, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "blockDim")?, &x15, &x16, &x17));
 
-fn hipsparseZbsrxmv(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, sizeOfMask: rt::CInt<i32>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descr: rt::PtrArg, bsrVal: &Bound<'_, PyAny>, bsrMaskPtr: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrEndPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsrxmv(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, trans: &Bound<'_, PyAny>, sizeOfMask: rt::CInt<i32>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descr: rt::PtrArgMut, bsrVal: &Bound<'_, PyAny>, bsrMaskPtr: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrEndPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrxmv");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -2486,7 +2486,7 @@ rt::function!(F_hipsparseScsrmv, C_hipsparseScsrmv, c"hipsparseScsrmv", "hipspar
     ["handle", "transA", "m", "n", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseScsrmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nnz")?, &x5, rt::call::extract(x6, "descrA")?, &x7, &x8, &x9, &x10, &x11, &x12));
 
-fn hipsparseScsrmv(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrmv(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrmv");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2522,7 +2522,7 @@ rt::function!(F_hipsparseDcsrmv, C_hipsparseDcsrmv, c"hipsparseDcsrmv", "hipspar
     ["handle", "transA", "m", "n", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseDcsrmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nnz")?, &x5, rt::call::extract(x6, "descrA")?, &x7, &x8, &x9, &x10, &x11, &x12));
 
-fn hipsparseDcsrmv(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrmv(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrmv");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2558,7 +2558,7 @@ rt::function!(F_hipsparseCcsrmv, C_hipsparseCcsrmv, c"hipsparseCcsrmv", "hipspar
     ["handle", "transA", "m", "n", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseCcsrmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nnz")?, &x5, rt::call::extract(x6, "descrA")?, &x7, &x8, &x9, &x10, &x11, &x12));
 
-fn hipsparseCcsrmv(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrmv(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrmv");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2594,7 +2594,7 @@ rt::function!(F_hipsparseZcsrmv, C_hipsparseZcsrmv, c"hipsparseZcsrmv", "hipspar
     ["handle", "transA", "m", "n", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseZcsrmv(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nnz")?, &x5, rt::call::extract(x6, "descrA")?, &x7, &x8, &x9, &x10, &x11, &x12));
 
-fn hipsparseZcsrmv(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrmv(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrmv");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2630,7 +2630,7 @@ rt::function!(F_hipsparseXcsrsv2_zeroPivot, C_hipsparseXcsrsv2_zeroPivot, c"hips
     ["handle", "info", "position"],
     |py, [x0, x1, x2]| hipsparseXcsrsv2_zeroPivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsparseXcsrsv2_zeroPivot(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsrsv2_zeroPivot(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrsv2_zeroPivot");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -2650,7 +2650,7 @@ rt::function!(F_hipsparseScsrsv2_bufferSize, C_hipsparseScsrsv2_bufferSize, c"hi
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsrsv2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9));
 
-fn hipsparseScsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrsv2_bufferSize");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2680,7 +2680,7 @@ rt::function!(F_hipsparseDcsrsv2_bufferSize, C_hipsparseDcsrsv2_bufferSize, c"hi
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsrsv2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9));
 
-fn hipsparseDcsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrsv2_bufferSize");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2710,7 +2710,7 @@ rt::function!(F_hipsparseCcsrsv2_bufferSize, C_hipsparseCcsrsv2_bufferSize, c"hi
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsrsv2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9));
 
-fn hipsparseCcsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrsv2_bufferSize");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2740,7 +2740,7 @@ rt::function!(F_hipsparseZcsrsv2_bufferSize, C_hipsparseZcsrsv2_bufferSize, c"hi
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsrsv2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9));
 
-fn hipsparseZcsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrsv2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrsv2_bufferSize");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2770,7 +2770,7 @@ rt::function!(F_hipsparseScsrsv2_bufferSizeExt, C_hipsparseScsrsv2_bufferSizeExt
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsrsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9));
 
-fn hipsparseScsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2800,7 +2800,7 @@ rt::function!(F_hipsparseDcsrsv2_bufferSizeExt, C_hipsparseDcsrsv2_bufferSizeExt
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsrsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9));
 
-fn hipsparseDcsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2830,7 +2830,7 @@ rt::function!(F_hipsparseCcsrsv2_bufferSizeExt, C_hipsparseCcsrsv2_bufferSizeExt
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsrsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9));
 
-fn hipsparseCcsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2860,7 +2860,7 @@ rt::function!(F_hipsparseZcsrsv2_bufferSizeExt, C_hipsparseZcsrsv2_bufferSizeExt
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsrsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9));
 
-fn hipsparseZcsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2890,7 +2890,7 @@ rt::function!(F_hipsparseScsrsv2_analysis, C_hipsparseScsrsv2_analysis, c"hipspa
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseScsrsv2_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9, rt::call::extract(x10, "pBuffer")?));
 
-fn hipsparseScsrsv2_analysis(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrsv2_analysis(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrsv2_analysis");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2920,7 +2920,7 @@ rt::function!(F_hipsparseDcsrsv2_analysis, C_hipsparseDcsrsv2_analysis, c"hipspa
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDcsrsv2_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9, rt::call::extract(x10, "pBuffer")?));
 
-fn hipsparseDcsrsv2_analysis(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrsv2_analysis(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrsv2_analysis");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2950,7 +2950,7 @@ rt::function!(F_hipsparseCcsrsv2_analysis, C_hipsparseCcsrsv2_analysis, c"hipspa
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseCcsrsv2_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9, rt::call::extract(x10, "pBuffer")?));
 
-fn hipsparseCcsrsv2_analysis(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrsv2_analysis(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrsv2_analysis");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -2980,7 +2980,7 @@ rt::function!(F_hipsparseZcsrsv2_analysis, C_hipsparseZcsrsv2_analysis, c"hipspa
     ["handle", "transA", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseZcsrsv2_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, &x9, rt::call::extract(x10, "pBuffer")?));
 
-fn hipsparseZcsrsv2_analysis(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrsv2_analysis(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrsv2_analysis");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3010,7 +3010,7 @@ rt::function!(F_hipsparseScsrsv2_solve, C_hipsparseScsrsv2_solve, c"hipsparseScs
     ["handle", "transA", "m", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "f", "x", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseScsrsv2_solve(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, &x4, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "info")?, &x10, &x11, &x12, rt::call::extract(x13, "pBuffer")?));
 
-fn hipsparseScsrsv2_solve(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrsv2_solve(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrsv2_solve");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3046,7 +3046,7 @@ rt::function!(F_hipsparseDcsrsv2_solve, C_hipsparseDcsrsv2_solve, c"hipsparseDcs
     ["handle", "transA", "m", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "f", "x", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDcsrsv2_solve(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, &x4, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "info")?, &x10, &x11, &x12, rt::call::extract(x13, "pBuffer")?));
 
-fn hipsparseDcsrsv2_solve(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrsv2_solve(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrsv2_solve");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3082,7 +3082,7 @@ rt::function!(F_hipsparseCcsrsv2_solve, C_hipsparseCcsrsv2_solve, c"hipsparseCcs
     ["handle", "transA", "m", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "f", "x", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseCcsrsv2_solve(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, &x4, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "info")?, &x10, &x11, &x12, rt::call::extract(x13, "pBuffer")?));
 
-fn hipsparseCcsrsv2_solve(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrsv2_solve(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrsv2_solve");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3118,7 +3118,7 @@ rt::function!(F_hipsparseZcsrsv2_solve, C_hipsparseZcsrsv2_solve, c"hipsparseZcs
     ["handle", "transA", "m", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "f", "x", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseZcsrsv2_solve(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "nnz")?, &x4, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "info")?, &x10, &x11, &x12, rt::call::extract(x13, "pBuffer")?));
 
-fn hipsparseZcsrsv2_solve(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrsv2_solve(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, f: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrsv2_solve");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3154,7 +3154,7 @@ rt::function!(F_hipsparseSgemvi_bufferSize, C_hipsparseSgemvi_bufferSize, c"hips
     ["handle", "transA", "m", "n", "nnz", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseSgemvi_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nnz")?, &x5));
 
-fn hipsparseSgemvi_bufferSize(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgemvi_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgemvi_bufferSize");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3177,7 +3177,7 @@ rt::function!(F_hipsparseDgemvi_bufferSize, C_hipsparseDgemvi_bufferSize, c"hips
     ["handle", "transA", "m", "n", "nnz", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseDgemvi_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nnz")?, &x5));
 
-fn hipsparseDgemvi_bufferSize(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgemvi_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgemvi_bufferSize");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3200,7 +3200,7 @@ rt::function!(F_hipsparseCgemvi_bufferSize, C_hipsparseCgemvi_bufferSize, c"hips
     ["handle", "transA", "m", "n", "nnz", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseCgemvi_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nnz")?, &x5));
 
-fn hipsparseCgemvi_bufferSize(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgemvi_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgemvi_bufferSize");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3223,7 +3223,7 @@ rt::function!(F_hipsparseZgemvi_bufferSize, C_hipsparseZgemvi_bufferSize, c"hips
     ["handle", "transA", "m", "n", "nnz", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseZgemvi_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "nnz")?, &x5));
 
-fn hipsparseZgemvi_bufferSize(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgemvi_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgemvi_bufferSize");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3246,7 +3246,7 @@ rt::function!(F_hipsparseSgemvi, C_hipsparseSgemvi, c"hipsparseSgemvi", "hipspar
     ["handle", "transA", "m", "n", "alpha", "A", "lda", "nnz", "x", "xInd", "beta", "y", "idxBase", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSgemvi(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "nnz")?, &x8, &x9, &x10, &x11, &x12, rt::call::extract(x13, "pBuffer")?));
 
-fn hipsparseSgemvi(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnz: rt::CInt<i32>, x: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSgemvi(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnz: rt::CInt<i32>, x: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgemvi");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3282,7 +3282,7 @@ rt::function!(F_hipsparseDgemvi, C_hipsparseDgemvi, c"hipsparseDgemvi", "hipspar
     ["handle", "transA", "m", "n", "alpha", "A", "lda", "nnz", "x", "xInd", "beta", "y", "idxBase", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDgemvi(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "nnz")?, &x8, &x9, &x10, &x11, &x12, rt::call::extract(x13, "pBuffer")?));
 
-fn hipsparseDgemvi(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnz: rt::CInt<i32>, x: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDgemvi(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnz: rt::CInt<i32>, x: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgemvi");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3318,7 +3318,7 @@ rt::function!(F_hipsparseCgemvi, C_hipsparseCgemvi, c"hipsparseCgemvi", "hipspar
     ["handle", "transA", "m", "n", "alpha", "A", "lda", "nnz", "x", "xInd", "beta", "y", "idxBase", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseCgemvi(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "nnz")?, &x8, &x9, &x10, &x11, &x12, rt::call::extract(x13, "pBuffer")?));
 
-fn hipsparseCgemvi(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnz: rt::CInt<i32>, x: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCgemvi(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnz: rt::CInt<i32>, x: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgemvi");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3354,7 +3354,7 @@ rt::function!(F_hipsparseZgemvi, C_hipsparseZgemvi, c"hipsparseZgemvi", "hipspar
     ["handle", "transA", "m", "n", "alpha", "A", "lda", "nnz", "x", "xInd", "beta", "y", "idxBase", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseZgemvi(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, &x4, &x5, rt::call::extract(x6, "lda")?, rt::call::extract(x7, "nnz")?, &x8, &x9, &x10, &x11, &x12, rt::call::extract(x13, "pBuffer")?));
 
-fn hipsparseZgemvi(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnz: rt::CInt<i32>, x: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZgemvi(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnz: rt::CInt<i32>, x: &Bound<'_, PyAny>, xInd: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgemvi");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3390,7 +3390,7 @@ rt::function!(F_hipsparseShybmv, C_hipsparseShybmv, c"hipsparseShybmv", "hipspar
     ["handle", "transA", "alpha", "descrA", "hybA", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseShybmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "descrA")?, rt::call::extract(x4, "hybA")?, &x5, &x6, &x7));
 
-fn hipsparseShybmv(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, hybA: rt::PtrArg, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseShybmv(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, hybA: rt::PtrArgMut, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseShybmv");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3418,7 +3418,7 @@ rt::function!(F_hipsparseDhybmv, C_hipsparseDhybmv, c"hipsparseDhybmv", "hipspar
     ["handle", "transA", "alpha", "descrA", "hybA", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseDhybmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "descrA")?, rt::call::extract(x4, "hybA")?, &x5, &x6, &x7));
 
-fn hipsparseDhybmv(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, hybA: rt::PtrArg, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDhybmv(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, hybA: rt::PtrArgMut, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDhybmv");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3446,7 +3446,7 @@ rt::function!(F_hipsparseChybmv, C_hipsparseChybmv, c"hipsparseChybmv", "hipspar
     ["handle", "transA", "alpha", "descrA", "hybA", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseChybmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "descrA")?, rt::call::extract(x4, "hybA")?, &x5, &x6, &x7));
 
-fn hipsparseChybmv(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, hybA: rt::PtrArg, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseChybmv(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, hybA: rt::PtrArgMut, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseChybmv");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3474,7 +3474,7 @@ rt::function!(F_hipsparseZhybmv, C_hipsparseZhybmv, c"hipsparseZhybmv", "hipspar
     ["handle", "transA", "alpha", "descrA", "hybA", "x", "beta", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseZhybmv(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "descrA")?, rt::call::extract(x4, "hybA")?, &x5, &x6, &x7));
 
-fn hipsparseZhybmv(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, hybA: rt::PtrArg, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZhybmv(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, hybA: rt::PtrArgMut, x: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZhybmv");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -3502,7 +3502,7 @@ rt::function!(F_hipsparseSbsrmm, C_hipsparseSbsrmm, c"hipsparseSbsrmm", "hipspar
     ["handle", "dirA", "transA", "transB", "mb", "n", "kb", "nnzb", "alpha", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsparseSbsrmm(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "n")?, rt::call::extract(x6, "kb")?, rt::call::extract(x7, "nnzb")?, &x8, rt::call::extract(x9, "descrA")?, &x10, &x11, &x12, rt::call::extract(x13, "blockDim")?, &x14, rt::call::extract(x15, "ldb")?, &x16, &x17, rt::call::extract(x18, "ldc")?));
 
-fn hipsparseSbsrmm(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, mb: rt::CInt<i32>, n: rt::CInt<i32>, kb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseSbsrmm(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, mb: rt::CInt<i32>, n: rt::CInt<i32>, kb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrmm");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3544,7 +3544,7 @@ rt::function!(F_hipsparseDbsrmm, C_hipsparseDbsrmm, c"hipsparseDbsrmm", "hipspar
     ["handle", "dirA", "transA", "transB", "mb", "n", "kb", "nnzb", "alpha", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsparseDbsrmm(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "n")?, rt::call::extract(x6, "kb")?, rt::call::extract(x7, "nnzb")?, &x8, rt::call::extract(x9, "descrA")?, &x10, &x11, &x12, rt::call::extract(x13, "blockDim")?, &x14, rt::call::extract(x15, "ldb")?, &x16, &x17, rt::call::extract(x18, "ldc")?));
 
-fn hipsparseDbsrmm(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, mb: rt::CInt<i32>, n: rt::CInt<i32>, kb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseDbsrmm(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, mb: rt::CInt<i32>, n: rt::CInt<i32>, kb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrmm");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3586,7 +3586,7 @@ rt::function!(F_hipsparseCbsrmm, C_hipsparseCbsrmm, c"hipsparseCbsrmm", "hipspar
     ["handle", "dirA", "transA", "transB", "mb", "n", "kb", "nnzb", "alpha", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsparseCbsrmm(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "n")?, rt::call::extract(x6, "kb")?, rt::call::extract(x7, "nnzb")?, &x8, rt::call::extract(x9, "descrA")?, &x10, &x11, &x12, rt::call::extract(x13, "blockDim")?, &x14, rt::call::extract(x15, "ldb")?, &x16, &x17, rt::call::extract(x18, "ldc")?));
 
-fn hipsparseCbsrmm(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, mb: rt::CInt<i32>, n: rt::CInt<i32>, kb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseCbsrmm(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, mb: rt::CInt<i32>, n: rt::CInt<i32>, kb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrmm");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3628,7 +3628,7 @@ rt::function!(F_hipsparseZbsrmm, C_hipsparseZbsrmm, c"hipsparseZbsrmm", "hipspar
     ["handle", "dirA", "transA", "transB", "mb", "n", "kb", "nnzb", "alpha", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsparseZbsrmm(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "n")?, rt::call::extract(x6, "kb")?, rt::call::extract(x7, "nnzb")?, &x8, rt::call::extract(x9, "descrA")?, &x10, &x11, &x12, rt::call::extract(x13, "blockDim")?, &x14, rt::call::extract(x15, "ldb")?, &x16, &x17, rt::call::extract(x18, "ldc")?));
 
-fn hipsparseZbsrmm(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, mb: rt::CInt<i32>, n: rt::CInt<i32>, kb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseZbsrmm(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, mb: rt::CInt<i32>, n: rt::CInt<i32>, kb: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrmm");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3670,7 +3670,7 @@ rt::function!(F_hipsparseXbsrsm2_zeroPivot, C_hipsparseXbsrsm2_zeroPivot, c"hips
     ["handle", "info", "position"],
     |py, [x0, x1, x2]| hipsparseXbsrsm2_zeroPivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsparseXbsrsm2_zeroPivot(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXbsrsm2_zeroPivot(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXbsrsm2_zeroPivot");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -3690,7 +3690,7 @@ rt::function!(F_hipsparseSbsrsm2_bufferSize, C_hipsparseSbsrsm2_bufferSize, c"hi
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSbsrsm2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, rt::call::extract(x12, "info")?, &x13));
 
-fn hipsparseSbsrsm2_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsrsm2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrsm2_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3724,7 +3724,7 @@ rt::function!(F_hipsparseDbsrsm2_bufferSize, C_hipsparseDbsrsm2_bufferSize, c"hi
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDbsrsm2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, rt::call::extract(x12, "info")?, &x13));
 
-fn hipsparseDbsrsm2_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsrsm2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrsm2_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3758,7 +3758,7 @@ rt::function!(F_hipsparseCbsrsm2_bufferSize, C_hipsparseCbsrsm2_bufferSize, c"hi
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseCbsrsm2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, rt::call::extract(x12, "info")?, &x13));
 
-fn hipsparseCbsrsm2_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsrsm2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrsm2_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3792,7 +3792,7 @@ rt::function!(F_hipsparseZbsrsm2_bufferSize, C_hipsparseZbsrsm2_bufferSize, c"hi
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseZbsrsm2_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, rt::call::extract(x12, "info")?, &x13));
 
-fn hipsparseZbsrsm2_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsrsm2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrsm2_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3826,7 +3826,7 @@ rt::function!(F_hipsparseSbsrsm2_analysis, C_hipsparseSbsrsm2_analysis, c"hipspa
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseSbsrsm2_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, rt::call::extract(x12, "info")?, &x13, rt::call::extract(x14, "pBuffer")?));
 
-fn hipsparseSbsrsm2_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSbsrsm2_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrsm2_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3860,7 +3860,7 @@ rt::function!(F_hipsparseDbsrsm2_analysis, C_hipsparseDbsrsm2_analysis, c"hipspa
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseDbsrsm2_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, rt::call::extract(x12, "info")?, &x13, rt::call::extract(x14, "pBuffer")?));
 
-fn hipsparseDbsrsm2_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDbsrsm2_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrsm2_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3894,7 +3894,7 @@ rt::function!(F_hipsparseCbsrsm2_analysis, C_hipsparseCbsrsm2_analysis, c"hipspa
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseCbsrsm2_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, rt::call::extract(x12, "info")?, &x13, rt::call::extract(x14, "pBuffer")?));
 
-fn hipsparseCbsrsm2_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCbsrsm2_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrsm2_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3928,7 +3928,7 @@ rt::function!(F_hipsparseZbsrsm2_analysis, C_hipsparseZbsrsm2_analysis, c"hipspa
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseZbsrsm2_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, rt::call::extract(x11, "blockDim")?, rt::call::extract(x12, "info")?, &x13, rt::call::extract(x14, "pBuffer")?));
 
-fn hipsparseZbsrsm2_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZbsrsm2_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrsm2_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -3962,7 +3962,7 @@ rt::function!(F_hipsparseSbsrsm2_solve, C_hipsparseSbsrsm2_solve, c"hipsparseSbs
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "B", "ldb", "X", "ldx", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseSbsrsm2_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, rt::call::extract(x12, "blockDim")?, rt::call::extract(x13, "info")?, &x14, rt::call::extract(x15, "ldb")?, &x16, rt::call::extract(x17, "ldx")?, &x18, rt::call::extract(x19, "pBuffer")?));
 
-fn hipsparseSbsrsm2_solve(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSbsrsm2_solve(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrsm2_solve");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -4004,7 +4004,7 @@ rt::function!(F_hipsparseDbsrsm2_solve, C_hipsparseDbsrsm2_solve, c"hipsparseDbs
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "B", "ldb", "X", "ldx", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseDbsrsm2_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, rt::call::extract(x12, "blockDim")?, rt::call::extract(x13, "info")?, &x14, rt::call::extract(x15, "ldb")?, &x16, rt::call::extract(x17, "ldx")?, &x18, rt::call::extract(x19, "pBuffer")?));
 
-fn hipsparseDbsrsm2_solve(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDbsrsm2_solve(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrsm2_solve");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -4046,7 +4046,7 @@ rt::function!(F_hipsparseCbsrsm2_solve, C_hipsparseCbsrsm2_solve, c"hipsparseCbs
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "B", "ldb", "X", "ldx", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseCbsrsm2_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, rt::call::extract(x12, "blockDim")?, rt::call::extract(x13, "info")?, &x14, rt::call::extract(x15, "ldb")?, &x16, rt::call::extract(x17, "ldx")?, &x18, rt::call::extract(x19, "pBuffer")?));
 
-fn hipsparseCbsrsm2_solve(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCbsrsm2_solve(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrsm2_solve");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -4088,7 +4088,7 @@ rt::function!(F_hipsparseZbsrsm2_solve, C_hipsparseZbsrsm2_solve, c"hipsparseZbs
     ["handle", "dirA", "transA", "transX", "mb", "nrhs", "nnzb", "alpha", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "B", "ldb", "X", "ldx", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseZbsrsm2_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, &x3, rt::call::extract(x4, "mb")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnzb")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, rt::call::extract(x12, "blockDim")?, rt::call::extract(x13, "info")?, &x14, rt::call::extract(x15, "ldb")?, &x16, rt::call::extract(x17, "ldx")?, &x18, rt::call::extract(x19, "pBuffer")?));
 
-fn hipsparseZbsrsm2_solve(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZbsrsm2_solve(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, transA: &Bound<'_, PyAny>, transX: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnzb: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, X: &Bound<'_, PyAny>, ldx: rt::CInt<i32>, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrsm2_solve");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -4130,7 +4130,7 @@ rt::function!(F_hipsparseScsrmm, C_hipsparseScsrmm, c"hipsparseScsrmm", "hipspar
     ["handle", "transA", "m", "n", "k", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseScsrmm(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, rt::call::extract(x5, "nnz")?, &x6, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, &x11, rt::call::extract(x12, "ldb")?, &x13, &x14, rt::call::extract(x15, "ldc")?));
 
-fn hipsparseScsrmm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseScsrmm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrmm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -4169,7 +4169,7 @@ rt::function!(F_hipsparseDcsrmm, C_hipsparseDcsrmm, c"hipsparseDcsrmm", "hipspar
     ["handle", "transA", "m", "n", "k", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseDcsrmm(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, rt::call::extract(x5, "nnz")?, &x6, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, &x11, rt::call::extract(x12, "ldb")?, &x13, &x14, rt::call::extract(x15, "ldc")?));
 
-fn hipsparseDcsrmm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseDcsrmm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrmm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -4208,7 +4208,7 @@ rt::function!(F_hipsparseCcsrmm, C_hipsparseCcsrmm, c"hipsparseCcsrmm", "hipspar
     ["handle", "transA", "m", "n", "k", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseCcsrmm(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, rt::call::extract(x5, "nnz")?, &x6, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, &x11, rt::call::extract(x12, "ldb")?, &x13, &x14, rt::call::extract(x15, "ldc")?));
 
-fn hipsparseCcsrmm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseCcsrmm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrmm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -4247,7 +4247,7 @@ rt::function!(F_hipsparseZcsrmm, C_hipsparseZcsrmm, c"hipsparseZcsrmm", "hipspar
     ["handle", "transA", "m", "n", "k", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseZcsrmm(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "k")?, rt::call::extract(x5, "nnz")?, &x6, rt::call::extract(x7, "descrA")?, &x8, &x9, &x10, &x11, rt::call::extract(x12, "ldb")?, &x13, &x14, rt::call::extract(x15, "ldc")?));
 
-fn hipsparseZcsrmm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseZcsrmm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrmm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -4286,7 +4286,7 @@ rt::function!(F_hipsparseScsrmm2, C_hipsparseScsrmm2, c"hipsparseScsrmm2", "hips
     ["handle", "transA", "transB", "m", "n", "k", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseScsrmm2(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, &x14, &x15, rt::call::extract(x16, "ldc")?));
 
-fn hipsparseScsrmm2(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseScsrmm2(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrmm2");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -4326,7 +4326,7 @@ rt::function!(F_hipsparseDcsrmm2, C_hipsparseDcsrmm2, c"hipsparseDcsrmm2", "hips
     ["handle", "transA", "transB", "m", "n", "k", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseDcsrmm2(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, &x14, &x15, rt::call::extract(x16, "ldc")?));
 
-fn hipsparseDcsrmm2(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseDcsrmm2(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrmm2");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -4366,7 +4366,7 @@ rt::function!(F_hipsparseCcsrmm2, C_hipsparseCcsrmm2, c"hipsparseCcsrmm2", "hips
     ["handle", "transA", "transB", "m", "n", "k", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseCcsrmm2(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, &x14, &x15, rt::call::extract(x16, "ldc")?));
 
-fn hipsparseCcsrmm2(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseCcsrmm2(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrmm2");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -4406,7 +4406,7 @@ rt::function!(F_hipsparseZcsrmm2, C_hipsparseZcsrmm2, c"hipsparseZcsrmm2", "hips
     ["handle", "transA", "transB", "m", "n", "k", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseZcsrmm2(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, &x14, &x15, rt::call::extract(x16, "ldc")?));
 
-fn hipsparseZcsrmm2(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseZcsrmm2(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrmm2");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -4446,7 +4446,7 @@ rt::function!(F_hipsparseXcsrsm2_zeroPivot, C_hipsparseXcsrsm2_zeroPivot, c"hips
     ["handle", "info", "position"],
     |py, [x0, x1, x2]| hipsparseXcsrsm2_zeroPivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsparseXcsrsm2_zeroPivot(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsrsm2_zeroPivot(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrsm2_zeroPivot");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -4466,7 +4466,7 @@ rt::function!(F_hipsparseScsrsm2_bufferSizeExt, C_hipsparseScsrsm2_bufferSizeExt
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseScsrsm2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, &x16));
 
-fn hipsparseScsrsm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrsm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrsm2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4505,7 +4505,7 @@ rt::function!(F_hipsparseDcsrsm2_bufferSizeExt, C_hipsparseDcsrsm2_bufferSizeExt
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseDcsrsm2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, &x16));
 
-fn hipsparseDcsrsm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrsm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrsm2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4544,7 +4544,7 @@ rt::function!(F_hipsparseCcsrsm2_bufferSizeExt, C_hipsparseCcsrsm2_bufferSizeExt
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseCcsrsm2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, &x16));
 
-fn hipsparseCcsrsm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrsm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrsm2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4583,7 +4583,7 @@ rt::function!(F_hipsparseZcsrsm2_bufferSizeExt, C_hipsparseZcsrsm2_bufferSizeExt
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseZcsrsm2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, &x16));
 
-fn hipsparseZcsrsm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrsm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrsm2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4622,7 +4622,7 @@ rt::function!(F_hipsparseScsrsm2_analysis, C_hipsparseScsrsm2_analysis, c"hipspa
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseScsrsm2_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, rt::call::extract(x16, "pBuffer")?));
 
-fn hipsparseScsrsm2_analysis(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrsm2_analysis(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrsm2_analysis");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4660,7 +4660,7 @@ rt::function!(F_hipsparseDcsrsm2_analysis, C_hipsparseDcsrsm2_analysis, c"hipspa
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseDcsrsm2_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, rt::call::extract(x16, "pBuffer")?));
 
-fn hipsparseDcsrsm2_analysis(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrsm2_analysis(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrsm2_analysis");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4698,7 +4698,7 @@ rt::function!(F_hipsparseCcsrsm2_analysis, C_hipsparseCcsrsm2_analysis, c"hipspa
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseCcsrsm2_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, rt::call::extract(x16, "pBuffer")?));
 
-fn hipsparseCcsrsm2_analysis(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrsm2_analysis(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrsm2_analysis");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4736,7 +4736,7 @@ rt::function!(F_hipsparseZcsrsm2_analysis, C_hipsparseZcsrsm2_analysis, c"hipspa
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseZcsrsm2_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, rt::call::extract(x16, "pBuffer")?));
 
-fn hipsparseZcsrsm2_analysis(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrsm2_analysis(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrsm2_analysis");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4774,7 +4774,7 @@ rt::function!(F_hipsparseScsrsm2_solve, C_hipsparseScsrsm2_solve, c"hipsparseScs
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseScsrsm2_solve(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, rt::call::extract(x16, "pBuffer")?));
 
-fn hipsparseScsrsm2_solve(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrsm2_solve(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrsm2_solve");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4812,7 +4812,7 @@ rt::function!(F_hipsparseDcsrsm2_solve, C_hipsparseDcsrsm2_solve, c"hipsparseDcs
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseDcsrsm2_solve(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, rt::call::extract(x16, "pBuffer")?));
 
-fn hipsparseDcsrsm2_solve(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrsm2_solve(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrsm2_solve");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4850,7 +4850,7 @@ rt::function!(F_hipsparseCcsrsm2_solve, C_hipsparseCcsrsm2_solve, c"hipsparseCcs
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseCcsrsm2_solve(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, rt::call::extract(x16, "pBuffer")?));
 
-fn hipsparseCcsrsm2_solve(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrsm2_solve(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrsm2_solve");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4888,7 +4888,7 @@ rt::function!(F_hipsparseZcsrsm2_solve, C_hipsparseZcsrsm2_solve, c"hipsparseZcs
     ["handle", "algo", "transA", "transB", "m", "nrhs", "nnz", "alpha", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "B", "ldb", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseZcsrsm2_solve(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, &x2, &x3, rt::call::extract(x4, "m")?, rt::call::extract(x5, "nrhs")?, rt::call::extract(x6, "nnz")?, &x7, rt::call::extract(x8, "descrA")?, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldb")?, rt::call::extract(x14, "info")?, &x15, rt::call::extract(x16, "pBuffer")?));
 
-fn hipsparseZcsrsm2_solve(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrsm2_solve(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, nrhs: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrsm2_solve");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -4926,7 +4926,7 @@ rt::function!(F_hipsparseSgemmi, C_hipsparseSgemmi, c"hipsparseSgemmi", "hipspar
     ["handle", "m", "n", "k", "nnz", "alpha", "A", "lda", "cscValB", "cscColPtrB", "cscRowIndB", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSgemmi(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, rt::call::extract(x4, "nnz")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldc")?));
 
-fn hipsparseSgemmi(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, cscValB: &Bound<'_, PyAny>, cscColPtrB: &Bound<'_, PyAny>, cscRowIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseSgemmi(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, cscValB: &Bound<'_, PyAny>, cscColPtrB: &Bound<'_, PyAny>, cscRowIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgemmi");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -4963,7 +4963,7 @@ rt::function!(F_hipsparseDgemmi, C_hipsparseDgemmi, c"hipsparseDgemmi", "hipspar
     ["handle", "m", "n", "k", "nnz", "alpha", "A", "lda", "cscValB", "cscColPtrB", "cscRowIndB", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDgemmi(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, rt::call::extract(x4, "nnz")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldc")?));
 
-fn hipsparseDgemmi(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, cscValB: &Bound<'_, PyAny>, cscColPtrB: &Bound<'_, PyAny>, cscRowIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseDgemmi(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, cscValB: &Bound<'_, PyAny>, cscColPtrB: &Bound<'_, PyAny>, cscRowIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgemmi");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5000,7 +5000,7 @@ rt::function!(F_hipsparseCgemmi, C_hipsparseCgemmi, c"hipsparseCgemmi", "hipspar
     ["handle", "m", "n", "k", "nnz", "alpha", "A", "lda", "cscValB", "cscColPtrB", "cscRowIndB", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseCgemmi(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, rt::call::extract(x4, "nnz")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldc")?));
 
-fn hipsparseCgemmi(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, cscValB: &Bound<'_, PyAny>, cscColPtrB: &Bound<'_, PyAny>, cscRowIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseCgemmi(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, cscValB: &Bound<'_, PyAny>, cscColPtrB: &Bound<'_, PyAny>, cscRowIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgemmi");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5037,7 +5037,7 @@ rt::function!(F_hipsparseZgemmi, C_hipsparseZgemmi, c"hipsparseZgemmi", "hipspar
     ["handle", "m", "n", "k", "nnz", "alpha", "A", "lda", "cscValB", "cscColPtrB", "cscRowIndB", "beta", "C", "ldc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseZgemmi(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, rt::call::extract(x4, "nnz")?, &x5, &x6, rt::call::extract(x7, "lda")?, &x8, &x9, &x10, &x11, &x12, rt::call::extract(x13, "ldc")?));
 
-fn hipsparseZgemmi(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, cscValB: &Bound<'_, PyAny>, cscColPtrB: &Bound<'_, PyAny>, cscRowIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseZgemmi(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, nnz: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, cscValB: &Bound<'_, PyAny>, cscColPtrB: &Bound<'_, PyAny>, cscRowIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, C: &Bound<'_, PyAny>, ldc: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgemmi");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5074,7 +5074,7 @@ rt::function!(F_hipsparseXcsrgeamNnz, C_hipsparseXcsrgeamNnz, c"hipsparseXcsrgea
     ["handle", "m", "n", "descrA", "nnzA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrRowPtrB", "csrColIndB", "descrC", "csrRowPtrC", "nnzTotalDevHostPtr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseXcsrgeamNnz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, rt::call::extract(x4, "nnzA")?, &x5, &x6, rt::call::extract(x7, "descrB")?, rt::call::extract(x8, "nnzB")?, &x9, &x10, rt::call::extract(x11, "descrC")?, &x12, &x13));
 
-fn hipsparseXcsrgeamNnz(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsrgeamNnz(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrgeamNnz");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5110,7 +5110,7 @@ rt::function!(F_hipsparseScsrgeam, C_hipsparseScsrgeam, c"hipsparseScsrgeam", "h
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "beta", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsparseScsrgeam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18));
 
-fn hipsparseScsrgeam(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrgeam(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrgeam");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5156,7 +5156,7 @@ rt::function!(F_hipsparseDcsrgeam, C_hipsparseDcsrgeam, c"hipsparseDcsrgeam", "h
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "beta", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsparseDcsrgeam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18));
 
-fn hipsparseDcsrgeam(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrgeam(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrgeam");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5202,7 +5202,7 @@ rt::function!(F_hipsparseCcsrgeam, C_hipsparseCcsrgeam, c"hipsparseCcsrgeam", "h
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "beta", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsparseCcsrgeam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18));
 
-fn hipsparseCcsrgeam(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrgeam(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrgeam");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5248,7 +5248,7 @@ rt::function!(F_hipsparseZcsrgeam, C_hipsparseZcsrgeam, c"hipsparseZcsrgeam", "h
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "beta", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| hipsparseZcsrgeam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18));
 
-fn hipsparseZcsrgeam(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrgeam(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrgeam");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5294,7 +5294,7 @@ rt::function!(F_hipsparseScsrgeam2_bufferSizeExt, C_hipsparseScsrgeam2_bufferSiz
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "beta", "descrB", "nnzB", "csrSortedValB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedValC", "csrSortedRowPtrC", "csrSortedColIndC", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseScsrgeam2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18, &x19));
 
-fn hipsparseScsrgeam2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrgeam2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrgeam2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5342,7 +5342,7 @@ rt::function!(F_hipsparseDcsrgeam2_bufferSizeExt, C_hipsparseDcsrgeam2_bufferSiz
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "beta", "descrB", "nnzB", "csrSortedValB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedValC", "csrSortedRowPtrC", "csrSortedColIndC", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseDcsrgeam2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18, &x19));
 
-fn hipsparseDcsrgeam2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrgeam2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrgeam2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5390,7 +5390,7 @@ rt::function!(F_hipsparseCcsrgeam2_bufferSizeExt, C_hipsparseCcsrgeam2_bufferSiz
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "beta", "descrB", "nnzB", "csrSortedValB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedValC", "csrSortedRowPtrC", "csrSortedColIndC", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseCcsrgeam2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18, &x19));
 
-fn hipsparseCcsrgeam2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrgeam2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrgeam2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5438,7 +5438,7 @@ rt::function!(F_hipsparseZcsrgeam2_bufferSizeExt, C_hipsparseZcsrgeam2_bufferSiz
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "beta", "descrB", "nnzB", "csrSortedValB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedValC", "csrSortedRowPtrC", "csrSortedColIndC", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseZcsrgeam2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18, &x19));
 
-fn hipsparseZcsrgeam2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrgeam2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrgeam2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5486,7 +5486,7 @@ rt::function!(F_hipsparseXcsrgeam2Nnz, C_hipsparseXcsrgeam2Nnz, c"hipsparseXcsrg
     ["handle", "m", "n", "descrA", "nnzA", "csrSortedRowPtrA", "csrSortedColIndA", "descrB", "nnzB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedRowPtrC", "nnzTotalDevHostPtr", "workspace"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseXcsrgeam2Nnz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, rt::call::extract(x4, "nnzA")?, &x5, &x6, rt::call::extract(x7, "descrB")?, rt::call::extract(x8, "nnzB")?, &x9, &x10, rt::call::extract(x11, "descrC")?, &x12, &x13, rt::call::extract(x14, "workspace")?));
 
-fn hipsparseXcsrgeam2Nnz(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, workspace: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseXcsrgeam2Nnz(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, workspace: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrgeam2Nnz");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5523,7 +5523,7 @@ rt::function!(F_hipsparseScsrgeam2, C_hipsparseScsrgeam2, c"hipsparseScsrgeam2",
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "beta", "descrB", "nnzB", "csrSortedValB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedValC", "csrSortedRowPtrC", "csrSortedColIndC", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseScsrgeam2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18, rt::call::extract(x19, "pBuffer")?));
 
-fn hipsparseScsrgeam2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrgeam2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrgeam2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5570,7 +5570,7 @@ rt::function!(F_hipsparseDcsrgeam2, C_hipsparseDcsrgeam2, c"hipsparseDcsrgeam2",
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "beta", "descrB", "nnzB", "csrSortedValB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedValC", "csrSortedRowPtrC", "csrSortedColIndC", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseDcsrgeam2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18, rt::call::extract(x19, "pBuffer")?));
 
-fn hipsparseDcsrgeam2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrgeam2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrgeam2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5617,7 +5617,7 @@ rt::function!(F_hipsparseCcsrgeam2, C_hipsparseCcsrgeam2, c"hipsparseCcsrgeam2",
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "beta", "descrB", "nnzB", "csrSortedValB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedValC", "csrSortedRowPtrC", "csrSortedColIndC", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseCcsrgeam2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18, rt::call::extract(x19, "pBuffer")?));
 
-fn hipsparseCcsrgeam2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrgeam2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrgeam2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5664,7 +5664,7 @@ rt::function!(F_hipsparseZcsrgeam2, C_hipsparseZcsrgeam2, c"hipsparseZcsrgeam2",
     ["handle", "m", "n", "alpha", "descrA", "nnzA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "beta", "descrB", "nnzB", "csrSortedValB", "csrSortedRowPtrB", "csrSortedColIndB", "descrC", "csrSortedValC", "csrSortedRowPtrC", "csrSortedColIndC", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseZcsrgeam2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, rt::call::extract(x15, "descrC")?, &x16, &x17, &x18, rt::call::extract(x19, "pBuffer")?));
 
-fn hipsparseZcsrgeam2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrgeam2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrSortedValB: &Bound<'_, PyAny>, csrSortedRowPtrB: &Bound<'_, PyAny>, csrSortedColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrSortedValC: &Bound<'_, PyAny>, csrSortedRowPtrC: &Bound<'_, PyAny>, csrSortedColIndC: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrgeam2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5711,7 +5711,7 @@ rt::function!(F_hipsparseXcsrgemmNnz, C_hipsparseXcsrgemmNnz, c"hipsparseXcsrgem
     ["handle", "transA", "transB", "m", "n", "k", "descrA", "nnzA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrRowPtrB", "csrColIndB", "descrC", "csrRowPtrC", "nnzTotalDevHostPtr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| hipsparseXcsrgemmNnz(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "descrA")?, rt::call::extract(x7, "nnzA")?, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, rt::call::extract(x14, "descrC")?, &x15, &x16));
 
-fn hipsparseXcsrgemmNnz(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsrgemmNnz(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrgemmNnz");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -5750,7 +5750,7 @@ rt::function!(F_hipsparseScsrgemm, C_hipsparseScsrgemm, c"hipsparseScsrgemm", "h
     ["handle", "transA", "transB", "m", "n", "k", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseScsrgemm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "descrA")?, rt::call::extract(x7, "nnzA")?, &x8, &x9, &x10, rt::call::extract(x11, "descrB")?, rt::call::extract(x12, "nnzB")?, &x13, &x14, &x15, rt::call::extract(x16, "descrC")?, &x17, &x18, &x19));
 
-fn hipsparseScsrgemm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrgemm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrgemm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -5795,7 +5795,7 @@ rt::function!(F_hipsparseDcsrgemm, C_hipsparseDcsrgemm, c"hipsparseDcsrgemm", "h
     ["handle", "transA", "transB", "m", "n", "k", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseDcsrgemm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "descrA")?, rt::call::extract(x7, "nnzA")?, &x8, &x9, &x10, rt::call::extract(x11, "descrB")?, rt::call::extract(x12, "nnzB")?, &x13, &x14, &x15, rt::call::extract(x16, "descrC")?, &x17, &x18, &x19));
 
-fn hipsparseDcsrgemm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrgemm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrgemm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -5840,7 +5840,7 @@ rt::function!(F_hipsparseCcsrgemm, C_hipsparseCcsrgemm, c"hipsparseCcsrgemm", "h
     ["handle", "transA", "transB", "m", "n", "k", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseCcsrgemm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "descrA")?, rt::call::extract(x7, "nnzA")?, &x8, &x9, &x10, rt::call::extract(x11, "descrB")?, rt::call::extract(x12, "nnzB")?, &x13, &x14, &x15, rt::call::extract(x16, "descrC")?, &x17, &x18, &x19));
 
-fn hipsparseCcsrgemm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrgemm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrgemm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -5885,7 +5885,7 @@ rt::function!(F_hipsparseZcsrgemm, C_hipsparseZcsrgemm, c"hipsparseZcsrgemm", "h
     ["handle", "transA", "transB", "m", "n", "k", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseZcsrgemm(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "m")?, rt::call::extract(x4, "n")?, rt::call::extract(x5, "k")?, rt::call::extract(x6, "descrA")?, rt::call::extract(x7, "nnzA")?, &x8, &x9, &x10, rt::call::extract(x11, "descrB")?, rt::call::extract(x12, "nnzB")?, &x13, &x14, &x15, rt::call::extract(x16, "descrC")?, &x17, &x18, &x19));
 
-fn hipsparseZcsrgemm(py: Python<'_>, handle: rt::PtrArg, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrgemm(py: Python<'_>, handle: rt::PtrArgMut, transA: &Bound<'_, PyAny>, transB: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrgemm");
     let a_handle = handle.addr();
     let a_transA = rt::narrow::<u32>(TYPES.enum_arg(7, transA)?)?;
@@ -5930,7 +5930,7 @@ rt::function!(F_hipsparseScsrgemm2_bufferSizeExt, C_hipsparseScsrgemm2_bufferSiz
     ["handle", "m", "n", "k", "alpha", "descrA", "nnzA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrRowPtrB", "csrColIndB", "beta", "descrD", "nnzD", "csrRowPtrD", "csrColIndD", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseScsrgemm2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "descrA")?, rt::call::extract(x6, "nnzA")?, &x7, &x8, rt::call::extract(x9, "descrB")?, rt::call::extract(x10, "nnzB")?, &x11, &x12, &x13, rt::call::extract(x14, "descrD")?, rt::call::extract(x15, "nnzD")?, &x16, &x17, rt::call::extract(x18, "info")?, &x19));
 
-fn hipsparseScsrgemm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrgemm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrgemm2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -5975,7 +5975,7 @@ rt::function!(F_hipsparseDcsrgemm2_bufferSizeExt, C_hipsparseDcsrgemm2_bufferSiz
     ["handle", "m", "n", "k", "alpha", "descrA", "nnzA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrRowPtrB", "csrColIndB", "beta", "descrD", "nnzD", "csrRowPtrD", "csrColIndD", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseDcsrgemm2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "descrA")?, rt::call::extract(x6, "nnzA")?, &x7, &x8, rt::call::extract(x9, "descrB")?, rt::call::extract(x10, "nnzB")?, &x11, &x12, &x13, rt::call::extract(x14, "descrD")?, rt::call::extract(x15, "nnzD")?, &x16, &x17, rt::call::extract(x18, "info")?, &x19));
 
-fn hipsparseDcsrgemm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrgemm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrgemm2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6020,7 +6020,7 @@ rt::function!(F_hipsparseCcsrgemm2_bufferSizeExt, C_hipsparseCcsrgemm2_bufferSiz
     ["handle", "m", "n", "k", "alpha", "descrA", "nnzA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrRowPtrB", "csrColIndB", "beta", "descrD", "nnzD", "csrRowPtrD", "csrColIndD", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseCcsrgemm2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "descrA")?, rt::call::extract(x6, "nnzA")?, &x7, &x8, rt::call::extract(x9, "descrB")?, rt::call::extract(x10, "nnzB")?, &x11, &x12, &x13, rt::call::extract(x14, "descrD")?, rt::call::extract(x15, "nnzD")?, &x16, &x17, rt::call::extract(x18, "info")?, &x19));
 
-fn hipsparseCcsrgemm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrgemm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrgemm2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6065,7 +6065,7 @@ rt::function!(F_hipsparseZcsrgemm2_bufferSizeExt, C_hipsparseZcsrgemm2_bufferSiz
     ["handle", "m", "n", "k", "alpha", "descrA", "nnzA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrRowPtrB", "csrColIndB", "beta", "descrD", "nnzD", "csrRowPtrD", "csrColIndD", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| hipsparseZcsrgemm2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "descrA")?, rt::call::extract(x6, "nnzA")?, &x7, &x8, rt::call::extract(x9, "descrB")?, rt::call::extract(x10, "nnzB")?, &x11, &x12, &x13, rt::call::extract(x14, "descrD")?, rt::call::extract(x15, "nnzD")?, &x16, &x17, rt::call::extract(x18, "info")?, &x19));
 
-fn hipsparseZcsrgemm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrgemm2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrgemm2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6110,7 +6110,7 @@ rt::function!(F_hipsparseXcsrgemm2Nnz, C_hipsparseXcsrgemm2Nnz, c"hipsparseXcsrg
     ["handle", "m", "n", "k", "descrA", "nnzA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrRowPtrB", "csrColIndB", "descrD", "nnzD", "csrRowPtrD", "csrColIndD", "descrC", "csrRowPtrC", "nnzTotalDevHostPtr", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| hipsparseXcsrgemm2Nnz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, rt::call::extract(x4, "descrA")?, rt::call::extract(x5, "nnzA")?, &x6, &x7, rt::call::extract(x8, "descrB")?, rt::call::extract(x9, "nnzB")?, &x10, &x11, rt::call::extract(x12, "descrD")?, rt::call::extract(x13, "nnzD")?, &x14, &x15, rt::call::extract(x16, "descrC")?, &x17, &x18, rt::call::extract(x19, "info")?, rt::call::extract(x20, "pBuffer")?));
 
-fn hipsparseXcsrgemm2Nnz(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseXcsrgemm2Nnz(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrgemm2Nnz");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6155,7 +6155,7 @@ rt::function!(F_hipsparseScsrgemm2, C_hipsparseScsrgemm2, c"hipsparseScsrgemm2",
     ["handle", "m", "n", "k", "alpha", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "beta", "descrD", "nnzD", "csrValD", "csrRowPtrD", "csrColIndD", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, x25, x26]| hipsparseScsrgemm2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "descrA")?, rt::call::extract(x6, "nnzA")?, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, &x15, rt::call::extract(x16, "descrD")?, rt::call::extract(x17, "nnzD")?, &x18, &x19, &x20, rt::call::extract(x21, "descrC")?, &x22, &x23, &x24, rt::call::extract(x25, "info")?, rt::call::extract(x26, "pBuffer")?));
 
-fn hipsparseScsrgemm2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrValD: &Bound<'_, PyAny>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrgemm2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrValD: &Bound<'_, PyAny>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrgemm2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6212,7 +6212,7 @@ rt::function!(F_hipsparseDcsrgemm2, C_hipsparseDcsrgemm2, c"hipsparseDcsrgemm2",
     ["handle", "m", "n", "k", "alpha", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "beta", "descrD", "nnzD", "csrValD", "csrRowPtrD", "csrColIndD", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, x25, x26]| hipsparseDcsrgemm2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "descrA")?, rt::call::extract(x6, "nnzA")?, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, &x15, rt::call::extract(x16, "descrD")?, rt::call::extract(x17, "nnzD")?, &x18, &x19, &x20, rt::call::extract(x21, "descrC")?, &x22, &x23, &x24, rt::call::extract(x25, "info")?, rt::call::extract(x26, "pBuffer")?));
 
-fn hipsparseDcsrgemm2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrValD: &Bound<'_, PyAny>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrgemm2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrValD: &Bound<'_, PyAny>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrgemm2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6269,7 +6269,7 @@ rt::function!(F_hipsparseCcsrgemm2, C_hipsparseCcsrgemm2, c"hipsparseCcsrgemm2",
     ["handle", "m", "n", "k", "alpha", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "beta", "descrD", "nnzD", "csrValD", "csrRowPtrD", "csrColIndD", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, x25, x26]| hipsparseCcsrgemm2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "descrA")?, rt::call::extract(x6, "nnzA")?, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, &x15, rt::call::extract(x16, "descrD")?, rt::call::extract(x17, "nnzD")?, &x18, &x19, &x20, rt::call::extract(x21, "descrC")?, &x22, &x23, &x24, rt::call::extract(x25, "info")?, rt::call::extract(x26, "pBuffer")?));
 
-fn hipsparseCcsrgemm2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrValD: &Bound<'_, PyAny>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrgemm2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrValD: &Bound<'_, PyAny>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrgemm2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6326,7 +6326,7 @@ rt::function!(F_hipsparseZcsrgemm2, C_hipsparseZcsrgemm2, c"hipsparseZcsrgemm2",
     ["handle", "m", "n", "k", "alpha", "descrA", "nnzA", "csrValA", "csrRowPtrA", "csrColIndA", "descrB", "nnzB", "csrValB", "csrRowPtrB", "csrColIndB", "beta", "descrD", "nnzD", "csrValD", "csrRowPtrD", "csrColIndD", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, x25, x26]| hipsparseZcsrgemm2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "k")?, &x4, rt::call::extract(x5, "descrA")?, rt::call::extract(x6, "nnzA")?, &x7, &x8, &x9, rt::call::extract(x10, "descrB")?, rt::call::extract(x11, "nnzB")?, &x12, &x13, &x14, &x15, rt::call::extract(x16, "descrD")?, rt::call::extract(x17, "nnzD")?, &x18, &x19, &x20, rt::call::extract(x21, "descrC")?, &x22, &x23, &x24, rt::call::extract(x25, "info")?, rt::call::extract(x26, "pBuffer")?));
 
-fn hipsparseZcsrgemm2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArg, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArg, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArg, nnzD: rt::CInt<i32>, csrValD: &Bound<'_, PyAny>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrgemm2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, k: rt::CInt<i32>, alpha: &Bound<'_, PyAny>, descrA: rt::PtrArgMut, nnzA: rt::CInt<i32>, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, descrB: rt::PtrArgMut, nnzB: rt::CInt<i32>, csrValB: &Bound<'_, PyAny>, csrRowPtrB: &Bound<'_, PyAny>, csrColIndB: &Bound<'_, PyAny>, beta: &Bound<'_, PyAny>, descrD: rt::PtrArgMut, nnzD: rt::CInt<i32>, csrValD: &Bound<'_, PyAny>, csrRowPtrD: &Bound<'_, PyAny>, csrColIndD: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrgemm2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -6383,7 +6383,7 @@ rt::function!(F_hipsparseXbsric02_zeroPivot, C_hipsparseXbsric02_zeroPivot, c"hi
     ["handle", "info", "position"],
     |py, [x0, x1, x2]| hipsparseXbsric02_zeroPivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsparseXbsric02_zeroPivot(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXbsric02_zeroPivot(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXbsric02_zeroPivot");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6403,7 +6403,7 @@ rt::function!(F_hipsparseSbsric02_bufferSize, C_hipsparseSbsric02_bufferSize, c"
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSbsric02_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10));
 
-fn hipsparseSbsric02_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsric02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsric02_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6434,7 +6434,7 @@ rt::function!(F_hipsparseDbsric02_bufferSize, C_hipsparseDbsric02_bufferSize, c"
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDbsric02_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10));
 
-fn hipsparseDbsric02_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsric02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsric02_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6465,7 +6465,7 @@ rt::function!(F_hipsparseCbsric02_bufferSize, C_hipsparseCbsric02_bufferSize, c"
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseCbsric02_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10));
 
-fn hipsparseCbsric02_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsric02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsric02_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6496,7 +6496,7 @@ rt::function!(F_hipsparseZbsric02_bufferSize, C_hipsparseZbsric02_bufferSize, c"
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseZbsric02_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10));
 
-fn hipsparseZbsric02_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsric02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsric02_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6527,7 +6527,7 @@ rt::function!(F_hipsparseSbsric02_analysis, C_hipsparseSbsric02_analysis, c"hips
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSbsric02_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseSbsric02_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSbsric02_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsric02_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6558,7 +6558,7 @@ rt::function!(F_hipsparseDbsric02_analysis, C_hipsparseDbsric02_analysis, c"hips
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDbsric02_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseDbsric02_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDbsric02_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsric02_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6589,7 +6589,7 @@ rt::function!(F_hipsparseCbsric02_analysis, C_hipsparseCbsric02_analysis, c"hips
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseCbsric02_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseCbsric02_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCbsric02_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsric02_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6620,7 +6620,7 @@ rt::function!(F_hipsparseZbsric02_analysis, C_hipsparseZbsric02_analysis, c"hips
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseZbsric02_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseZbsric02_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZbsric02_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsric02_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6651,7 +6651,7 @@ rt::function!(F_hipsparseSbsric02, C_hipsparseSbsric02, c"hipsparseSbsric02", "h
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSbsric02(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseSbsric02(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSbsric02(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsric02");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6682,7 +6682,7 @@ rt::function!(F_hipsparseDbsric02, C_hipsparseDbsric02, c"hipsparseDbsric02", "h
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDbsric02(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseDbsric02(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDbsric02(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsric02");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6713,7 +6713,7 @@ rt::function!(F_hipsparseCbsric02, C_hipsparseCbsric02, c"hipsparseCbsric02", "h
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseCbsric02(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseCbsric02(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCbsric02(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsric02");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6744,7 +6744,7 @@ rt::function!(F_hipsparseZbsric02, C_hipsparseZbsric02, c"hipsparseZbsric02", "h
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseZbsric02(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseZbsric02(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZbsric02(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsric02");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6775,7 +6775,7 @@ rt::function!(F_hipsparseXbsrilu02_zeroPivot, C_hipsparseXbsrilu02_zeroPivot, c"
     ["handle", "info", "position"],
     |py, [x0, x1, x2]| hipsparseXbsrilu02_zeroPivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsparseXbsrilu02_zeroPivot(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXbsrilu02_zeroPivot(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXbsrilu02_zeroPivot");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6795,7 +6795,7 @@ rt::function!(F_hipsparseSbsrilu02_numericBoost, C_hipsparseSbsrilu02_numericBoo
     ["handle", "info", "enable_boost", "tol", "boost_val"],
     |py, [x0, x1, x2, x3, x4]| hipsparseSbsrilu02_numericBoost(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, rt::call::extract(x2, "enable_boost")?, &x3, &x4));
 
-fn hipsparseSbsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrilu02_numericBoost");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6818,7 +6818,7 @@ rt::function!(F_hipsparseDbsrilu02_numericBoost, C_hipsparseDbsrilu02_numericBoo
     ["handle", "info", "enable_boost", "tol", "boost_val"],
     |py, [x0, x1, x2, x3, x4]| hipsparseDbsrilu02_numericBoost(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, rt::call::extract(x2, "enable_boost")?, &x3, &x4));
 
-fn hipsparseDbsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrilu02_numericBoost");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6841,7 +6841,7 @@ rt::function!(F_hipsparseCbsrilu02_numericBoost, C_hipsparseCbsrilu02_numericBoo
     ["handle", "info", "enable_boost", "tol", "boost_val"],
     |py, [x0, x1, x2, x3, x4]| hipsparseCbsrilu02_numericBoost(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, rt::call::extract(x2, "enable_boost")?, &x3, &x4));
 
-fn hipsparseCbsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrilu02_numericBoost");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6864,7 +6864,7 @@ rt::function!(F_hipsparseZbsrilu02_numericBoost, C_hipsparseZbsrilu02_numericBoo
     ["handle", "info", "enable_boost", "tol", "boost_val"],
     |py, [x0, x1, x2, x3, x4]| hipsparseZbsrilu02_numericBoost(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, rt::call::extract(x2, "enable_boost")?, &x3, &x4));
 
-fn hipsparseZbsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrilu02_numericBoost");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -6887,7 +6887,7 @@ rt::function!(F_hipsparseSbsrilu02_bufferSize, C_hipsparseSbsrilu02_bufferSize, 
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSbsrilu02_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10));
 
-fn hipsparseSbsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrilu02_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6918,7 +6918,7 @@ rt::function!(F_hipsparseDbsrilu02_bufferSize, C_hipsparseDbsrilu02_bufferSize, 
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDbsrilu02_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10));
 
-fn hipsparseDbsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrilu02_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6949,7 +6949,7 @@ rt::function!(F_hipsparseCbsrilu02_bufferSize, C_hipsparseCbsrilu02_bufferSize, 
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseCbsrilu02_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10));
 
-fn hipsparseCbsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrilu02_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -6980,7 +6980,7 @@ rt::function!(F_hipsparseZbsrilu02_bufferSize, C_hipsparseZbsrilu02_bufferSize, 
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseZbsrilu02_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10));
 
-fn hipsparseZbsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrilu02_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7011,7 +7011,7 @@ rt::function!(F_hipsparseSbsrilu02_analysis, C_hipsparseSbsrilu02_analysis, c"hi
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSbsrilu02_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseSbsrilu02_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSbsrilu02_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrilu02_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7042,7 +7042,7 @@ rt::function!(F_hipsparseDbsrilu02_analysis, C_hipsparseDbsrilu02_analysis, c"hi
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDbsrilu02_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseDbsrilu02_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDbsrilu02_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrilu02_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7073,7 +7073,7 @@ rt::function!(F_hipsparseCbsrilu02_analysis, C_hipsparseCbsrilu02_analysis, c"hi
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseCbsrilu02_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseCbsrilu02_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCbsrilu02_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrilu02_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7104,7 +7104,7 @@ rt::function!(F_hipsparseZbsrilu02_analysis, C_hipsparseZbsrilu02_analysis, c"hi
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseZbsrilu02_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseZbsrilu02_analysis(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZbsrilu02_analysis(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrilu02_analysis");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7135,7 +7135,7 @@ rt::function!(F_hipsparseSbsrilu02, C_hipsparseSbsrilu02, c"hipsparseSbsrilu02",
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA_valM", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSbsrilu02(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseSbsrilu02(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA_valM: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSbsrilu02(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA_valM: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsrilu02");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7166,7 +7166,7 @@ rt::function!(F_hipsparseDbsrilu02, C_hipsparseDbsrilu02, c"hipsparseDbsrilu02",
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA_valM", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDbsrilu02(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseDbsrilu02(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA_valM: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDbsrilu02(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA_valM: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsrilu02");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7197,7 +7197,7 @@ rt::function!(F_hipsparseCbsrilu02, C_hipsparseCbsrilu02, c"hipsparseCbsrilu02",
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA_valM", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseCbsrilu02(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseCbsrilu02(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA_valM: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCbsrilu02(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA_valM: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsrilu02");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7228,7 +7228,7 @@ rt::function!(F_hipsparseZbsrilu02, C_hipsparseZbsrilu02, c"hipsparseZbsrilu02",
     ["handle", "dirA", "mb", "nnzb", "descrA", "bsrSortedValA_valM", "bsrSortedRowPtrA", "bsrSortedColIndA", "blockDim", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseZbsrilu02(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nnzb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "info")?, &x10, rt::call::extract(x11, "pBuffer")?));
 
-fn hipsparseZbsrilu02(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrSortedValA_valM: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZbsrilu02(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrSortedValA_valM: &Bound<'_, PyAny>, bsrSortedRowPtrA: &Bound<'_, PyAny>, bsrSortedColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsrilu02");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -7259,7 +7259,7 @@ rt::function!(F_hipsparseXcsric02_zeroPivot, C_hipsparseXcsric02_zeroPivot, c"hi
     ["handle", "info", "position"],
     |py, [x0, x1, x2]| hipsparseXcsric02_zeroPivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsparseXcsric02_zeroPivot(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsric02_zeroPivot(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsric02_zeroPivot");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -7279,7 +7279,7 @@ rt::function!(F_hipsparseScsric02_bufferSize, C_hipsparseScsric02_bufferSize, c"
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseScsric02_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseScsric02_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsric02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsric02_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7308,7 +7308,7 @@ rt::function!(F_hipsparseDcsric02_bufferSize, C_hipsparseDcsric02_bufferSize, c"
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDcsric02_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseDcsric02_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsric02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsric02_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7337,7 +7337,7 @@ rt::function!(F_hipsparseCcsric02_bufferSize, C_hipsparseCcsric02_bufferSize, c"
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCcsric02_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseCcsric02_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsric02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsric02_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7366,7 +7366,7 @@ rt::function!(F_hipsparseZcsric02_bufferSize, C_hipsparseZcsric02_bufferSize, c"
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZcsric02_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseZcsric02_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsric02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsric02_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7395,7 +7395,7 @@ rt::function!(F_hipsparseScsric02_bufferSizeExt, C_hipsparseScsric02_bufferSizeE
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseScsric02_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseScsric02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsric02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsric02_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7424,7 +7424,7 @@ rt::function!(F_hipsparseDcsric02_bufferSizeExt, C_hipsparseDcsric02_bufferSizeE
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDcsric02_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseDcsric02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsric02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsric02_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7453,7 +7453,7 @@ rt::function!(F_hipsparseCcsric02_bufferSizeExt, C_hipsparseCcsric02_bufferSizeE
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCcsric02_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseCcsric02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsric02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsric02_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7482,7 +7482,7 @@ rt::function!(F_hipsparseZcsric02_bufferSizeExt, C_hipsparseZcsric02_bufferSizeE
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZcsric02_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseZcsric02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsric02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsric02_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7511,7 +7511,7 @@ rt::function!(F_hipsparseScsric02_analysis, C_hipsparseScsric02_analysis, c"hips
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsric02_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseScsric02_analysis(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsric02_analysis(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsric02_analysis");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7540,7 +7540,7 @@ rt::function!(F_hipsparseDcsric02_analysis, C_hipsparseDcsric02_analysis, c"hips
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsric02_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseDcsric02_analysis(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsric02_analysis(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsric02_analysis");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7569,7 +7569,7 @@ rt::function!(F_hipsparseCcsric02_analysis, C_hipsparseCcsric02_analysis, c"hips
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsric02_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseCcsric02_analysis(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsric02_analysis(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsric02_analysis");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7598,7 +7598,7 @@ rt::function!(F_hipsparseZcsric02_analysis, C_hipsparseZcsric02_analysis, c"hips
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsric02_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseZcsric02_analysis(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsric02_analysis(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsric02_analysis");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7627,7 +7627,7 @@ rt::function!(F_hipsparseScsric02, C_hipsparseScsric02, c"hipsparseScsric02", "h
     ["handle", "m", "nnz", "descrA", "csrSortedValA_valM", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsric02(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseScsric02(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsric02(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsric02");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7656,7 +7656,7 @@ rt::function!(F_hipsparseDcsric02, C_hipsparseDcsric02, c"hipsparseDcsric02", "h
     ["handle", "m", "nnz", "descrA", "csrSortedValA_valM", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsric02(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseDcsric02(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsric02(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsric02");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7685,7 +7685,7 @@ rt::function!(F_hipsparseCcsric02, C_hipsparseCcsric02, c"hipsparseCcsric02", "h
     ["handle", "m", "nnz", "descrA", "csrSortedValA_valM", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsric02(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseCcsric02(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsric02(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsric02");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7714,7 +7714,7 @@ rt::function!(F_hipsparseZcsric02, C_hipsparseZcsric02, c"hipsparseZcsric02", "h
     ["handle", "m", "nnz", "descrA", "csrSortedValA_valM", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsric02(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseZcsric02(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsric02(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsric02");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7743,7 +7743,7 @@ rt::function!(F_hipsparseXcsrilu02_zeroPivot, C_hipsparseXcsrilu02_zeroPivot, c"
     ["handle", "info", "position"],
     |py, [x0, x1, x2]| hipsparseXcsrilu02_zeroPivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, &x2));
 
-fn hipsparseXcsrilu02_zeroPivot(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsrilu02_zeroPivot(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrilu02_zeroPivot");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -7763,7 +7763,7 @@ rt::function!(F_hipsparseScsrilu02_numericBoost, C_hipsparseScsrilu02_numericBoo
     ["handle", "info", "enable_boost", "tol", "boost_val"],
     |py, [x0, x1, x2, x3, x4]| hipsparseScsrilu02_numericBoost(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, rt::call::extract(x2, "enable_boost")?, &x3, &x4));
 
-fn hipsparseScsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrilu02_numericBoost");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -7786,7 +7786,7 @@ rt::function!(F_hipsparseDcsrilu02_numericBoost, C_hipsparseDcsrilu02_numericBoo
     ["handle", "info", "enable_boost", "tol", "boost_val"],
     |py, [x0, x1, x2, x3, x4]| hipsparseDcsrilu02_numericBoost(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, rt::call::extract(x2, "enable_boost")?, &x3, &x4));
 
-fn hipsparseDcsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrilu02_numericBoost");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -7809,7 +7809,7 @@ rt::function!(F_hipsparseCcsrilu02_numericBoost, C_hipsparseCcsrilu02_numericBoo
     ["handle", "info", "enable_boost", "tol", "boost_val"],
     |py, [x0, x1, x2, x3, x4]| hipsparseCcsrilu02_numericBoost(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, rt::call::extract(x2, "enable_boost")?, &x3, &x4));
 
-fn hipsparseCcsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrilu02_numericBoost");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -7832,7 +7832,7 @@ rt::function!(F_hipsparseZcsrilu02_numericBoost, C_hipsparseZcsrilu02_numericBoo
     ["handle", "info", "enable_boost", "tol", "boost_val"],
     |py, [x0, x1, x2, x3, x4]| hipsparseZcsrilu02_numericBoost(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "info")?, rt::call::extract(x2, "enable_boost")?, &x3, &x4));
 
-fn hipsparseZcsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArg, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrilu02_numericBoost(py: Python<'_>, handle: rt::PtrArgMut, info: rt::PtrArg, enable_boost: rt::CInt<i32>, tol: &Bound<'_, PyAny>, boost_val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrilu02_numericBoost");
     let a_handle = handle.addr();
     let a_info = info.addr();
@@ -7855,7 +7855,7 @@ rt::function!(F_hipsparseScsrilu02_bufferSize, C_hipsparseScsrilu02_bufferSize, 
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseScsrilu02_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseScsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrilu02_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7884,7 +7884,7 @@ rt::function!(F_hipsparseDcsrilu02_bufferSize, C_hipsparseDcsrilu02_bufferSize, 
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDcsrilu02_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseDcsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrilu02_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7913,7 +7913,7 @@ rt::function!(F_hipsparseCcsrilu02_bufferSize, C_hipsparseCcsrilu02_bufferSize, 
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCcsrilu02_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseCcsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrilu02_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7942,7 +7942,7 @@ rt::function!(F_hipsparseZcsrilu02_bufferSize, C_hipsparseZcsrilu02_bufferSize, 
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZcsrilu02_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseZcsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrilu02_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrilu02_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -7971,7 +7971,7 @@ rt::function!(F_hipsparseScsrilu02_bufferSizeExt, C_hipsparseScsrilu02_bufferSiz
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseScsrilu02_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseScsrilu02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsrilu02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrilu02_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8000,7 +8000,7 @@ rt::function!(F_hipsparseDcsrilu02_bufferSizeExt, C_hipsparseDcsrilu02_bufferSiz
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDcsrilu02_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseDcsrilu02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsrilu02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrilu02_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8029,7 +8029,7 @@ rt::function!(F_hipsparseCcsrilu02_bufferSizeExt, C_hipsparseCcsrilu02_bufferSiz
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCcsrilu02_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseCcsrilu02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsrilu02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrilu02_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8058,7 +8058,7 @@ rt::function!(F_hipsparseZcsrilu02_bufferSizeExt, C_hipsparseZcsrilu02_bufferSiz
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZcsrilu02_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseZcsrilu02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsrilu02_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrilu02_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8087,7 +8087,7 @@ rt::function!(F_hipsparseScsrilu02_analysis, C_hipsparseScsrilu02_analysis, c"hi
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsrilu02_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseScsrilu02_analysis(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrilu02_analysis(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrilu02_analysis");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8116,7 +8116,7 @@ rt::function!(F_hipsparseDcsrilu02_analysis, C_hipsparseDcsrilu02_analysis, c"hi
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsrilu02_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseDcsrilu02_analysis(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrilu02_analysis(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrilu02_analysis");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8145,7 +8145,7 @@ rt::function!(F_hipsparseCcsrilu02_analysis, C_hipsparseCcsrilu02_analysis, c"hi
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsrilu02_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseCcsrilu02_analysis(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrilu02_analysis(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrilu02_analysis");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8174,7 +8174,7 @@ rt::function!(F_hipsparseZcsrilu02_analysis, C_hipsparseZcsrilu02_analysis, c"hi
     ["handle", "m", "nnz", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsrilu02_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseZcsrilu02_analysis(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrilu02_analysis(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrilu02_analysis");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8203,7 +8203,7 @@ rt::function!(F_hipsparseScsrilu02, C_hipsparseScsrilu02, c"hipsparseScsrilu02",
     ["handle", "m", "nnz", "descrA", "csrSortedValA_valM", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsrilu02(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseScsrilu02(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrilu02(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrilu02");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8232,7 +8232,7 @@ rt::function!(F_hipsparseDcsrilu02, C_hipsparseDcsrilu02, c"hipsparseDcsrilu02",
     ["handle", "m", "nnz", "descrA", "csrSortedValA_valM", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsrilu02(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseDcsrilu02(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrilu02(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrilu02");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8261,7 +8261,7 @@ rt::function!(F_hipsparseCcsrilu02, C_hipsparseCcsrilu02, c"hipsparseCcsrilu02",
     ["handle", "m", "nnz", "descrA", "csrSortedValA_valM", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsrilu02(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseCcsrilu02(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrilu02(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrilu02");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8290,7 +8290,7 @@ rt::function!(F_hipsparseZcsrilu02, C_hipsparseZcsrilu02, c"hipsparseZcsrilu02",
     ["handle", "m", "nnz", "descrA", "csrSortedValA_valM", "csrSortedRowPtrA", "csrSortedColIndA", "info", "policy", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsrilu02(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseZcsrilu02(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrilu02(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA_valM: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, info: rt::PtrArg, policy: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrilu02");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8319,7 +8319,7 @@ rt::function!(F_hipsparseSgpsvInterleavedBatch_bufferSizeExt, C_hipsparseSgpsvIn
     ["handle", "algo", "m", "ds", "dl", "d", "du", "dw", "x", "batchCount", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSgpsvInterleavedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, &x7, &x8, rt::call::extract(x9, "batchCount")?, &x10));
 
-fn hipsparseSgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgpsvInterleavedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -8353,7 +8353,7 @@ rt::function!(F_hipsparseDgpsvInterleavedBatch_bufferSizeExt, C_hipsparseDgpsvIn
     ["handle", "algo", "m", "ds", "dl", "d", "du", "dw", "x", "batchCount", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDgpsvInterleavedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, &x7, &x8, rt::call::extract(x9, "batchCount")?, &x10));
 
-fn hipsparseDgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgpsvInterleavedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -8387,7 +8387,7 @@ rt::function!(F_hipsparseCgpsvInterleavedBatch_bufferSizeExt, C_hipsparseCgpsvIn
     ["handle", "algo", "m", "ds", "dl", "d", "du", "dw", "x", "batchCount", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseCgpsvInterleavedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, &x7, &x8, rt::call::extract(x9, "batchCount")?, &x10));
 
-fn hipsparseCgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgpsvInterleavedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -8421,7 +8421,7 @@ rt::function!(F_hipsparseZgpsvInterleavedBatch_bufferSizeExt, C_hipsparseZgpsvIn
     ["handle", "algo", "m", "ds", "dl", "d", "du", "dw", "x", "batchCount", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseZgpsvInterleavedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, &x7, &x8, rt::call::extract(x9, "batchCount")?, &x10));
 
-fn hipsparseZgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgpsvInterleavedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -8455,7 +8455,7 @@ rt::function!(F_hipsparseSgpsvInterleavedBatch, C_hipsparseSgpsvInterleavedBatch
     ["handle", "algo", "m", "ds", "dl", "d", "du", "dw", "x", "batchCount", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSgpsvInterleavedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, &x7, &x8, rt::call::extract(x9, "batchCount")?, rt::call::extract(x10, "pBuffer")?));
 
-fn hipsparseSgpsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSgpsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgpsvInterleavedBatch");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -8488,7 +8488,7 @@ rt::function!(F_hipsparseDgpsvInterleavedBatch, C_hipsparseDgpsvInterleavedBatch
     ["handle", "algo", "m", "ds", "dl", "d", "du", "dw", "x", "batchCount", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDgpsvInterleavedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, &x7, &x8, rt::call::extract(x9, "batchCount")?, rt::call::extract(x10, "pBuffer")?));
 
-fn hipsparseDgpsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDgpsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgpsvInterleavedBatch");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -8521,7 +8521,7 @@ rt::function!(F_hipsparseCgpsvInterleavedBatch, C_hipsparseCgpsvInterleavedBatch
     ["handle", "algo", "m", "ds", "dl", "d", "du", "dw", "x", "batchCount", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseCgpsvInterleavedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, &x7, &x8, rt::call::extract(x9, "batchCount")?, rt::call::extract(x10, "pBuffer")?));
 
-fn hipsparseCgpsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCgpsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgpsvInterleavedBatch");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -8554,7 +8554,7 @@ rt::function!(F_hipsparseZgpsvInterleavedBatch, C_hipsparseZgpsvInterleavedBatch
     ["handle", "algo", "m", "ds", "dl", "d", "du", "dw", "x", "batchCount", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseZgpsvInterleavedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, &x7, &x8, rt::call::extract(x9, "batchCount")?, rt::call::extract(x10, "pBuffer")?));
 
-fn hipsparseZgpsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZgpsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, ds: &Bound<'_, PyAny>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, dw: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgpsvInterleavedBatch");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -8587,7 +8587,7 @@ rt::function!(F_hipsparseSgtsv2_bufferSizeExt, C_hipsparseSgtsv2_bufferSizeExt, 
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSgtsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsparseSgtsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgtsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgtsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8617,7 +8617,7 @@ rt::function!(F_hipsparseDgtsv2_bufferSizeExt, C_hipsparseDgtsv2_bufferSizeExt, 
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDgtsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsparseDgtsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgtsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgtsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8647,7 +8647,7 @@ rt::function!(F_hipsparseCgtsv2_bufferSizeExt, C_hipsparseCgtsv2_bufferSizeExt, 
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCgtsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsparseCgtsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgtsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgtsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8677,7 +8677,7 @@ rt::function!(F_hipsparseZgtsv2_bufferSizeExt, C_hipsparseZgtsv2_bufferSizeExt, 
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZgtsv2_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsparseZgtsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgtsv2_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgtsv2_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8707,7 +8707,7 @@ rt::function!(F_hipsparseSgtsv2, C_hipsparseSgtsv2, c"hipsparseSgtsv2", "hipspar
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSgtsv2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseSgtsv2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSgtsv2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgtsv2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8736,7 +8736,7 @@ rt::function!(F_hipsparseDgtsv2, C_hipsparseDgtsv2, c"hipsparseDgtsv2", "hipspar
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDgtsv2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseDgtsv2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDgtsv2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgtsv2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8765,7 +8765,7 @@ rt::function!(F_hipsparseCgtsv2, C_hipsparseCgtsv2, c"hipsparseCgtsv2", "hipspar
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCgtsv2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseCgtsv2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCgtsv2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgtsv2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8794,7 +8794,7 @@ rt::function!(F_hipsparseZgtsv2, C_hipsparseZgtsv2, c"hipsparseZgtsv2", "hipspar
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZgtsv2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseZgtsv2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZgtsv2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgtsv2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -8823,7 +8823,7 @@ rt::function!(F_hipsparseSgtsvInterleavedBatch_bufferSizeExt, C_hipsparseSgtsvIn
     ["handle", "algo", "m", "dl", "d", "du", "x", "batchCount", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSgtsvInterleavedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "batchCount")?, &x8));
 
-fn hipsparseSgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgtsvInterleavedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -8853,7 +8853,7 @@ rt::function!(F_hipsparseDgtsvInterleavedBatch_bufferSizeExt, C_hipsparseDgtsvIn
     ["handle", "algo", "m", "dl", "d", "du", "x", "batchCount", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDgtsvInterleavedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "batchCount")?, &x8));
 
-fn hipsparseDgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgtsvInterleavedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -8883,7 +8883,7 @@ rt::function!(F_hipsparseCgtsvInterleavedBatch_bufferSizeExt, C_hipsparseCgtsvIn
     ["handle", "algo", "m", "dl", "d", "du", "x", "batchCount", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCgtsvInterleavedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "batchCount")?, &x8));
 
-fn hipsparseCgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgtsvInterleavedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -8913,7 +8913,7 @@ rt::function!(F_hipsparseZgtsvInterleavedBatch_bufferSizeExt, C_hipsparseZgtsvIn
     ["handle", "algo", "m", "dl", "d", "du", "x", "batchCount", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZgtsvInterleavedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "batchCount")?, &x8));
 
-fn hipsparseZgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgtsvInterleavedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -8943,7 +8943,7 @@ rt::function!(F_hipsparseSgtsvInterleavedBatch, C_hipsparseSgtsvInterleavedBatch
     ["handle", "algo", "m", "dl", "d", "du", "x", "batchCount", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSgtsvInterleavedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "batchCount")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseSgtsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSgtsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgtsvInterleavedBatch");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -8972,7 +8972,7 @@ rt::function!(F_hipsparseDgtsvInterleavedBatch, C_hipsparseDgtsvInterleavedBatch
     ["handle", "algo", "m", "dl", "d", "du", "x", "batchCount", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDgtsvInterleavedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "batchCount")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseDgtsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDgtsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgtsvInterleavedBatch");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9001,7 +9001,7 @@ rt::function!(F_hipsparseCgtsvInterleavedBatch, C_hipsparseCgtsvInterleavedBatch
     ["handle", "algo", "m", "dl", "d", "du", "x", "batchCount", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCgtsvInterleavedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "batchCount")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseCgtsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCgtsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgtsvInterleavedBatch");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9030,7 +9030,7 @@ rt::function!(F_hipsparseZgtsvInterleavedBatch, C_hipsparseZgtsvInterleavedBatch
     ["handle", "algo", "m", "dl", "d", "du", "x", "batchCount", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZgtsvInterleavedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "algo")?, rt::call::extract(x2, "m")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "batchCount")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseZgtsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArg, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZgtsvInterleavedBatch(py: Python<'_>, handle: rt::PtrArgMut, algo: rt::CInt<i32>, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgtsvInterleavedBatch");
     let a_handle = handle.addr();
     let a_algo = algo.0;
@@ -9059,7 +9059,7 @@ rt::function!(F_hipsparseSgtsv2_nopivot_bufferSizeExt, C_hipsparseSgtsv2_nopivot
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSgtsv2_nopivot_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsparseSgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgtsv2_nopivot_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9089,7 +9089,7 @@ rt::function!(F_hipsparseDgtsv2_nopivot_bufferSizeExt, C_hipsparseDgtsv2_nopivot
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDgtsv2_nopivot_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsparseDgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgtsv2_nopivot_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9119,7 +9119,7 @@ rt::function!(F_hipsparseCgtsv2_nopivot_bufferSizeExt, C_hipsparseCgtsv2_nopivot
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCgtsv2_nopivot_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsparseCgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgtsv2_nopivot_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9149,7 +9149,7 @@ rt::function!(F_hipsparseZgtsv2_nopivot_bufferSizeExt, C_hipsparseZgtsv2_nopivot
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZgtsv2_nopivot_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, &x8));
 
-fn hipsparseZgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgtsv2_nopivot_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9179,7 +9179,7 @@ rt::function!(F_hipsparseSgtsv2_nopivot, C_hipsparseSgtsv2_nopivot, c"hipsparseS
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSgtsv2_nopivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseSgtsv2_nopivot(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSgtsv2_nopivot(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgtsv2_nopivot");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9208,7 +9208,7 @@ rt::function!(F_hipsparseDgtsv2_nopivot, C_hipsparseDgtsv2_nopivot, c"hipsparseD
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDgtsv2_nopivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseDgtsv2_nopivot(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDgtsv2_nopivot(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgtsv2_nopivot");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9237,7 +9237,7 @@ rt::function!(F_hipsparseCgtsv2_nopivot, C_hipsparseCgtsv2_nopivot, c"hipsparseC
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCgtsv2_nopivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseCgtsv2_nopivot(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCgtsv2_nopivot(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgtsv2_nopivot");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9266,7 +9266,7 @@ rt::function!(F_hipsparseZgtsv2_nopivot, C_hipsparseZgtsv2_nopivot, c"hipsparseZ
     ["handle", "m", "n", "dl", "d", "du", "B", "ldb", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZgtsv2_nopivot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "ldb")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseZgtsv2_nopivot(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZgtsv2_nopivot(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>, ldb: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgtsv2_nopivot");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9295,7 +9295,7 @@ rt::function!(F_hipsparseSgtsv2StridedBatch_bufferSizeExt, C_hipsparseSgtsv2Stri
     ["handle", "m", "dl", "d", "du", "x", "batchCount", "batchStride", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSgtsv2StridedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, &x2, &x3, &x4, &x5, rt::call::extract(x6, "batchCount")?, rt::call::extract(x7, "batchStride")?, &x8));
 
-fn hipsparseSgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgtsv2StridedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9325,7 +9325,7 @@ rt::function!(F_hipsparseDgtsv2StridedBatch_bufferSizeExt, C_hipsparseDgtsv2Stri
     ["handle", "m", "dl", "d", "du", "x", "batchCount", "batchStride", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDgtsv2StridedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, &x2, &x3, &x4, &x5, rt::call::extract(x6, "batchCount")?, rt::call::extract(x7, "batchStride")?, &x8));
 
-fn hipsparseDgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgtsv2StridedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9355,7 +9355,7 @@ rt::function!(F_hipsparseCgtsv2StridedBatch_bufferSizeExt, C_hipsparseCgtsv2Stri
     ["handle", "m", "dl", "d", "du", "x", "batchCount", "batchStride", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCgtsv2StridedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, &x2, &x3, &x4, &x5, rt::call::extract(x6, "batchCount")?, rt::call::extract(x7, "batchStride")?, &x8));
 
-fn hipsparseCgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgtsv2StridedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9385,7 +9385,7 @@ rt::function!(F_hipsparseZgtsv2StridedBatch_bufferSizeExt, C_hipsparseZgtsv2Stri
     ["handle", "m", "dl", "d", "du", "x", "batchCount", "batchStride", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZgtsv2StridedBatch_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, &x2, &x3, &x4, &x5, rt::call::extract(x6, "batchCount")?, rt::call::extract(x7, "batchStride")?, &x8));
 
-fn hipsparseZgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgtsv2StridedBatch_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9415,7 +9415,7 @@ rt::function!(F_hipsparseSgtsv2StridedBatch, C_hipsparseSgtsv2StridedBatch, c"hi
     ["handle", "m", "dl", "d", "du", "x", "batchCount", "batchStride", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSgtsv2StridedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, &x2, &x3, &x4, &x5, rt::call::extract(x6, "batchCount")?, rt::call::extract(x7, "batchStride")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseSgtsv2StridedBatch(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSgtsv2StridedBatch(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgtsv2StridedBatch");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9444,7 +9444,7 @@ rt::function!(F_hipsparseDgtsv2StridedBatch, C_hipsparseDgtsv2StridedBatch, c"hi
     ["handle", "m", "dl", "d", "du", "x", "batchCount", "batchStride", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDgtsv2StridedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, &x2, &x3, &x4, &x5, rt::call::extract(x6, "batchCount")?, rt::call::extract(x7, "batchStride")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseDgtsv2StridedBatch(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDgtsv2StridedBatch(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgtsv2StridedBatch");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9473,7 +9473,7 @@ rt::function!(F_hipsparseCgtsv2StridedBatch, C_hipsparseCgtsv2StridedBatch, c"hi
     ["handle", "m", "dl", "d", "du", "x", "batchCount", "batchStride", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCgtsv2StridedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, &x2, &x3, &x4, &x5, rt::call::extract(x6, "batchCount")?, rt::call::extract(x7, "batchStride")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseCgtsv2StridedBatch(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCgtsv2StridedBatch(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgtsv2StridedBatch");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9502,7 +9502,7 @@ rt::function!(F_hipsparseZgtsv2StridedBatch, C_hipsparseZgtsv2StridedBatch, c"hi
     ["handle", "m", "dl", "d", "du", "x", "batchCount", "batchStride", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZgtsv2StridedBatch(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, &x2, &x3, &x4, &x5, rt::call::extract(x6, "batchCount")?, rt::call::extract(x7, "batchStride")?, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseZgtsv2StridedBatch(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZgtsv2StridedBatch(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, dl: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>, du: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i32>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgtsv2StridedBatch");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9531,7 +9531,7 @@ rt::function!(F_hipsparseSbsr2csr, C_hipsparseSbsr2csr, c"hipsparseSbsr2csr", "h
     ["handle", "dirA", "mb", "nb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseSbsr2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12));
 
-fn hipsparseSbsr2csr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSbsr2csr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSbsr2csr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -9566,7 +9566,7 @@ rt::function!(F_hipsparseDbsr2csr, C_hipsparseDbsr2csr, c"hipsparseDbsr2csr", "h
     ["handle", "dirA", "mb", "nb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseDbsr2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12));
 
-fn hipsparseDbsr2csr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDbsr2csr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDbsr2csr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -9601,7 +9601,7 @@ rt::function!(F_hipsparseCbsr2csr, C_hipsparseCbsr2csr, c"hipsparseCbsr2csr", "h
     ["handle", "dirA", "mb", "nb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseCbsr2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12));
 
-fn hipsparseCbsr2csr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCbsr2csr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCbsr2csr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -9636,7 +9636,7 @@ rt::function!(F_hipsparseZbsr2csr, C_hipsparseZbsr2csr, c"hipsparseZbsr2csr", "h
     ["handle", "dirA", "mb", "nb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "blockDim", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseZbsr2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12));
 
-fn hipsparseZbsr2csr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZbsr2csr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZbsr2csr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -9671,7 +9671,7 @@ rt::function!(F_hipsparseXcoo2csr, C_hipsparseXcoo2csr, c"hipsparseXcoo2csr", "h
     ["handle", "cooRowInd", "nnz", "m", "csrRowPtr", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseXcoo2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "m")?, &x4, &x5));
 
-fn hipsparseXcoo2csr(py: Python<'_>, handle: rt::PtrArg, cooRowInd: &Bound<'_, PyAny>, nnz: rt::CInt<i32>, m: rt::CInt<i32>, csrRowPtr: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcoo2csr(py: Python<'_>, handle: rt::PtrArgMut, cooRowInd: &Bound<'_, PyAny>, nnz: rt::CInt<i32>, m: rt::CInt<i32>, csrRowPtr: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcoo2csr");
     let a_handle = handle.addr();
     let p_cooRowInd = rt::typed_ptr_arg(cooRowInd, None, 4, false)?;
@@ -9695,7 +9695,7 @@ rt::function!(F_hipsparseXcoosort_bufferSizeExt, C_hipsparseXcoosort_bufferSizeE
     ["handle", "m", "n", "nnz", "cooRows", "cooCols", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseXcoosort_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6));
 
-fn hipsparseXcoosort_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, cooRows: &Bound<'_, PyAny>, cooCols: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcoosort_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, cooRows: &Bound<'_, PyAny>, cooCols: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcoosort_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9721,7 +9721,7 @@ rt::function!(F_hipsparseXcoosortByRow, C_hipsparseXcoosortByRow, c"hipsparseXco
     ["handle", "m", "n", "nnz", "cooRows", "cooCols", "P", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseXcoosortByRow(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, rt::call::extract(x7, "pBuffer")?));
 
-fn hipsparseXcoosortByRow(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, cooRows: &Bound<'_, PyAny>, cooCols: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseXcoosortByRow(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, cooRows: &Bound<'_, PyAny>, cooCols: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcoosortByRow");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9748,7 +9748,7 @@ rt::function!(F_hipsparseXcoosortByColumn, C_hipsparseXcoosortByColumn, c"hipspa
     ["handle", "m", "n", "nnz", "cooRows", "cooCols", "P", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseXcoosortByColumn(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, rt::call::extract(x7, "pBuffer")?));
 
-fn hipsparseXcoosortByColumn(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, cooRows: &Bound<'_, PyAny>, cooCols: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseXcoosortByColumn(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, cooRows: &Bound<'_, PyAny>, cooCols: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcoosortByColumn");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9775,7 +9775,7 @@ rt::function!(F_hipsparseCreateIdentityPermutation, C_hipsparseCreateIdentityPer
     ["handle", "n", "p"],
     |py, [x0, x1, x2]| hipsparseCreateIdentityPermutation(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "n")?, &x2));
 
-fn hipsparseCreateIdentityPermutation(py: Python<'_>, handle: rt::PtrArg, n: rt::CInt<i32>, p: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateIdentityPermutation(py: Python<'_>, handle: rt::PtrArgMut, n: rt::CInt<i32>, p: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateIdentityPermutation");
     let a_handle = handle.addr();
     let a_n = n.0;
@@ -9795,7 +9795,7 @@ rt::function!(F_hipsparseScsc2dense, C_hipsparseScsc2dense, c"hipsparseScsc2dens
     ["handle", "m", "n", "descr", "cscVal", "cscRowInd", "cscColPtr", "A", "ld"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseScsc2dense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, &x5, &x6, &x7, rt::call::extract(x8, "ld")?));
 
-fn hipsparseScsc2dense(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, cscVal: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, cscColPtr: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseScsc2dense(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, cscVal: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, cscColPtr: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsc2dense");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9824,7 +9824,7 @@ rt::function!(F_hipsparseDcsc2dense, C_hipsparseDcsc2dense, c"hipsparseDcsc2dens
     ["handle", "m", "n", "descr", "cscVal", "cscRowInd", "cscColPtr", "A", "ld"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDcsc2dense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, &x5, &x6, &x7, rt::call::extract(x8, "ld")?));
 
-fn hipsparseDcsc2dense(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, cscVal: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, cscColPtr: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseDcsc2dense(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, cscVal: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, cscColPtr: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsc2dense");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9853,7 +9853,7 @@ rt::function!(F_hipsparseCcsc2dense, C_hipsparseCcsc2dense, c"hipsparseCcsc2dens
     ["handle", "m", "n", "descr", "cscVal", "cscRowInd", "cscColPtr", "A", "ld"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCcsc2dense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, &x5, &x6, &x7, rt::call::extract(x8, "ld")?));
 
-fn hipsparseCcsc2dense(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, cscVal: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, cscColPtr: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseCcsc2dense(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, cscVal: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, cscColPtr: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsc2dense");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9882,7 +9882,7 @@ rt::function!(F_hipsparseZcsc2dense, C_hipsparseZcsc2dense, c"hipsparseZcsc2dens
     ["handle", "m", "n", "descr", "cscVal", "cscRowInd", "cscColPtr", "A", "ld"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZcsc2dense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, &x5, &x6, &x7, rt::call::extract(x8, "ld")?));
 
-fn hipsparseZcsc2dense(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, cscVal: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, cscColPtr: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseZcsc2dense(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, cscVal: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, cscColPtr: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsc2dense");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9911,7 +9911,7 @@ rt::function!(F_hipsparseXcscsort_bufferSizeExt, C_hipsparseXcscsort_bufferSizeE
     ["handle", "m", "n", "nnz", "cscColPtr", "cscRowInd", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseXcscsort_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6));
 
-fn hipsparseXcscsort_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, cscColPtr: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcscsort_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, cscColPtr: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcscsort_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9937,7 +9937,7 @@ rt::function!(F_hipsparseXcscsort, C_hipsparseXcscsort, c"hipsparseXcscsort", "h
     ["handle", "m", "n", "nnz", "descrA", "cscColPtr", "cscRowInd", "P", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseXcscsort(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseXcscsort(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, cscColPtr: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseXcscsort(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, cscColPtr: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcscsort");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -9965,7 +9965,7 @@ rt::function!(F_hipsparseXcsr2bsrNnz, C_hipsparseXcsr2bsrNnz, c"hipsparseXcsr2bs
     ["handle", "dirA", "m", "n", "descrA", "csrRowPtrA", "csrColIndA", "blockDim", "descrC", "bsrRowPtrC", "bsrNnzb"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseXcsr2bsrNnz(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, &x6, rt::call::extract(x7, "blockDim")?, rt::call::extract(x8, "descrC")?, &x9, &x10));
 
-fn hipsparseXcsr2bsrNnz(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, bsrRowPtrC: &Bound<'_, PyAny>, bsrNnzb: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsr2bsrNnz(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrRowPtrC: &Bound<'_, PyAny>, bsrNnzb: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsr2bsrNnz");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -9996,7 +9996,7 @@ rt::function!(F_hipsparseScsr2bsr, C_hipsparseScsr2bsr, c"hipsparseScsr2bsr", "h
     ["handle", "dirA", "m", "n", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "blockDim", "descrC", "bsrValC", "bsrRowPtrC", "bsrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseScsr2bsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12));
 
-fn hipsparseScsr2bsr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsr2bsr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsr2bsr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -10031,7 +10031,7 @@ rt::function!(F_hipsparseDcsr2bsr, C_hipsparseDcsr2bsr, c"hipsparseDcsr2bsr", "h
     ["handle", "dirA", "m", "n", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "blockDim", "descrC", "bsrValC", "bsrRowPtrC", "bsrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseDcsr2bsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12));
 
-fn hipsparseDcsr2bsr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsr2bsr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsr2bsr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -10066,7 +10066,7 @@ rt::function!(F_hipsparseCcsr2bsr, C_hipsparseCcsr2bsr, c"hipsparseCcsr2bsr", "h
     ["handle", "dirA", "m", "n", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "blockDim", "descrC", "bsrValC", "bsrRowPtrC", "bsrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseCcsr2bsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12));
 
-fn hipsparseCcsr2bsr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsr2bsr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsr2bsr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -10101,7 +10101,7 @@ rt::function!(F_hipsparseZcsr2bsr, C_hipsparseZcsr2bsr, c"hipsparseZcsr2bsr", "h
     ["handle", "dirA", "m", "n", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "blockDim", "descrC", "bsrValC", "bsrRowPtrC", "bsrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseZcsr2bsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "blockDim")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12));
 
-fn hipsparseZcsr2bsr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArg, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsr2bsr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, blockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsr2bsr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -10136,7 +10136,7 @@ rt::function!(F_hipsparseXcsr2coo, C_hipsparseXcsr2coo, c"hipsparseXcsr2coo", "h
     ["handle", "csrRowPtr", "nnz", "m", "cooRowInd", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseXcsr2coo(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "m")?, &x4, &x5));
 
-fn hipsparseXcsr2coo(py: Python<'_>, handle: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, nnz: rt::CInt<i32>, m: rt::CInt<i32>, cooRowInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsr2coo(py: Python<'_>, handle: rt::PtrArgMut, csrRowPtr: &Bound<'_, PyAny>, nnz: rt::CInt<i32>, m: rt::CInt<i32>, cooRowInd: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsr2coo");
     let a_handle = handle.addr();
     let p_csrRowPtr = rt::typed_ptr_arg(csrRowPtr, None, 4, false)?;
@@ -10160,7 +10160,7 @@ rt::function!(F_hipsparseScsr2csc, C_hipsparseScsr2csc, c"hipsparseScsr2csc", "h
     ["handle", "m", "n", "nnz", "csrSortedVal", "csrSortedRowPtr", "csrSortedColInd", "cscSortedVal", "cscSortedRowInd", "cscSortedColPtr", "copyValues", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseScsr2csc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, &x7, &x8, &x9, &x10, &x11));
 
-fn hipsparseScsr2csc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrSortedVal: &Bound<'_, PyAny>, csrSortedRowPtr: &Bound<'_, PyAny>, csrSortedColInd: &Bound<'_, PyAny>, cscSortedVal: &Bound<'_, PyAny>, cscSortedRowInd: &Bound<'_, PyAny>, cscSortedColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsr2csc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrSortedVal: &Bound<'_, PyAny>, csrSortedRowPtr: &Bound<'_, PyAny>, csrSortedColInd: &Bound<'_, PyAny>, cscSortedVal: &Bound<'_, PyAny>, cscSortedRowInd: &Bound<'_, PyAny>, cscSortedColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsr2csc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10194,7 +10194,7 @@ rt::function!(F_hipsparseDcsr2csc, C_hipsparseDcsr2csc, c"hipsparseDcsr2csc", "h
     ["handle", "m", "n", "nnz", "csrSortedVal", "csrSortedRowPtr", "csrSortedColInd", "cscSortedVal", "cscSortedRowInd", "cscSortedColPtr", "copyValues", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDcsr2csc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, &x7, &x8, &x9, &x10, &x11));
 
-fn hipsparseDcsr2csc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrSortedVal: &Bound<'_, PyAny>, csrSortedRowPtr: &Bound<'_, PyAny>, csrSortedColInd: &Bound<'_, PyAny>, cscSortedVal: &Bound<'_, PyAny>, cscSortedRowInd: &Bound<'_, PyAny>, cscSortedColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsr2csc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrSortedVal: &Bound<'_, PyAny>, csrSortedRowPtr: &Bound<'_, PyAny>, csrSortedColInd: &Bound<'_, PyAny>, cscSortedVal: &Bound<'_, PyAny>, cscSortedRowInd: &Bound<'_, PyAny>, cscSortedColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsr2csc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10228,7 +10228,7 @@ rt::function!(F_hipsparseCcsr2csc, C_hipsparseCcsr2csc, c"hipsparseCcsr2csc", "h
     ["handle", "m", "n", "nnz", "csrSortedVal", "csrSortedRowPtr", "csrSortedColInd", "cscSortedVal", "cscSortedRowInd", "cscSortedColPtr", "copyValues", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseCcsr2csc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, &x7, &x8, &x9, &x10, &x11));
 
-fn hipsparseCcsr2csc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrSortedVal: &Bound<'_, PyAny>, csrSortedRowPtr: &Bound<'_, PyAny>, csrSortedColInd: &Bound<'_, PyAny>, cscSortedVal: &Bound<'_, PyAny>, cscSortedRowInd: &Bound<'_, PyAny>, cscSortedColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsr2csc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrSortedVal: &Bound<'_, PyAny>, csrSortedRowPtr: &Bound<'_, PyAny>, csrSortedColInd: &Bound<'_, PyAny>, cscSortedVal: &Bound<'_, PyAny>, cscSortedRowInd: &Bound<'_, PyAny>, cscSortedColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsr2csc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10262,7 +10262,7 @@ rt::function!(F_hipsparseZcsr2csc, C_hipsparseZcsr2csc, c"hipsparseZcsr2csc", "h
     ["handle", "m", "n", "nnz", "csrSortedVal", "csrSortedRowPtr", "csrSortedColInd", "cscSortedVal", "cscSortedRowInd", "cscSortedColPtr", "copyValues", "idxBase"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseZcsr2csc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, &x7, &x8, &x9, &x10, &x11));
 
-fn hipsparseZcsr2csc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrSortedVal: &Bound<'_, PyAny>, csrSortedRowPtr: &Bound<'_, PyAny>, csrSortedColInd: &Bound<'_, PyAny>, cscSortedVal: &Bound<'_, PyAny>, cscSortedRowInd: &Bound<'_, PyAny>, cscSortedColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsr2csc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrSortedVal: &Bound<'_, PyAny>, csrSortedRowPtr: &Bound<'_, PyAny>, csrSortedColInd: &Bound<'_, PyAny>, cscSortedVal: &Bound<'_, PyAny>, cscSortedRowInd: &Bound<'_, PyAny>, cscSortedColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsr2csc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10296,7 +10296,7 @@ rt::function!(F_hipsparseCsr2cscEx2_bufferSize, C_hipsparseCsr2cscEx2_bufferSize
     ["handle", "m", "n", "nnz", "csrVal", "csrRowPtr", "csrColInd", "cscVal", "cscColPtr", "cscRowInd", "valType", "copyValues", "idxBase", "alg", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseCsr2cscEx2_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "csrVal")?, &x5, &x6, rt::call::extract(x7, "cscVal")?, &x8, &x9, &x10, &x11, &x12, &x13, &x14));
 
-fn hipsparseCsr2cscEx2_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, cscVal: rt::PtrArg, cscColPtr: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, valType: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCsr2cscEx2_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, cscVal: rt::PtrArgMut, cscColPtr: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, valType: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCsr2cscEx2_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10332,7 +10332,7 @@ rt::function!(F_hipsparseCsr2cscEx2, C_hipsparseCsr2cscEx2, c"hipsparseCsr2cscEx
     ["handle", "m", "n", "nnz", "csrVal", "csrRowPtr", "csrColInd", "cscVal", "cscColPtr", "cscRowInd", "valType", "copyValues", "idxBase", "alg", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseCsr2cscEx2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "csrVal")?, &x5, &x6, rt::call::extract(x7, "cscVal")?, &x8, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "buffer")?));
 
-fn hipsparseCsr2cscEx2(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, cscVal: rt::PtrArg, cscColPtr: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, valType: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCsr2cscEx2(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, cscVal: rt::PtrArgMut, cscColPtr: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, valType: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCsr2cscEx2");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10367,7 +10367,7 @@ rt::function!(F_hipsparseScsr2csr_compress, C_hipsparseScsr2csr_compress, c"hips
     ["handle", "m", "n", "descrA", "csrValA", "csrColIndA", "csrRowPtrA", "nnzA", "nnzPerRow", "csrValC", "csrColIndC", "csrRowPtrC", "tol"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseScsr2csr_compress(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "nnzA")?, &x8, &x9, &x10, &x11, rt::call::extract(x12, "tol")?));
 
-fn hipsparseScsr2csr_compress(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzA: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrValC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, tol: f32) -> PyResult<PyObject> {
+fn hipsparseScsr2csr_compress(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzA: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrValC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, tol: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsr2csr_compress");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10403,7 +10403,7 @@ rt::function!(F_hipsparseDcsr2csr_compress, C_hipsparseDcsr2csr_compress, c"hips
     ["handle", "m", "n", "descrA", "csrValA", "csrColIndA", "csrRowPtrA", "nnzA", "nnzPerRow", "csrValC", "csrColIndC", "csrRowPtrC", "tol"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseDcsr2csr_compress(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "nnzA")?, &x8, &x9, &x10, &x11, rt::call::extract(x12, "tol")?));
 
-fn hipsparseDcsr2csr_compress(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzA: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrValC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, tol: f64) -> PyResult<PyObject> {
+fn hipsparseDcsr2csr_compress(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzA: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrValC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, tol: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsr2csr_compress");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10439,7 +10439,7 @@ rt::function!(F_hipsparseCcsr2csr_compress, C_hipsparseCcsr2csr_compress, c"hips
     ["handle", "m", "n", "descrA", "csrValA", "csrColIndA", "csrRowPtrA", "nnzA", "nnzPerRow", "csrValC", "csrColIndC", "csrRowPtrC", "tol"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseCcsr2csr_compress(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "nnzA")?, &x8, &x9, &x10, &x11, &x12));
 
-fn hipsparseCcsr2csr_compress(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzA: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrValC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, tol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsr2csr_compress(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzA: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrValC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, tol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsr2csr_compress");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10475,7 +10475,7 @@ rt::function!(F_hipsparseZcsr2csr_compress, C_hipsparseZcsr2csr_compress, c"hips
     ["handle", "m", "n", "descrA", "csrValA", "csrColIndA", "csrRowPtrA", "nnzA", "nnzPerRow", "csrValC", "csrColIndC", "csrRowPtrC", "tol"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseZcsr2csr_compress(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "nnzA")?, &x8, &x9, &x10, &x11, &x12));
 
-fn hipsparseZcsr2csr_compress(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzA: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrValC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, tol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsr2csr_compress(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzA: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrValC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, tol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsr2csr_compress");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10511,7 +10511,7 @@ rt::function!(F_hipsparseScsr2csru, C_hipsparseScsr2csru, c"hipsparseScsr2csru",
     ["handle", "m", "n", "nnz", "descrA", "csrVal", "csrRowPtr", "csrColInd", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsr2csru(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseScsr2csru(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsr2csru(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsr2csru");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10540,7 +10540,7 @@ rt::function!(F_hipsparseDcsr2csru, C_hipsparseDcsr2csru, c"hipsparseDcsr2csru",
     ["handle", "m", "n", "nnz", "descrA", "csrVal", "csrRowPtr", "csrColInd", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsr2csru(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseDcsr2csru(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsr2csru(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsr2csru");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10569,7 +10569,7 @@ rt::function!(F_hipsparseCcsr2csru, C_hipsparseCcsr2csru, c"hipsparseCcsr2csru",
     ["handle", "m", "n", "nnz", "descrA", "csrVal", "csrRowPtr", "csrColInd", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsr2csru(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseCcsr2csru(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsr2csru(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsr2csru");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10598,7 +10598,7 @@ rt::function!(F_hipsparseZcsr2csru, C_hipsparseZcsr2csru, c"hipsparseZcsr2csru",
     ["handle", "m", "n", "nnz", "descrA", "csrVal", "csrRowPtr", "csrColInd", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsr2csru(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseZcsr2csru(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsr2csru(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsr2csru");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10627,7 +10627,7 @@ rt::function!(F_hipsparseScsr2dense, C_hipsparseScsr2dense, c"hipsparseScsr2dens
     ["handle", "m", "n", "descr", "csrVal", "csrRowPtr", "csrColInd", "A", "ld"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseScsr2dense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, &x5, &x6, &x7, rt::call::extract(x8, "ld")?));
 
-fn hipsparseScsr2dense(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseScsr2dense(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsr2dense");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10656,7 +10656,7 @@ rt::function!(F_hipsparseDcsr2dense, C_hipsparseDcsr2dense, c"hipsparseDcsr2dens
     ["handle", "m", "n", "descr", "csrVal", "csrRowPtr", "csrColInd", "A", "ld"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDcsr2dense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, &x5, &x6, &x7, rt::call::extract(x8, "ld")?));
 
-fn hipsparseDcsr2dense(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseDcsr2dense(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsr2dense");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10685,7 +10685,7 @@ rt::function!(F_hipsparseCcsr2dense, C_hipsparseCcsr2dense, c"hipsparseCcsr2dens
     ["handle", "m", "n", "descr", "csrVal", "csrRowPtr", "csrColInd", "A", "ld"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCcsr2dense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, &x5, &x6, &x7, rt::call::extract(x8, "ld")?));
 
-fn hipsparseCcsr2dense(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseCcsr2dense(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsr2dense");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10714,7 +10714,7 @@ rt::function!(F_hipsparseZcsr2dense, C_hipsparseZcsr2dense, c"hipsparseZcsr2dens
     ["handle", "m", "n", "descr", "csrVal", "csrRowPtr", "csrColInd", "A", "ld"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZcsr2dense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, &x5, &x6, &x7, rt::call::extract(x8, "ld")?));
 
-fn hipsparseZcsr2dense(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseZcsr2dense(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsr2dense");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -10743,7 +10743,7 @@ rt::function!(F_hipsparseScsr2gebsr_bufferSize, C_hipsparseScsr2gebsr_bufferSize
     ["handle", "dir", "m", "n", "csr_descr", "csrVal", "csrRowPtr", "csrColInd", "rowBlockDim", "colBlockDim", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseScsr2gebsr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, &x7, rt::call::extract(x8, "rowBlockDim")?, rt::call::extract(x9, "colBlockDim")?, &x10));
 
-fn hipsparseScsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsr2gebsr_bufferSize");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -10774,7 +10774,7 @@ rt::function!(F_hipsparseDcsr2gebsr_bufferSize, C_hipsparseDcsr2gebsr_bufferSize
     ["handle", "dir", "m", "n", "csr_descr", "csrVal", "csrRowPtr", "csrColInd", "rowBlockDim", "colBlockDim", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDcsr2gebsr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, &x7, rt::call::extract(x8, "rowBlockDim")?, rt::call::extract(x9, "colBlockDim")?, &x10));
 
-fn hipsparseDcsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsr2gebsr_bufferSize");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -10805,7 +10805,7 @@ rt::function!(F_hipsparseCcsr2gebsr_bufferSize, C_hipsparseCcsr2gebsr_bufferSize
     ["handle", "dir", "m", "n", "csr_descr", "csrVal", "csrRowPtr", "csrColInd", "rowBlockDim", "colBlockDim", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseCcsr2gebsr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, &x7, rt::call::extract(x8, "rowBlockDim")?, rt::call::extract(x9, "colBlockDim")?, &x10));
 
-fn hipsparseCcsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsr2gebsr_bufferSize");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -10836,7 +10836,7 @@ rt::function!(F_hipsparseZcsr2gebsr_bufferSize, C_hipsparseZcsr2gebsr_bufferSize
     ["handle", "dir", "m", "n", "csr_descr", "csrVal", "csrRowPtr", "csrColInd", "rowBlockDim", "colBlockDim", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseZcsr2gebsr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, &x7, rt::call::extract(x8, "rowBlockDim")?, rt::call::extract(x9, "colBlockDim")?, &x10));
 
-fn hipsparseZcsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsr2gebsr_bufferSize");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -10867,7 +10867,7 @@ rt::function!(F_hipsparseXcsr2gebsrNnz, C_hipsparseXcsr2gebsrNnz, c"hipsparseXcs
     ["handle", "dir", "m", "n", "csr_descr", "csrRowPtr", "csrColInd", "bsr_descr", "bsrRowPtr", "rowBlockDim", "colBlockDim", "bsrNnzDevhost", "pbuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseXcsr2gebsrNnz(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, rt::call::extract(x7, "bsr_descr")?, &x8, rt::call::extract(x9, "rowBlockDim")?, rt::call::extract(x10, "colBlockDim")?, &x11, rt::call::extract(x12, "pbuffer")?));
 
-fn hipsparseXcsr2gebsrNnz(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bsr_descr: rt::PtrArg, bsrRowPtr: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, bsrNnzDevhost: &Bound<'_, PyAny>, pbuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseXcsr2gebsrNnz(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bsr_descr: rt::PtrArgMut, bsrRowPtr: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, bsrNnzDevhost: &Bound<'_, PyAny>, pbuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsr2gebsrNnz");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -10900,7 +10900,7 @@ rt::function!(F_hipsparseScsr2gebsr, C_hipsparseScsr2gebsr, c"hipsparseScsr2gebs
     ["handle", "dir", "m", "n", "csr_descr", "csrVal", "csrRowPtr", "csrColInd", "bsr_descr", "bsrVal", "bsrRowPtr", "bsrColInd", "rowBlockDim", "colBlockDim", "pbuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseScsr2gebsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, &x7, rt::call::extract(x8, "bsr_descr")?, &x9, &x10, &x11, rt::call::extract(x12, "rowBlockDim")?, rt::call::extract(x13, "colBlockDim")?, rt::call::extract(x14, "pbuffer")?));
 
-fn hipsparseScsr2gebsr(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bsr_descr: rt::PtrArg, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pbuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsr2gebsr(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bsr_descr: rt::PtrArgMut, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pbuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsr2gebsr");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -10937,7 +10937,7 @@ rt::function!(F_hipsparseDcsr2gebsr, C_hipsparseDcsr2gebsr, c"hipsparseDcsr2gebs
     ["handle", "dir", "m", "n", "csr_descr", "csrVal", "csrRowPtr", "csrColInd", "bsr_descr", "bsrVal", "bsrRowPtr", "bsrColInd", "rowBlockDim", "colBlockDim", "pbuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseDcsr2gebsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, &x7, rt::call::extract(x8, "bsr_descr")?, &x9, &x10, &x11, rt::call::extract(x12, "rowBlockDim")?, rt::call::extract(x13, "colBlockDim")?, rt::call::extract(x14, "pbuffer")?));
 
-fn hipsparseDcsr2gebsr(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bsr_descr: rt::PtrArg, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pbuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsr2gebsr(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bsr_descr: rt::PtrArgMut, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pbuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsr2gebsr");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -10974,7 +10974,7 @@ rt::function!(F_hipsparseCcsr2gebsr, C_hipsparseCcsr2gebsr, c"hipsparseCcsr2gebs
     ["handle", "dir", "m", "n", "csr_descr", "csrVal", "csrRowPtr", "csrColInd", "bsr_descr", "bsrVal", "bsrRowPtr", "bsrColInd", "rowBlockDim", "colBlockDim", "pbuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseCcsr2gebsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, &x7, rt::call::extract(x8, "bsr_descr")?, &x9, &x10, &x11, rt::call::extract(x12, "rowBlockDim")?, rt::call::extract(x13, "colBlockDim")?, rt::call::extract(x14, "pbuffer")?));
 
-fn hipsparseCcsr2gebsr(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bsr_descr: rt::PtrArg, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pbuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsr2gebsr(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bsr_descr: rt::PtrArgMut, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pbuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsr2gebsr");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -11011,7 +11011,7 @@ rt::function!(F_hipsparseZcsr2gebsr, C_hipsparseZcsr2gebsr, c"hipsparseZcsr2gebs
     ["handle", "dir", "m", "n", "csr_descr", "csrVal", "csrRowPtr", "csrColInd", "bsr_descr", "bsrVal", "bsrRowPtr", "bsrColInd", "rowBlockDim", "colBlockDim", "pbuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseZcsr2gebsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "csr_descr")?, &x5, &x6, &x7, rt::call::extract(x8, "bsr_descr")?, &x9, &x10, &x11, rt::call::extract(x12, "rowBlockDim")?, rt::call::extract(x13, "colBlockDim")?, rt::call::extract(x14, "pbuffer")?));
 
-fn hipsparseZcsr2gebsr(py: Python<'_>, handle: rt::PtrArg, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bsr_descr: rt::PtrArg, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pbuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsr2gebsr(py: Python<'_>, handle: rt::PtrArgMut, dir: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, csr_descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, bsr_descr: rt::PtrArgMut, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pbuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsr2gebsr");
     let a_handle = handle.addr();
     let a_dir = rt::narrow::<u32>(TYPES.enum_arg(11, dir)?)?;
@@ -11048,7 +11048,7 @@ rt::function!(F_hipsparseScsr2hyb, C_hipsparseScsr2hyb, c"hipsparseScsr2hyb", "h
     ["handle", "m", "n", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "hybA", "userEllWidth", "partitionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsr2hyb(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "hybA")?, rt::call::extract(x8, "userEllWidth")?, &x9));
 
-fn hipsparseScsr2hyb(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, hybA: rt::PtrArg, userEllWidth: rt::CInt<i32>, partitionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsr2hyb(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, hybA: rt::PtrArgMut, userEllWidth: rt::CInt<i32>, partitionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsr2hyb");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11077,7 +11077,7 @@ rt::function!(F_hipsparseDcsr2hyb, C_hipsparseDcsr2hyb, c"hipsparseDcsr2hyb", "h
     ["handle", "m", "n", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "hybA", "userEllWidth", "partitionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsr2hyb(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "hybA")?, rt::call::extract(x8, "userEllWidth")?, &x9));
 
-fn hipsparseDcsr2hyb(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, hybA: rt::PtrArg, userEllWidth: rt::CInt<i32>, partitionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsr2hyb(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, hybA: rt::PtrArgMut, userEllWidth: rt::CInt<i32>, partitionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsr2hyb");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11106,7 +11106,7 @@ rt::function!(F_hipsparseCcsr2hyb, C_hipsparseCcsr2hyb, c"hipsparseCcsr2hyb", "h
     ["handle", "m", "n", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "hybA", "userEllWidth", "partitionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsr2hyb(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "hybA")?, rt::call::extract(x8, "userEllWidth")?, &x9));
 
-fn hipsparseCcsr2hyb(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, hybA: rt::PtrArg, userEllWidth: rt::CInt<i32>, partitionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsr2hyb(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, hybA: rt::PtrArgMut, userEllWidth: rt::CInt<i32>, partitionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsr2hyb");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11135,7 +11135,7 @@ rt::function!(F_hipsparseZcsr2hyb, C_hipsparseZcsr2hyb, c"hipsparseZcsr2hyb", "h
     ["handle", "m", "n", "descrA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA", "hybA", "userEllWidth", "partitionType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsr2hyb(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, rt::call::extract(x7, "hybA")?, rt::call::extract(x8, "userEllWidth")?, &x9));
 
-fn hipsparseZcsr2hyb(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, hybA: rt::PtrArg, userEllWidth: rt::CInt<i32>, partitionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsr2hyb(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>, hybA: rt::PtrArgMut, userEllWidth: rt::CInt<i32>, partitionType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsr2hyb");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11164,7 +11164,7 @@ rt::function!(F_hipsparseXcsrsort_bufferSizeExt, C_hipsparseXcsrsort_bufferSizeE
     ["handle", "m", "n", "nnz", "csrRowPtr", "csrColInd", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseXcsrsort_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6));
 
-fn hipsparseXcsrsort_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseXcsrsort_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrsort_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11190,7 +11190,7 @@ rt::function!(F_hipsparseXcsrsort, C_hipsparseXcsrsort, c"hipsparseXcsrsort", "h
     ["handle", "m", "n", "nnz", "descrA", "csrRowPtr", "csrColInd", "P", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseXcsrsort(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "pBuffer")?));
 
-fn hipsparseXcsrsort(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseXcsrsort(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, P: &Bound<'_, PyAny>, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXcsrsort");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11218,7 +11218,7 @@ rt::function!(F_hipsparseScsru2csr_bufferSizeExt, C_hipsparseScsru2csr_bufferSiz
     ["handle", "m", "n", "nnz", "csrVal", "csrRowPtr", "csrColInd", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseScsru2csr_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseScsru2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseScsru2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsru2csr_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11247,7 +11247,7 @@ rt::function!(F_hipsparseDcsru2csr_bufferSizeExt, C_hipsparseDcsru2csr_bufferSiz
     ["handle", "m", "n", "nnz", "csrVal", "csrRowPtr", "csrColInd", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDcsru2csr_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseDcsru2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDcsru2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsru2csr_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11276,7 +11276,7 @@ rt::function!(F_hipsparseCcsru2csr_bufferSizeExt, C_hipsparseCcsru2csr_bufferSiz
     ["handle", "m", "n", "nnz", "csrVal", "csrRowPtr", "csrColInd", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCcsru2csr_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseCcsru2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCcsru2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsru2csr_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11305,7 +11305,7 @@ rt::function!(F_hipsparseZcsru2csr_bufferSizeExt, C_hipsparseZcsru2csr_bufferSiz
     ["handle", "m", "n", "nnz", "csrVal", "csrRowPtr", "csrColInd", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZcsru2csr_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, &x4, &x5, &x6, rt::call::extract(x7, "info")?, &x8));
 
-fn hipsparseZcsru2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZcsru2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsru2csr_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11334,7 +11334,7 @@ rt::function!(F_hipsparseScsru2csr, C_hipsparseScsru2csr, c"hipsparseScsru2csr",
     ["handle", "m", "n", "nnz", "descrA", "csrVal", "csrRowPtr", "csrColInd", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseScsru2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseScsru2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsru2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsru2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11363,7 +11363,7 @@ rt::function!(F_hipsparseDcsru2csr, C_hipsparseDcsru2csr, c"hipsparseDcsru2csr",
     ["handle", "m", "n", "nnz", "descrA", "csrVal", "csrRowPtr", "csrColInd", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDcsru2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseDcsru2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsru2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsru2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11392,7 +11392,7 @@ rt::function!(F_hipsparseCcsru2csr, C_hipsparseCcsru2csr, c"hipsparseCcsru2csr",
     ["handle", "m", "n", "nnz", "descrA", "csrVal", "csrRowPtr", "csrColInd", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCcsru2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseCcsru2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsru2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsru2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11421,7 +11421,7 @@ rt::function!(F_hipsparseZcsru2csr, C_hipsparseZcsru2csr, c"hipsparseZcsru2csr",
     ["handle", "m", "n", "nnz", "descrA", "csrVal", "csrRowPtr", "csrColInd", "info", "pBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZcsru2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnz")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "info")?, rt::call::extract(x9, "pBuffer")?));
 
-fn hipsparseZcsru2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsru2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsru2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11450,7 +11450,7 @@ rt::function!(F_hipsparseSdense2csc, C_hipsparseSdense2csc, c"hipsparseSdense2cs
     ["handle", "m", "n", "descr", "A", "ld", "nnzPerColumn", "cscVal", "cscRowInd", "cscColPtr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSdense2csc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, rt::call::extract(x5, "ld")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseSdense2csc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnzPerColumn: &Bound<'_, PyAny>, cscVal: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, cscColPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSdense2csc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnzPerColumn: &Bound<'_, PyAny>, cscVal: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, cscColPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSdense2csc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11481,7 +11481,7 @@ rt::function!(F_hipsparseDdense2csc, C_hipsparseDdense2csc, c"hipsparseDdense2cs
     ["handle", "m", "n", "descr", "A", "ld", "nnzPerColumn", "cscVal", "cscRowInd", "cscColPtr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDdense2csc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, rt::call::extract(x5, "ld")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseDdense2csc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnzPerColumn: &Bound<'_, PyAny>, cscVal: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, cscColPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDdense2csc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnzPerColumn: &Bound<'_, PyAny>, cscVal: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, cscColPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDdense2csc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11512,7 +11512,7 @@ rt::function!(F_hipsparseCdense2csc, C_hipsparseCdense2csc, c"hipsparseCdense2cs
     ["handle", "m", "n", "descr", "A", "ld", "nnzPerColumn", "cscVal", "cscRowInd", "cscColPtr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCdense2csc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, rt::call::extract(x5, "ld")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseCdense2csc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnzPerColumn: &Bound<'_, PyAny>, cscVal: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, cscColPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCdense2csc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnzPerColumn: &Bound<'_, PyAny>, cscVal: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, cscColPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCdense2csc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11543,7 +11543,7 @@ rt::function!(F_hipsparseZdense2csc, C_hipsparseZdense2csc, c"hipsparseZdense2cs
     ["handle", "m", "n", "descr", "A", "ld", "nnzPerColumn", "cscVal", "cscRowInd", "cscColPtr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZdense2csc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, rt::call::extract(x5, "ld")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseZdense2csc(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnzPerColumn: &Bound<'_, PyAny>, cscVal: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, cscColPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZdense2csc(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnzPerColumn: &Bound<'_, PyAny>, cscVal: &Bound<'_, PyAny>, cscRowInd: &Bound<'_, PyAny>, cscColPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZdense2csc");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11574,7 +11574,7 @@ rt::function!(F_hipsparseSdense2csr, C_hipsparseSdense2csr, c"hipsparseSdense2cs
     ["handle", "m", "n", "descr", "A", "ld", "nnzPerRow", "csrVal", "csrRowPtr", "csrColInd"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSdense2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, rt::call::extract(x5, "ld")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseSdense2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSdense2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSdense2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11605,7 +11605,7 @@ rt::function!(F_hipsparseDdense2csr, C_hipsparseDdense2csr, c"hipsparseDdense2cs
     ["handle", "m", "n", "descr", "A", "ld", "nnzPerRow", "csrVal", "csrRowPtr", "csrColInd"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDdense2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, rt::call::extract(x5, "ld")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseDdense2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDdense2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDdense2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11636,7 +11636,7 @@ rt::function!(F_hipsparseCdense2csr, C_hipsparseCdense2csr, c"hipsparseCdense2cs
     ["handle", "m", "n", "descr", "A", "ld", "nnzPerRow", "csrVal", "csrRowPtr", "csrColInd"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCdense2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, rt::call::extract(x5, "ld")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseCdense2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCdense2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCdense2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11667,7 +11667,7 @@ rt::function!(F_hipsparseZdense2csr, C_hipsparseZdense2csr, c"hipsparseZdense2cs
     ["handle", "m", "n", "descr", "A", "ld", "nnzPerRow", "csrVal", "csrRowPtr", "csrColInd"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZdense2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "descr")?, &x4, rt::call::extract(x5, "ld")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseZdense2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArg, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZdense2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, descr: rt::PtrArgMut, A: &Bound<'_, PyAny>, ld: rt::CInt<i32>, nnzPerRow: &Bound<'_, PyAny>, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZdense2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -11698,7 +11698,7 @@ rt::function!(F_hipsparseSgebsr2csr, C_hipsparseSgebsr2csr, c"hipsparseSgebsr2cs
     ["handle", "dirA", "mb", "nb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDim", "colBlockDim", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSgebsr2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "rowBlockDim")?, rt::call::extract(x9, "colBlockDim")?, rt::call::extract(x10, "descrC")?, &x11, &x12, &x13));
 
-fn hipsparseSgebsr2csr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgebsr2csr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgebsr2csr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -11734,7 +11734,7 @@ rt::function!(F_hipsparseDgebsr2csr, C_hipsparseDgebsr2csr, c"hipsparseDgebsr2cs
     ["handle", "dirA", "mb", "nb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDim", "colBlockDim", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDgebsr2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "rowBlockDim")?, rt::call::extract(x9, "colBlockDim")?, rt::call::extract(x10, "descrC")?, &x11, &x12, &x13));
 
-fn hipsparseDgebsr2csr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgebsr2csr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgebsr2csr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -11770,7 +11770,7 @@ rt::function!(F_hipsparseCgebsr2csr, C_hipsparseCgebsr2csr, c"hipsparseCgebsr2cs
     ["handle", "dirA", "mb", "nb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDim", "colBlockDim", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseCgebsr2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "rowBlockDim")?, rt::call::extract(x9, "colBlockDim")?, rt::call::extract(x10, "descrC")?, &x11, &x12, &x13));
 
-fn hipsparseCgebsr2csr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgebsr2csr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgebsr2csr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -11806,7 +11806,7 @@ rt::function!(F_hipsparseZgebsr2csr, C_hipsparseZgebsr2csr, c"hipsparseZgebsr2cs
     ["handle", "dirA", "mb", "nb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDim", "colBlockDim", "descrC", "csrValC", "csrRowPtrC", "csrColIndC"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseZgebsr2csr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "rowBlockDim")?, rt::call::extract(x9, "colBlockDim")?, rt::call::extract(x10, "descrC")?, &x11, &x12, &x13));
 
-fn hipsparseZgebsr2csr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgebsr2csr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgebsr2csr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -11842,7 +11842,7 @@ rt::function!(F_hipsparseSgebsr2gebsc_bufferSize, C_hipsparseSgebsr2gebsc_buffer
     ["handle", "mb", "nb", "nnzb", "bsrVal", "bsrRowPtr", "bsrColInd", "rowBlockDim", "colBlockDim", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSgebsr2gebsc_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "mb")?, rt::call::extract(x2, "nb")?, rt::call::extract(x3, "nnzb")?, &x4, &x5, &x6, rt::call::extract(x7, "rowBlockDim")?, rt::call::extract(x8, "colBlockDim")?, &x9));
 
-fn hipsparseSgebsr2gebsc_bufferSize(py: Python<'_>, handle: rt::PtrArg, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgebsr2gebsc_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgebsr2gebsc_bufferSize");
     let a_handle = handle.addr();
     let a_mb = mb.0;
@@ -11872,7 +11872,7 @@ rt::function!(F_hipsparseDgebsr2gebsc_bufferSize, C_hipsparseDgebsr2gebsc_buffer
     ["handle", "mb", "nb", "nnzb", "bsrVal", "bsrRowPtr", "bsrColInd", "rowBlockDim", "colBlockDim", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDgebsr2gebsc_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "mb")?, rt::call::extract(x2, "nb")?, rt::call::extract(x3, "nnzb")?, &x4, &x5, &x6, rt::call::extract(x7, "rowBlockDim")?, rt::call::extract(x8, "colBlockDim")?, &x9));
 
-fn hipsparseDgebsr2gebsc_bufferSize(py: Python<'_>, handle: rt::PtrArg, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgebsr2gebsc_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgebsr2gebsc_bufferSize");
     let a_handle = handle.addr();
     let a_mb = mb.0;
@@ -11902,7 +11902,7 @@ rt::function!(F_hipsparseCgebsr2gebsc_bufferSize, C_hipsparseCgebsr2gebsc_buffer
     ["handle", "mb", "nb", "nnzb", "bsrVal", "bsrRowPtr", "bsrColInd", "rowBlockDim", "colBlockDim", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCgebsr2gebsc_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "mb")?, rt::call::extract(x2, "nb")?, rt::call::extract(x3, "nnzb")?, &x4, &x5, &x6, rt::call::extract(x7, "rowBlockDim")?, rt::call::extract(x8, "colBlockDim")?, &x9));
 
-fn hipsparseCgebsr2gebsc_bufferSize(py: Python<'_>, handle: rt::PtrArg, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgebsr2gebsc_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgebsr2gebsc_bufferSize");
     let a_handle = handle.addr();
     let a_mb = mb.0;
@@ -11932,7 +11932,7 @@ rt::function!(F_hipsparseZgebsr2gebsc_bufferSize, C_hipsparseZgebsr2gebsc_buffer
     ["handle", "mb", "nb", "nnzb", "bsrVal", "bsrRowPtr", "bsrColInd", "rowBlockDim", "colBlockDim", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseZgebsr2gebsc_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "mb")?, rt::call::extract(x2, "nb")?, rt::call::extract(x3, "nnzb")?, &x4, &x5, &x6, rt::call::extract(x7, "rowBlockDim")?, rt::call::extract(x8, "colBlockDim")?, &x9));
 
-fn hipsparseZgebsr2gebsc_bufferSize(py: Python<'_>, handle: rt::PtrArg, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgebsr2gebsc_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgebsr2gebsc_bufferSize");
     let a_handle = handle.addr();
     let a_mb = mb.0;
@@ -11962,7 +11962,7 @@ rt::function!(F_hipsparseSgebsr2gebsc, C_hipsparseSgebsr2gebsc, c"hipsparseSgebs
     ["handle", "mb", "nb", "nnzb", "bsrVal", "bsrRowPtr", "bsrColInd", "rowBlockDim", "colBlockDim", "bscVal", "bscRowInd", "bscColPtr", "copyValues", "idxBase", "temp_buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseSgebsr2gebsc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "mb")?, rt::call::extract(x2, "nb")?, rt::call::extract(x3, "nnzb")?, &x4, &x5, &x6, rt::call::extract(x7, "rowBlockDim")?, rt::call::extract(x8, "colBlockDim")?, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "temp_buffer")?));
 
-fn hipsparseSgebsr2gebsc(py: Python<'_>, handle: rt::PtrArg, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, bscVal: &Bound<'_, PyAny>, bscRowInd: &Bound<'_, PyAny>, bscColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, temp_buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSgebsr2gebsc(py: Python<'_>, handle: rt::PtrArgMut, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, bscVal: &Bound<'_, PyAny>, bscRowInd: &Bound<'_, PyAny>, bscColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, temp_buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgebsr2gebsc");
     let a_handle = handle.addr();
     let a_mb = mb.0;
@@ -11999,7 +11999,7 @@ rt::function!(F_hipsparseDgebsr2gebsc, C_hipsparseDgebsr2gebsc, c"hipsparseDgebs
     ["handle", "mb", "nb", "nnzb", "bsrVal", "bsrRowPtr", "bsrColInd", "rowBlockDim", "colBlockDim", "bscVal", "bscRowInd", "bscColPtr", "copyValues", "idxBase", "temp_buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseDgebsr2gebsc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "mb")?, rt::call::extract(x2, "nb")?, rt::call::extract(x3, "nnzb")?, &x4, &x5, &x6, rt::call::extract(x7, "rowBlockDim")?, rt::call::extract(x8, "colBlockDim")?, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "temp_buffer")?));
 
-fn hipsparseDgebsr2gebsc(py: Python<'_>, handle: rt::PtrArg, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, bscVal: &Bound<'_, PyAny>, bscRowInd: &Bound<'_, PyAny>, bscColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, temp_buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDgebsr2gebsc(py: Python<'_>, handle: rt::PtrArgMut, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, bscVal: &Bound<'_, PyAny>, bscRowInd: &Bound<'_, PyAny>, bscColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, temp_buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgebsr2gebsc");
     let a_handle = handle.addr();
     let a_mb = mb.0;
@@ -12036,7 +12036,7 @@ rt::function!(F_hipsparseCgebsr2gebsc, C_hipsparseCgebsr2gebsc, c"hipsparseCgebs
     ["handle", "mb", "nb", "nnzb", "bsrVal", "bsrRowPtr", "bsrColInd", "rowBlockDim", "colBlockDim", "bscVal", "bscRowInd", "bscColPtr", "copyValues", "idxBase", "temp_buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseCgebsr2gebsc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "mb")?, rt::call::extract(x2, "nb")?, rt::call::extract(x3, "nnzb")?, &x4, &x5, &x6, rt::call::extract(x7, "rowBlockDim")?, rt::call::extract(x8, "colBlockDim")?, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "temp_buffer")?));
 
-fn hipsparseCgebsr2gebsc(py: Python<'_>, handle: rt::PtrArg, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, bscVal: &Bound<'_, PyAny>, bscRowInd: &Bound<'_, PyAny>, bscColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, temp_buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCgebsr2gebsc(py: Python<'_>, handle: rt::PtrArgMut, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, bscVal: &Bound<'_, PyAny>, bscRowInd: &Bound<'_, PyAny>, bscColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, temp_buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgebsr2gebsc");
     let a_handle = handle.addr();
     let a_mb = mb.0;
@@ -12073,7 +12073,7 @@ rt::function!(F_hipsparseZgebsr2gebsc, C_hipsparseZgebsr2gebsc, c"hipsparseZgebs
     ["handle", "mb", "nb", "nnzb", "bsrVal", "bsrRowPtr", "bsrColInd", "rowBlockDim", "colBlockDim", "bscVal", "bscRowInd", "bscColPtr", "copyValues", "idxBase", "temp_buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseZgebsr2gebsc(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "mb")?, rt::call::extract(x2, "nb")?, rt::call::extract(x3, "nnzb")?, &x4, &x5, &x6, rt::call::extract(x7, "rowBlockDim")?, rt::call::extract(x8, "colBlockDim")?, &x9, &x10, &x11, &x12, &x13, rt::call::extract(x14, "temp_buffer")?));
 
-fn hipsparseZgebsr2gebsc(py: Python<'_>, handle: rt::PtrArg, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, bscVal: &Bound<'_, PyAny>, bscRowInd: &Bound<'_, PyAny>, bscColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, temp_buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZgebsr2gebsc(py: Python<'_>, handle: rt::PtrArgMut, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, bsrVal: &Bound<'_, PyAny>, bsrRowPtr: &Bound<'_, PyAny>, bsrColInd: &Bound<'_, PyAny>, rowBlockDim: rt::CInt<i32>, colBlockDim: rt::CInt<i32>, bscVal: &Bound<'_, PyAny>, bscRowInd: &Bound<'_, PyAny>, bscColPtr: &Bound<'_, PyAny>, copyValues: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, temp_buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgebsr2gebsc");
     let a_handle = handle.addr();
     let a_mb = mb.0;
@@ -12110,7 +12110,7 @@ rt::function!(F_hipsparseSgebsr2gebsr_bufferSize, C_hipsparseSgebsr2gebsr_buffer
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "rowBlockDimC", "colBlockDimC", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSgebsr2gebsr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "rowBlockDimA")?, rt::call::extract(x10, "colBlockDimA")?, rt::call::extract(x11, "rowBlockDimC")?, rt::call::extract(x12, "colBlockDimC")?, &x13));
 
-fn hipsparseSgebsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSgebsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgebsr2gebsr_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -12144,7 +12144,7 @@ rt::function!(F_hipsparseDgebsr2gebsr_bufferSize, C_hipsparseDgebsr2gebsr_buffer
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "rowBlockDimC", "colBlockDimC", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDgebsr2gebsr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "rowBlockDimA")?, rt::call::extract(x10, "colBlockDimA")?, rt::call::extract(x11, "rowBlockDimC")?, rt::call::extract(x12, "colBlockDimC")?, &x13));
 
-fn hipsparseDgebsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDgebsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgebsr2gebsr_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -12178,7 +12178,7 @@ rt::function!(F_hipsparseCgebsr2gebsr_bufferSize, C_hipsparseCgebsr2gebsr_buffer
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "rowBlockDimC", "colBlockDimC", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseCgebsr2gebsr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "rowBlockDimA")?, rt::call::extract(x10, "colBlockDimA")?, rt::call::extract(x11, "rowBlockDimC")?, rt::call::extract(x12, "colBlockDimC")?, &x13));
 
-fn hipsparseCgebsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCgebsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgebsr2gebsr_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -12212,7 +12212,7 @@ rt::function!(F_hipsparseZgebsr2gebsr_bufferSize, C_hipsparseZgebsr2gebsr_buffer
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "rowBlockDimC", "colBlockDimC", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseZgebsr2gebsr_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "rowBlockDimA")?, rt::call::extract(x10, "colBlockDimA")?, rt::call::extract(x11, "rowBlockDimC")?, rt::call::extract(x12, "colBlockDimC")?, &x13));
 
-fn hipsparseZgebsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZgebsr2gebsr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgebsr2gebsr_bufferSize");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -12246,7 +12246,7 @@ rt::function!(F_hipsparseXgebsr2gebsrNnz, C_hipsparseXgebsr2gebsrNnz, c"hipspars
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "descrC", "bsrRowPtrC", "rowBlockDimC", "colBlockDimC", "nnzTotalDevHostPtr", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| hipsparseXgebsr2gebsrNnz(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, rt::call::extract(x8, "rowBlockDimA")?, rt::call::extract(x9, "colBlockDimA")?, rt::call::extract(x10, "descrC")?, &x11, rt::call::extract(x12, "rowBlockDimC")?, rt::call::extract(x13, "colBlockDimC")?, &x14, rt::call::extract(x15, "buffer")?));
 
-fn hipsparseXgebsr2gebsrNnz(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArg, bsrRowPtrC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseXgebsr2gebsrNnz(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrRowPtrC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseXgebsr2gebsrNnz");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -12282,7 +12282,7 @@ rt::function!(F_hipsparseSgebsr2gebsr, C_hipsparseSgebsr2gebsr, c"hipsparseSgebs
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "descrC", "bsrValC", "bsrRowPtrC", "bsrColIndC", "rowBlockDimC", "colBlockDimC", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsparseSgebsr2gebsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "rowBlockDimA")?, rt::call::extract(x10, "colBlockDimA")?, rt::call::extract(x11, "descrC")?, &x12, &x13, &x14, rt::call::extract(x15, "rowBlockDimC")?, rt::call::extract(x16, "colBlockDimC")?, rt::call::extract(x17, "buffer")?));
 
-fn hipsparseSgebsr2gebsr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArg, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSgebsr2gebsr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSgebsr2gebsr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -12322,7 +12322,7 @@ rt::function!(F_hipsparseDgebsr2gebsr, C_hipsparseDgebsr2gebsr, c"hipsparseDgebs
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "descrC", "bsrValC", "bsrRowPtrC", "bsrColIndC", "rowBlockDimC", "colBlockDimC", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsparseDgebsr2gebsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "rowBlockDimA")?, rt::call::extract(x10, "colBlockDimA")?, rt::call::extract(x11, "descrC")?, &x12, &x13, &x14, rt::call::extract(x15, "rowBlockDimC")?, rt::call::extract(x16, "colBlockDimC")?, rt::call::extract(x17, "buffer")?));
 
-fn hipsparseDgebsr2gebsr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArg, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDgebsr2gebsr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDgebsr2gebsr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -12362,7 +12362,7 @@ rt::function!(F_hipsparseCgebsr2gebsr, C_hipsparseCgebsr2gebsr, c"hipsparseCgebs
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "descrC", "bsrValC", "bsrRowPtrC", "bsrColIndC", "rowBlockDimC", "colBlockDimC", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsparseCgebsr2gebsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "rowBlockDimA")?, rt::call::extract(x10, "colBlockDimA")?, rt::call::extract(x11, "descrC")?, &x12, &x13, &x14, rt::call::extract(x15, "rowBlockDimC")?, rt::call::extract(x16, "colBlockDimC")?, rt::call::extract(x17, "buffer")?));
 
-fn hipsparseCgebsr2gebsr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArg, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCgebsr2gebsr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCgebsr2gebsr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -12402,7 +12402,7 @@ rt::function!(F_hipsparseZgebsr2gebsr, C_hipsparseZgebsr2gebsr, c"hipsparseZgebs
     ["handle", "dirA", "mb", "nb", "nnzb", "descrA", "bsrValA", "bsrRowPtrA", "bsrColIndA", "rowBlockDimA", "colBlockDimA", "descrC", "bsrValC", "bsrRowPtrC", "bsrColIndC", "rowBlockDimC", "colBlockDimC", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| hipsparseZgebsr2gebsr(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "mb")?, rt::call::extract(x3, "nb")?, rt::call::extract(x4, "nnzb")?, rt::call::extract(x5, "descrA")?, &x6, &x7, &x8, rt::call::extract(x9, "rowBlockDimA")?, rt::call::extract(x10, "colBlockDimA")?, rt::call::extract(x11, "descrC")?, &x12, &x13, &x14, rt::call::extract(x15, "rowBlockDimC")?, rt::call::extract(x16, "colBlockDimC")?, rt::call::extract(x17, "buffer")?));
 
-fn hipsparseZgebsr2gebsr(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArg, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArg, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZgebsr2gebsr(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, mb: rt::CInt<i32>, nb: rt::CInt<i32>, nnzb: rt::CInt<i32>, descrA: rt::PtrArgMut, bsrValA: &Bound<'_, PyAny>, bsrRowPtrA: &Bound<'_, PyAny>, bsrColIndA: &Bound<'_, PyAny>, rowBlockDimA: rt::CInt<i32>, colBlockDimA: rt::CInt<i32>, descrC: rt::PtrArgMut, bsrValC: &Bound<'_, PyAny>, bsrRowPtrC: &Bound<'_, PyAny>, bsrColIndC: &Bound<'_, PyAny>, rowBlockDimC: rt::CInt<i32>, colBlockDimC: rt::CInt<i32>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZgebsr2gebsr");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -12442,7 +12442,7 @@ rt::function!(F_hipsparseShyb2csr, C_hipsparseShyb2csr, c"hipsparseShyb2csr", "h
     ["handle", "descrA", "hybA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseShyb2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "descrA")?, rt::call::extract(x2, "hybA")?, &x3, &x4, &x5));
 
-fn hipsparseShyb2csr(py: Python<'_>, handle: rt::PtrArg, descrA: rt::PtrArg, hybA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseShyb2csr(py: Python<'_>, handle: rt::PtrArgMut, descrA: rt::PtrArgMut, hybA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseShyb2csr");
     let a_handle = handle.addr();
     let a_descrA = descrA.addr();
@@ -12467,7 +12467,7 @@ rt::function!(F_hipsparseDhyb2csr, C_hipsparseDhyb2csr, c"hipsparseDhyb2csr", "h
     ["handle", "descrA", "hybA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseDhyb2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "descrA")?, rt::call::extract(x2, "hybA")?, &x3, &x4, &x5));
 
-fn hipsparseDhyb2csr(py: Python<'_>, handle: rt::PtrArg, descrA: rt::PtrArg, hybA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDhyb2csr(py: Python<'_>, handle: rt::PtrArgMut, descrA: rt::PtrArgMut, hybA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDhyb2csr");
     let a_handle = handle.addr();
     let a_descrA = descrA.addr();
@@ -12492,7 +12492,7 @@ rt::function!(F_hipsparseChyb2csr, C_hipsparseChyb2csr, c"hipsparseChyb2csr", "h
     ["handle", "descrA", "hybA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseChyb2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "descrA")?, rt::call::extract(x2, "hybA")?, &x3, &x4, &x5));
 
-fn hipsparseChyb2csr(py: Python<'_>, handle: rt::PtrArg, descrA: rt::PtrArg, hybA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseChyb2csr(py: Python<'_>, handle: rt::PtrArgMut, descrA: rt::PtrArgMut, hybA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseChyb2csr");
     let a_handle = handle.addr();
     let a_descrA = descrA.addr();
@@ -12517,7 +12517,7 @@ rt::function!(F_hipsparseZhyb2csr, C_hipsparseZhyb2csr, c"hipsparseZhyb2csr", "h
     ["handle", "descrA", "hybA", "csrSortedValA", "csrSortedRowPtrA", "csrSortedColIndA"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseZhyb2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "descrA")?, rt::call::extract(x2, "hybA")?, &x3, &x4, &x5));
 
-fn hipsparseZhyb2csr(py: Python<'_>, handle: rt::PtrArg, descrA: rt::PtrArg, hybA: rt::PtrArg, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZhyb2csr(py: Python<'_>, handle: rt::PtrArgMut, descrA: rt::PtrArgMut, hybA: rt::PtrArgMut, csrSortedValA: &Bound<'_, PyAny>, csrSortedRowPtrA: &Bound<'_, PyAny>, csrSortedColIndA: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZhyb2csr");
     let a_handle = handle.addr();
     let a_descrA = descrA.addr();
@@ -12542,7 +12542,7 @@ rt::function!(F_hipsparseSnnz, C_hipsparseSnnz, c"hipsparseSnnz", "hipsparseSnnz
     ["handle", "dirA", "m", "n", "descrA", "A", "lda", "nnzPerRowColumn", "nnzTotalDevHostPtr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSnnz(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsparseSnnz(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnzPerRowColumn: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSnnz(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnzPerRowColumn: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSnnz");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -12570,7 +12570,7 @@ rt::function!(F_hipsparseDnnz, C_hipsparseDnnz, c"hipsparseDnnz", "hipsparseDnnz
     ["handle", "dirA", "m", "n", "descrA", "A", "lda", "nnzPerRowColumn", "nnzTotalDevHostPtr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseDnnz(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsparseDnnz(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnzPerRowColumn: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDnnz(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnzPerRowColumn: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnnz");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -12598,7 +12598,7 @@ rt::function!(F_hipsparseCnnz, C_hipsparseCnnz, c"hipsparseCnnz", "hipsparseCnnz
     ["handle", "dirA", "m", "n", "descrA", "A", "lda", "nnzPerRowColumn", "nnzTotalDevHostPtr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCnnz(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsparseCnnz(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnzPerRowColumn: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCnnz(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnzPerRowColumn: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCnnz");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -12626,7 +12626,7 @@ rt::function!(F_hipsparseZnnz, C_hipsparseZnnz, c"hipsparseZnnz", "hipsparseZnnz
     ["handle", "dirA", "m", "n", "descrA", "A", "lda", "nnzPerRowColumn", "nnzTotalDevHostPtr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseZnnz(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "m")?, rt::call::extract(x3, "n")?, rt::call::extract(x4, "descrA")?, &x5, rt::call::extract(x6, "lda")?, &x7, &x8));
 
-fn hipsparseZnnz(py: Python<'_>, handle: rt::PtrArg, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArg, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnzPerRowColumn: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZnnz(py: Python<'_>, handle: rt::PtrArgMut, dirA: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: rt::CInt<i32>, descrA: rt::PtrArgMut, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, nnzPerRowColumn: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZnnz");
     let a_handle = handle.addr();
     let a_dirA = rt::narrow::<u32>(TYPES.enum_arg(11, dirA)?)?;
@@ -12654,7 +12654,7 @@ rt::function!(F_hipsparseSnnz_compress, C_hipsparseSnnz_compress, c"hipsparseSnn
     ["handle", "m", "descrA", "csrValA", "csrRowPtrA", "nnzPerRow", "nnzC", "tol"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseSnnz_compress(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "descrA")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "tol")?));
 
-fn hipsparseSnnz_compress(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzPerRow: &Bound<'_, PyAny>, nnzC: &Bound<'_, PyAny>, tol: f32) -> PyResult<PyObject> {
+fn hipsparseSnnz_compress(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzPerRow: &Bound<'_, PyAny>, nnzC: &Bound<'_, PyAny>, tol: f32) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSnnz_compress");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12682,7 +12682,7 @@ rt::function!(F_hipsparseDnnz_compress, C_hipsparseDnnz_compress, c"hipsparseDnn
     ["handle", "m", "descrA", "csrValA", "csrRowPtrA", "nnzPerRow", "nnzC", "tol"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseDnnz_compress(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "descrA")?, &x3, &x4, &x5, &x6, rt::call::extract(x7, "tol")?));
 
-fn hipsparseDnnz_compress(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzPerRow: &Bound<'_, PyAny>, nnzC: &Bound<'_, PyAny>, tol: f64) -> PyResult<PyObject> {
+fn hipsparseDnnz_compress(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzPerRow: &Bound<'_, PyAny>, nnzC: &Bound<'_, PyAny>, tol: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnnz_compress");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12710,7 +12710,7 @@ rt::function!(F_hipsparseCnnz_compress, C_hipsparseCnnz_compress, c"hipsparseCnn
     ["handle", "m", "descrA", "csrValA", "csrRowPtrA", "nnzPerRow", "nnzC", "tol"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseCnnz_compress(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "descrA")?, &x3, &x4, &x5, &x6, &x7));
 
-fn hipsparseCnnz_compress(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzPerRow: &Bound<'_, PyAny>, nnzC: &Bound<'_, PyAny>, tol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCnnz_compress(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzPerRow: &Bound<'_, PyAny>, nnzC: &Bound<'_, PyAny>, tol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCnnz_compress");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12738,7 +12738,7 @@ rt::function!(F_hipsparseZnnz_compress, C_hipsparseZnnz_compress, c"hipsparseZnn
     ["handle", "m", "descrA", "csrValA", "csrRowPtrA", "nnzPerRow", "nnzC", "tol"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseZnnz_compress(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "descrA")?, &x3, &x4, &x5, &x6, &x7));
 
-fn hipsparseZnnz_compress(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzPerRow: &Bound<'_, PyAny>, nnzC: &Bound<'_, PyAny>, tol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseZnnz_compress(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, nnzPerRow: &Bound<'_, PyAny>, nnzC: &Bound<'_, PyAny>, tol: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZnnz_compress");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12766,7 +12766,7 @@ rt::function!(F_hipsparseSpruneCsr2csr_bufferSize, C_hipsparseSpruneCsr2csr_buff
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "threshold", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSpruneCsr2csr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, &x13));
 
-fn hipsparseSpruneCsr2csr_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpruneCsr2csr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneCsr2csr_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12804,7 +12804,7 @@ rt::function!(F_hipsparseDpruneCsr2csr_bufferSize, C_hipsparseDpruneCsr2csr_buff
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "threshold", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDpruneCsr2csr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, &x13));
 
-fn hipsparseDpruneCsr2csr_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDpruneCsr2csr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneCsr2csr_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12842,7 +12842,7 @@ rt::function!(F_hipsparseSpruneCsr2csr_bufferSizeExt, C_hipsparseSpruneCsr2csr_b
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "threshold", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSpruneCsr2csr_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, &x13));
 
-fn hipsparseSpruneCsr2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpruneCsr2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneCsr2csr_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12880,7 +12880,7 @@ rt::function!(F_hipsparseDpruneCsr2csr_bufferSizeExt, C_hipsparseDpruneCsr2csr_b
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "threshold", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDpruneCsr2csr_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, &x13));
 
-fn hipsparseDpruneCsr2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDpruneCsr2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneCsr2csr_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12918,7 +12918,7 @@ rt::function!(F_hipsparseSpruneCsr2csrNnz, C_hipsparseSpruneCsr2csrNnz, c"hipspa
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "threshold", "descrC", "csrRowPtrC", "nnzTotalDevHostPtr", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseSpruneCsr2csrNnz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "descrC")?, &x10, &x11, rt::call::extract(x12, "buffer")?));
 
-fn hipsparseSpruneCsr2csrNnz(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpruneCsr2csrNnz(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneCsr2csrNnz");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12953,7 +12953,7 @@ rt::function!(F_hipsparseDpruneCsr2csrNnz, C_hipsparseDpruneCsr2csrNnz, c"hipspa
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "threshold", "descrC", "csrRowPtrC", "nnzTotalDevHostPtr", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseDpruneCsr2csrNnz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "descrC")?, &x10, &x11, rt::call::extract(x12, "buffer")?));
 
-fn hipsparseDpruneCsr2csrNnz(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDpruneCsr2csrNnz(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneCsr2csrNnz");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -12988,7 +12988,7 @@ rt::function!(F_hipsparseSpruneCsr2csr, C_hipsparseSpruneCsr2csr, c"hipsparseSpr
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "threshold", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSpruneCsr2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, rt::call::extract(x13, "buffer")?));
 
-fn hipsparseSpruneCsr2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpruneCsr2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneCsr2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13025,7 +13025,7 @@ rt::function!(F_hipsparseDpruneCsr2csr, C_hipsparseDpruneCsr2csr, c"hipsparseDpr
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "threshold", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDpruneCsr2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, &x8, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, rt::call::extract(x13, "buffer")?));
 
-fn hipsparseDpruneCsr2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDpruneCsr2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, threshold: &Bound<'_, PyAny>, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneCsr2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13062,7 +13062,7 @@ rt::function!(F_hipsparseSpruneCsr2csrByPercentage_bufferSize, C_hipsparseSprune
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "percentage", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseSpruneCsr2csrByPercentage_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "percentage")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, rt::call::extract(x13, "info")?, &x14));
 
-fn hipsparseSpruneCsr2csrByPercentage_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f32, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpruneCsr2csrByPercentage_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f32, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneCsr2csrByPercentage_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13100,7 +13100,7 @@ rt::function!(F_hipsparseDpruneCsr2csrByPercentage_bufferSize, C_hipsparseDprune
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "percentage", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseDpruneCsr2csrByPercentage_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "percentage")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, rt::call::extract(x13, "info")?, &x14));
 
-fn hipsparseDpruneCsr2csrByPercentage_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f64, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDpruneCsr2csrByPercentage_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f64, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneCsr2csrByPercentage_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13138,7 +13138,7 @@ rt::function!(F_hipsparseSpruneCsr2csrByPercentage_bufferSizeExt, C_hipsparseSpr
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "percentage", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseSpruneCsr2csrByPercentage_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "percentage")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, rt::call::extract(x13, "info")?, &x14));
 
-fn hipsparseSpruneCsr2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f32, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpruneCsr2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f32, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneCsr2csrByPercentage_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13176,7 +13176,7 @@ rt::function!(F_hipsparseDpruneCsr2csrByPercentage_bufferSizeExt, C_hipsparseDpr
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "percentage", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseDpruneCsr2csrByPercentage_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "percentage")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, rt::call::extract(x13, "info")?, &x14));
 
-fn hipsparseDpruneCsr2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f64, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDpruneCsr2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f64, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneCsr2csrByPercentage_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13214,7 +13214,7 @@ rt::function!(F_hipsparseSpruneCsr2csrNnzByPercentage, C_hipsparseSpruneCsr2csrN
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "percentage", "descrC", "csrRowPtrC", "nnzTotalDevHostPtr", "info", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSpruneCsr2csrNnzByPercentage(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "percentage")?, rt::call::extract(x9, "descrC")?, &x10, &x11, rt::call::extract(x12, "info")?, rt::call::extract(x13, "buffer")?));
 
-fn hipsparseSpruneCsr2csrNnzByPercentage(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f32, descrC: rt::PtrArg, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpruneCsr2csrNnzByPercentage(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f32, descrC: rt::PtrArgMut, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneCsr2csrNnzByPercentage");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13249,7 +13249,7 @@ rt::function!(F_hipsparseDpruneCsr2csrNnzByPercentage, C_hipsparseDpruneCsr2csrN
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "percentage", "descrC", "csrRowPtrC", "nnzTotalDevHostPtr", "info", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseDpruneCsr2csrNnzByPercentage(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "percentage")?, rt::call::extract(x9, "descrC")?, &x10, &x11, rt::call::extract(x12, "info")?, rt::call::extract(x13, "buffer")?));
 
-fn hipsparseDpruneCsr2csrNnzByPercentage(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f64, descrC: rt::PtrArg, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDpruneCsr2csrNnzByPercentage(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f64, descrC: rt::PtrArgMut, csrRowPtrC: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneCsr2csrNnzByPercentage");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13284,7 +13284,7 @@ rt::function!(F_hipsparseSpruneCsr2csrByPercentage, C_hipsparseSpruneCsr2csrByPe
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "percentage", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseSpruneCsr2csrByPercentage(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "percentage")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, rt::call::extract(x13, "info")?, rt::call::extract(x14, "buffer")?));
 
-fn hipsparseSpruneCsr2csrByPercentage(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f32, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpruneCsr2csrByPercentage(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f32, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneCsr2csrByPercentage");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13321,7 +13321,7 @@ rt::function!(F_hipsparseDpruneCsr2csrByPercentage, C_hipsparseDpruneCsr2csrByPe
     ["handle", "m", "n", "nnzA", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "percentage", "descrC", "csrValC", "csrRowPtrC", "csrColIndC", "info", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| hipsparseDpruneCsr2csrByPercentage(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, rt::call::extract(x3, "nnzA")?, rt::call::extract(x4, "descrA")?, &x5, &x6, &x7, rt::call::extract(x8, "percentage")?, rt::call::extract(x9, "descrC")?, &x10, &x11, &x12, rt::call::extract(x13, "info")?, rt::call::extract(x14, "buffer")?));
 
-fn hipsparseDpruneCsr2csrByPercentage(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f64, descrC: rt::PtrArg, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDpruneCsr2csrByPercentage(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, percentage: f64, descrC: rt::PtrArgMut, csrValC: &Bound<'_, PyAny>, csrRowPtrC: &Bound<'_, PyAny>, csrColIndC: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneCsr2csrByPercentage");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13358,7 +13358,7 @@ rt::function!(F_hipsparseSpruneDense2csr_bufferSize, C_hipsparseSpruneDense2csr_
     ["handle", "m", "n", "A", "lda", "threshold", "descr", "csrVal", "csrRowPtr", "csrColInd", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpruneDense2csr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, &x10));
 
-fn hipsparseSpruneDense2csr_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpruneDense2csr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneDense2csr_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13391,7 +13391,7 @@ rt::function!(F_hipsparseDpruneDense2csr_bufferSize, C_hipsparseDpruneDense2csr_
     ["handle", "m", "n", "A", "lda", "threshold", "descr", "csrVal", "csrRowPtr", "csrColInd", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDpruneDense2csr_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, &x10));
 
-fn hipsparseDpruneDense2csr_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDpruneDense2csr_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneDense2csr_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13424,7 +13424,7 @@ rt::function!(F_hipsparseSpruneDense2csr_bufferSizeExt, C_hipsparseSpruneDense2c
     ["handle", "m", "n", "A", "lda", "threshold", "descr", "csrVal", "csrRowPtr", "csrColInd", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpruneDense2csr_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, &x10));
 
-fn hipsparseSpruneDense2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpruneDense2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneDense2csr_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13457,7 +13457,7 @@ rt::function!(F_hipsparseDpruneDense2csr_bufferSizeExt, C_hipsparseDpruneDense2c
     ["handle", "m", "n", "A", "lda", "threshold", "descr", "csrVal", "csrRowPtr", "csrColInd", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDpruneDense2csr_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, &x10));
 
-fn hipsparseDpruneDense2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDpruneDense2csr_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneDense2csr_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13490,7 +13490,7 @@ rt::function!(F_hipsparseSpruneDense2csrNnz, C_hipsparseSpruneDense2csrNnz, c"hi
     ["handle", "m", "n", "A", "lda", "threshold", "descr", "csrRowPtr", "nnzTotalDevHostPtr", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSpruneDense2csrNnz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "descr")?, &x7, &x8, rt::call::extract(x9, "buffer")?));
 
-fn hipsparseSpruneDense2csrNnz(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpruneDense2csrNnz(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArgMut, csrRowPtr: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneDense2csrNnz");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13520,7 +13520,7 @@ rt::function!(F_hipsparseDpruneDense2csrNnz, C_hipsparseDpruneDense2csrNnz, c"hi
     ["handle", "m", "n", "A", "lda", "threshold", "descr", "csrRowPtr", "nnzTotalDevHostPtr", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseDpruneDense2csrNnz(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "descr")?, &x7, &x8, rt::call::extract(x9, "buffer")?));
 
-fn hipsparseDpruneDense2csrNnz(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDpruneDense2csrNnz(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArgMut, csrRowPtr: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneDense2csrNnz");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13550,7 +13550,7 @@ rt::function!(F_hipsparseSpruneDense2csr, C_hipsparseSpruneDense2csr, c"hipspars
     ["handle", "m", "n", "A", "lda", "threshold", "descr", "csrVal", "csrRowPtr", "csrColInd", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpruneDense2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, rt::call::extract(x10, "buffer")?));
 
-fn hipsparseSpruneDense2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpruneDense2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneDense2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13582,7 +13582,7 @@ rt::function!(F_hipsparseDpruneDense2csr, C_hipsparseDpruneDense2csr, c"hipspars
     ["handle", "m", "n", "A", "lda", "threshold", "descr", "csrVal", "csrRowPtr", "csrColInd", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDpruneDense2csr(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, &x5, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, rt::call::extract(x10, "buffer")?));
 
-fn hipsparseDpruneDense2csr(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDpruneDense2csr(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, threshold: &Bound<'_, PyAny>, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneDense2csr");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13614,7 +13614,7 @@ rt::function!(F_hipsparseSpruneDense2csrByPercentage_bufferSize, C_hipsparseSpru
     ["handle", "m", "n", "A", "lda", "percentage", "descr", "csrVal", "csrRowPtr", "csrColInd", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSpruneDense2csrByPercentage_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "percentage")?, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseSpruneDense2csrByPercentage_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f32, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpruneDense2csrByPercentage_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f32, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneDense2csrByPercentage_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13647,7 +13647,7 @@ rt::function!(F_hipsparseDpruneDense2csrByPercentage_bufferSize, C_hipsparseDpru
     ["handle", "m", "n", "A", "lda", "percentage", "descr", "csrVal", "csrRowPtr", "csrColInd", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDpruneDense2csrByPercentage_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "percentage")?, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseDpruneDense2csrByPercentage_bufferSize(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f64, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDpruneDense2csrByPercentage_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f64, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneDense2csrByPercentage_bufferSize");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13680,7 +13680,7 @@ rt::function!(F_hipsparseSpruneDense2csrByPercentage_bufferSizeExt, C_hipsparseS
     ["handle", "m", "n", "A", "lda", "percentage", "descr", "csrVal", "csrRowPtr", "csrColInd", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSpruneDense2csrByPercentage_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "percentage")?, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseSpruneDense2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f32, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpruneDense2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f32, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneDense2csrByPercentage_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13713,7 +13713,7 @@ rt::function!(F_hipsparseDpruneDense2csrByPercentage_bufferSizeExt, C_hipsparseD
     ["handle", "m", "n", "A", "lda", "percentage", "descr", "csrVal", "csrRowPtr", "csrColInd", "info", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDpruneDense2csrByPercentage_bufferSizeExt(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "percentage")?, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, rt::call::extract(x10, "info")?, &x11));
 
-fn hipsparseDpruneDense2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f64, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDpruneDense2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f64, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneDense2csrByPercentage_bufferSizeExt");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13746,7 +13746,7 @@ rt::function!(F_hipsparseSpruneDense2csrNnzByPercentage, C_hipsparseSpruneDense2
     ["handle", "m", "n", "A", "lda", "percentage", "descr", "csrRowPtr", "nnzTotalDevHostPtr", "info", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpruneDense2csrNnzByPercentage(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "percentage")?, rt::call::extract(x6, "descr")?, &x7, &x8, rt::call::extract(x9, "info")?, rt::call::extract(x10, "buffer")?));
 
-fn hipsparseSpruneDense2csrNnzByPercentage(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f32, descr: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpruneDense2csrNnzByPercentage(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f32, descr: rt::PtrArgMut, csrRowPtr: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneDense2csrNnzByPercentage");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13776,7 +13776,7 @@ rt::function!(F_hipsparseDpruneDense2csrNnzByPercentage, C_hipsparseDpruneDense2
     ["handle", "m", "n", "A", "lda", "percentage", "descr", "csrRowPtr", "nnzTotalDevHostPtr", "info", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseDpruneDense2csrNnzByPercentage(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "percentage")?, rt::call::extract(x6, "descr")?, &x7, &x8, rt::call::extract(x9, "info")?, rt::call::extract(x10, "buffer")?));
 
-fn hipsparseDpruneDense2csrNnzByPercentage(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f64, descr: rt::PtrArg, csrRowPtr: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDpruneDense2csrNnzByPercentage(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f64, descr: rt::PtrArgMut, csrRowPtr: &Bound<'_, PyAny>, nnzTotalDevHostPtr: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneDense2csrNnzByPercentage");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13806,7 +13806,7 @@ rt::function!(F_hipsparseSpruneDense2csrByPercentage, C_hipsparseSpruneDense2csr
     ["handle", "m", "n", "A", "lda", "percentage", "descr", "csrVal", "csrRowPtr", "csrColInd", "info", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseSpruneDense2csrByPercentage(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "percentage")?, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, rt::call::extract(x10, "info")?, rt::call::extract(x11, "buffer")?));
 
-fn hipsparseSpruneDense2csrByPercentage(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f32, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpruneDense2csrByPercentage(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f32, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpruneDense2csrByPercentage");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13838,7 +13838,7 @@ rt::function!(F_hipsparseDpruneDense2csrByPercentage, C_hipsparseDpruneDense2csr
     ["handle", "m", "n", "A", "lda", "percentage", "descr", "csrVal", "csrRowPtr", "csrColInd", "info", "buffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDpruneDense2csrByPercentage(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "n")?, &x3, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "percentage")?, rt::call::extract(x6, "descr")?, &x7, &x8, &x9, rt::call::extract(x10, "info")?, rt::call::extract(x11, "buffer")?));
 
-fn hipsparseDpruneDense2csrByPercentage(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f64, descr: rt::PtrArg, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDpruneDense2csrByPercentage(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, n: rt::CInt<i32>, A: &Bound<'_, PyAny>, lda: rt::CInt<i32>, percentage: f64, descr: rt::PtrArgMut, csrVal: &Bound<'_, PyAny>, csrRowPtr: &Bound<'_, PyAny>, csrColInd: &Bound<'_, PyAny>, info: rt::PtrArg, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDpruneDense2csrByPercentage");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13870,7 +13870,7 @@ rt::function!(F_hipsparseScsrcolor, C_hipsparseScsrcolor, c"hipsparseScsrcolor",
     ["handle", "m", "nnz", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "fractionToColor", "ncolors", "coloring", "reordering", "info"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseScsrcolor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, &x7, &x8, &x9, &x10, rt::call::extract(x11, "info")?));
 
-fn hipsparseScsrcolor(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, fractionToColor: &Bound<'_, PyAny>, ncolors: &Bound<'_, PyAny>, coloring: &Bound<'_, PyAny>, reordering: &Bound<'_, PyAny>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScsrcolor(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, fractionToColor: &Bound<'_, PyAny>, ncolors: &Bound<'_, PyAny>, coloring: &Bound<'_, PyAny>, reordering: &Bound<'_, PyAny>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScsrcolor");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13905,7 +13905,7 @@ rt::function!(F_hipsparseDcsrcolor, C_hipsparseDcsrcolor, c"hipsparseDcsrcolor",
     ["handle", "m", "nnz", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "fractionToColor", "ncolors", "coloring", "reordering", "info"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseDcsrcolor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, &x7, &x8, &x9, &x10, rt::call::extract(x11, "info")?));
 
-fn hipsparseDcsrcolor(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, fractionToColor: &Bound<'_, PyAny>, ncolors: &Bound<'_, PyAny>, coloring: &Bound<'_, PyAny>, reordering: &Bound<'_, PyAny>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDcsrcolor(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, fractionToColor: &Bound<'_, PyAny>, ncolors: &Bound<'_, PyAny>, coloring: &Bound<'_, PyAny>, reordering: &Bound<'_, PyAny>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDcsrcolor");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13940,7 +13940,7 @@ rt::function!(F_hipsparseCcsrcolor, C_hipsparseCcsrcolor, c"hipsparseCcsrcolor",
     ["handle", "m", "nnz", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "fractionToColor", "ncolors", "coloring", "reordering", "info"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseCcsrcolor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, &x7, &x8, &x9, &x10, rt::call::extract(x11, "info")?));
 
-fn hipsparseCcsrcolor(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, fractionToColor: &Bound<'_, PyAny>, ncolors: &Bound<'_, PyAny>, coloring: &Bound<'_, PyAny>, reordering: &Bound<'_, PyAny>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCcsrcolor(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, fractionToColor: &Bound<'_, PyAny>, ncolors: &Bound<'_, PyAny>, coloring: &Bound<'_, PyAny>, reordering: &Bound<'_, PyAny>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCcsrcolor");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -13975,7 +13975,7 @@ rt::function!(F_hipsparseZcsrcolor, C_hipsparseZcsrcolor, c"hipsparseZcsrcolor",
     ["handle", "m", "nnz", "descrA", "csrValA", "csrRowPtrA", "csrColIndA", "fractionToColor", "ncolors", "coloring", "reordering", "info"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| hipsparseZcsrcolor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "m")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "descrA")?, &x4, &x5, &x6, &x7, &x8, &x9, &x10, rt::call::extract(x11, "info")?));
 
-fn hipsparseZcsrcolor(py: Python<'_>, handle: rt::PtrArg, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArg, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, fractionToColor: &Bound<'_, PyAny>, ncolors: &Bound<'_, PyAny>, coloring: &Bound<'_, PyAny>, reordering: &Bound<'_, PyAny>, info: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseZcsrcolor(py: Python<'_>, handle: rt::PtrArgMut, m: rt::CInt<i32>, nnz: rt::CInt<i32>, descrA: rt::PtrArgMut, csrValA: &Bound<'_, PyAny>, csrRowPtrA: &Bound<'_, PyAny>, csrColIndA: &Bound<'_, PyAny>, fractionToColor: &Bound<'_, PyAny>, ncolors: &Bound<'_, PyAny>, coloring: &Bound<'_, PyAny>, reordering: &Bound<'_, PyAny>, info: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseZcsrcolor");
     let a_handle = handle.addr();
     let a_m = m.0;
@@ -14010,7 +14010,7 @@ rt::function!(F_hipsparseCreateSpVec, C_hipsparseCreateSpVec, c"hipsparseCreateS
     ["spVecDescr", "size", "nnz", "indices", "values", "idxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseCreateSpVec(py, rt::call::extract(x0, "spVecDescr")?, rt::call::extract(x1, "size")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "indices")?, rt::call::extract(x4, "values")?, &x5, &x6, &x7));
 
-fn hipsparseCreateSpVec(py: Python<'_>, spVecDescr: rt::PtrArg, size: rt::CInt<i64>, nnz: rt::CInt<i64>, indices: rt::PtrArg, values: rt::PtrArg, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateSpVec(py: Python<'_>, spVecDescr: rt::PtrArgMut, size: rt::CInt<i64>, nnz: rt::CInt<i64>, indices: rt::PtrArgMut, values: rt::PtrArgMut, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateSpVec");
     let a_spVecDescr = spVecDescr.addr();
     let a_size = size.0;
@@ -14034,7 +14034,7 @@ rt::function!(F_hipsparseCreateConstSpVec, C_hipsparseCreateConstSpVec, c"hipspa
     ["spVecDescr", "size", "nnz", "indices", "values", "idxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseCreateConstSpVec(py, rt::call::extract(x0, "spVecDescr")?, rt::call::extract(x1, "size")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "indices")?, rt::call::extract(x4, "values")?, &x5, &x6, &x7));
 
-fn hipsparseCreateConstSpVec(py: Python<'_>, spVecDescr: rt::PtrArg, size: rt::CInt<i64>, nnz: rt::CInt<i64>, indices: rt::PtrArg, values: rt::PtrArg, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateConstSpVec(py: Python<'_>, spVecDescr: rt::PtrArgMut, size: rt::CInt<i64>, nnz: rt::CInt<i64>, indices: rt::PtrArg, values: rt::PtrArg, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateConstSpVec");
     let a_spVecDescr = spVecDescr.addr();
     let a_size = size.0;
@@ -14079,7 +14079,7 @@ rt::function!(F_hipsparseSpVecGet, C_hipsparseSpVecGet, c"hipsparseSpVecGet", "h
     ["spVecDescr", "size", "nnz", "indices", "values", "idxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseSpVecGet(py, rt::call::extract(x0, "spVecDescr")?, &x1, &x2, rt::call::extract(x3, "indices")?, rt::call::extract(x4, "values")?, &x5, &x6, &x7));
 
-fn hipsparseSpVecGet(py: Python<'_>, spVecDescr: rt::PtrArg, size: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, indices: rt::PtrArg, values: rt::PtrArg, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpVecGet(py: Python<'_>, spVecDescr: rt::PtrArgMut, size: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, indices: rt::PtrArgMut, values: rt::PtrArgMut, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpVecGet");
     let a_spVecDescr = spVecDescr.addr();
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
@@ -14108,7 +14108,7 @@ rt::function!(F_hipsparseConstSpVecGet, C_hipsparseConstSpVecGet, c"hipsparseCon
     ["spVecDescr", "size", "nnz", "indices", "values", "idxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseConstSpVecGet(py, rt::call::extract(x0, "spVecDescr")?, &x1, &x2, rt::call::extract(x3, "indices")?, rt::call::extract(x4, "values")?, &x5, &x6, &x7));
 
-fn hipsparseConstSpVecGet(py: Python<'_>, spVecDescr: rt::PtrArg, size: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, indices: rt::PtrArg, values: rt::PtrArg, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseConstSpVecGet(py: Python<'_>, spVecDescr: rt::PtrArg, size: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, indices: rt::PtrArgMut, values: rt::PtrArgMut, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseConstSpVecGet");
     let a_spVecDescr = spVecDescr.addr();
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
@@ -14156,7 +14156,7 @@ rt::function!(F_hipsparseSpVecGetValues, C_hipsparseSpVecGetValues, c"hipsparseS
     ["spVecDescr", "values"],
     |py, [x0, x1]| hipsparseSpVecGetValues(py, rt::call::extract(x0, "spVecDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseSpVecGetValues(py: Python<'_>, spVecDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpVecGetValues(py: Python<'_>, spVecDescr: rt::PtrArgMut, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpVecGetValues");
     let a_spVecDescr = spVecDescr.addr();
     let a_values = values.addr();
@@ -14174,7 +14174,7 @@ rt::function!(F_hipsparseConstSpVecGetValues, C_hipsparseConstSpVecGetValues, c"
     ["spVecDescr", "values"],
     |py, [x0, x1]| hipsparseConstSpVecGetValues(py, rt::call::extract(x0, "spVecDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseConstSpVecGetValues(py: Python<'_>, spVecDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseConstSpVecGetValues(py: Python<'_>, spVecDescr: rt::PtrArg, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseConstSpVecGetValues");
     let a_spVecDescr = spVecDescr.addr();
     let a_values = values.addr();
@@ -14192,7 +14192,7 @@ rt::function!(F_hipsparseSpVecSetValues, C_hipsparseSpVecSetValues, c"hipsparseS
     ["spVecDescr", "values"],
     |py, [x0, x1]| hipsparseSpVecSetValues(py, rt::call::extract(x0, "spVecDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseSpVecSetValues(py: Python<'_>, spVecDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpVecSetValues(py: Python<'_>, spVecDescr: rt::PtrArgMut, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpVecSetValues");
     let a_spVecDescr = spVecDescr.addr();
     let a_values = values.addr();
@@ -14210,7 +14210,7 @@ rt::function!(F_hipsparseCreateCoo, C_hipsparseCreateCoo, c"hipsparseCreateCoo",
     ["rows", "cols", "nnz", "cooRowInd", "cooColInd", "cooValues", "cooIdxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCreateCoo(py, rt::call::extract(x0, "rows")?, rt::call::extract(x1, "cols")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "cooRowInd")?, rt::call::extract(x4, "cooColInd")?, rt::call::extract(x5, "cooValues")?, &x6, &x7, &x8));
 
-fn hipsparseCreateCoo(py: Python<'_>, rows: rt::CInt<i64>, cols: rt::CInt<i64>, nnz: rt::CInt<i64>, cooRowInd: rt::PtrArg, cooColInd: rt::PtrArg, cooValues: rt::PtrArg, cooIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateCoo(py: Python<'_>, rows: rt::CInt<i64>, cols: rt::CInt<i64>, nnz: rt::CInt<i64>, cooRowInd: rt::PtrArgMut, cooColInd: rt::PtrArgMut, cooValues: rt::PtrArgMut, cooIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateCoo");
     let mut o_spMatDescr: usize = Default::default();
     let a_spMatDescr = &mut o_spMatDescr as *mut usize as usize;
@@ -14264,7 +14264,7 @@ rt::function!(F_hipsparseCreateCooAoS, C_hipsparseCreateCooAoS, c"hipsparseCreat
     ["rows", "cols", "nnz", "cooInd", "cooValues", "cooIdxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseCreateCooAoS(py, rt::call::extract(x0, "rows")?, rt::call::extract(x1, "cols")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "cooInd")?, rt::call::extract(x4, "cooValues")?, &x5, &x6, &x7));
 
-fn hipsparseCreateCooAoS(py: Python<'_>, rows: rt::CInt<i64>, cols: rt::CInt<i64>, nnz: rt::CInt<i64>, cooInd: rt::PtrArg, cooValues: rt::PtrArg, cooIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateCooAoS(py: Python<'_>, rows: rt::CInt<i64>, cols: rt::CInt<i64>, nnz: rt::CInt<i64>, cooInd: rt::PtrArgMut, cooValues: rt::PtrArgMut, cooIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateCooAoS");
     let mut o_spMatDescr: usize = Default::default();
     let a_spMatDescr = &mut o_spMatDescr as *mut usize as usize;
@@ -14290,7 +14290,7 @@ rt::function!(F_hipsparseCreateCsr, C_hipsparseCreateCsr, c"hipsparseCreateCsr",
     ["rows", "cols", "nnz", "csrRowOffsets", "csrColInd", "csrValues", "csrRowOffsetsType", "csrColIndType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCreateCsr(py, rt::call::extract(x0, "rows")?, rt::call::extract(x1, "cols")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "csrRowOffsets")?, rt::call::extract(x4, "csrColInd")?, rt::call::extract(x5, "csrValues")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseCreateCsr(py: Python<'_>, rows: rt::CInt<i64>, cols: rt::CInt<i64>, nnz: rt::CInt<i64>, csrRowOffsets: rt::PtrArg, csrColInd: rt::PtrArg, csrValues: rt::PtrArg, csrRowOffsetsType: &Bound<'_, PyAny>, csrColIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateCsr(py: Python<'_>, rows: rt::CInt<i64>, cols: rt::CInt<i64>, nnz: rt::CInt<i64>, csrRowOffsets: rt::PtrArgMut, csrColInd: rt::PtrArgMut, csrValues: rt::PtrArgMut, csrRowOffsetsType: &Bound<'_, PyAny>, csrColIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateCsr");
     let mut o_spMatDescr: usize = Default::default();
     let a_spMatDescr = &mut o_spMatDescr as *mut usize as usize;
@@ -14346,7 +14346,7 @@ rt::function!(F_hipsparseCreateCsc, C_hipsparseCreateCsc, c"hipsparseCreateCsc",
     ["rows", "cols", "nnz", "cscColOffsets", "cscRowInd", "cscValues", "cscColOffsetsType", "cscRowIndType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCreateCsc(py, rt::call::extract(x0, "rows")?, rt::call::extract(x1, "cols")?, rt::call::extract(x2, "nnz")?, rt::call::extract(x3, "cscColOffsets")?, rt::call::extract(x4, "cscRowInd")?, rt::call::extract(x5, "cscValues")?, &x6, &x7, &x8, &x9));
 
-fn hipsparseCreateCsc(py: Python<'_>, rows: rt::CInt<i64>, cols: rt::CInt<i64>, nnz: rt::CInt<i64>, cscColOffsets: rt::PtrArg, cscRowInd: rt::PtrArg, cscValues: rt::PtrArg, cscColOffsetsType: &Bound<'_, PyAny>, cscRowIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateCsc(py: Python<'_>, rows: rt::CInt<i64>, cols: rt::CInt<i64>, nnz: rt::CInt<i64>, cscColOffsets: rt::PtrArgMut, cscRowInd: rt::PtrArgMut, cscValues: rt::PtrArgMut, cscColOffsetsType: &Bound<'_, PyAny>, cscRowIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateCsc");
     let mut o_spMatDescr: usize = Default::default();
     let a_spMatDescr = &mut o_spMatDescr as *mut usize as usize;
@@ -14402,7 +14402,7 @@ rt::function!(F_hipsparseCreateBlockedEll, C_hipsparseCreateBlockedEll, c"hipspa
     ["rows", "cols", "ellBlockSize", "ellCols", "ellColInd", "ellValue", "ellIdxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCreateBlockedEll(py, rt::call::extract(x0, "rows")?, rt::call::extract(x1, "cols")?, rt::call::extract(x2, "ellBlockSize")?, rt::call::extract(x3, "ellCols")?, rt::call::extract(x4, "ellColInd")?, rt::call::extract(x5, "ellValue")?, &x6, &x7, &x8));
 
-fn hipsparseCreateBlockedEll(py: Python<'_>, rows: rt::CInt<i64>, cols: rt::CInt<i64>, ellBlockSize: rt::CInt<i64>, ellCols: rt::CInt<i64>, ellColInd: rt::PtrArg, ellValue: rt::PtrArg, ellIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateBlockedEll(py: Python<'_>, rows: rt::CInt<i64>, cols: rt::CInt<i64>, ellBlockSize: rt::CInt<i64>, ellCols: rt::CInt<i64>, ellColInd: rt::PtrArgMut, ellValue: rt::PtrArgMut, ellIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateBlockedEll");
     let mut o_spMatDescr: usize = Default::default();
     let a_spMatDescr = &mut o_spMatDescr as *mut usize as usize;
@@ -14477,7 +14477,7 @@ rt::function!(F_hipsparseCooGet, C_hipsparseCooGet, c"hipsparseCooGet", "hipspar
     ["spMatDescr", "rows", "cols", "nnz", "cooRowInd", "cooColInd", "cooValues", "idxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseCooGet(py, rt::call::extract(x0, "spMatDescr")?, &x1, &x2, &x3, rt::call::extract(x4, "cooRowInd")?, rt::call::extract(x5, "cooColInd")?, rt::call::extract(x6, "cooValues")?, &x7, &x8, &x9));
 
-fn hipsparseCooGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, cooRowInd: rt::PtrArg, cooColInd: rt::PtrArg, cooValues: rt::PtrArg, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCooGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, cooRowInd: rt::PtrArgMut, cooColInd: rt::PtrArgMut, cooValues: rt::PtrArgMut, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCooGet");
     let a_spMatDescr = spMatDescr.addr();
     let p_rows = rt::typed_ptr_arg(rows, None, 8, true)?;
@@ -14509,7 +14509,7 @@ rt::function!(F_hipsparseConstCooGet, C_hipsparseConstCooGet, c"hipsparseConstCo
     ["spMatDescr", "rows", "cols", "nnz", "cooRowInd", "cooColInd", "cooValues", "idxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseConstCooGet(py, rt::call::extract(x0, "spMatDescr")?, &x1, &x2, &x3, rt::call::extract(x4, "cooRowInd")?, rt::call::extract(x5, "cooColInd")?, rt::call::extract(x6, "cooValues")?, &x7, &x8, &x9));
 
-fn hipsparseConstCooGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, cooRowInd: rt::PtrArg, cooColInd: rt::PtrArg, cooValues: rt::PtrArg, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseConstCooGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, cooRowInd: rt::PtrArgMut, cooColInd: rt::PtrArgMut, cooValues: rt::PtrArgMut, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseConstCooGet");
     let a_spMatDescr = spMatDescr.addr();
     let p_rows = rt::typed_ptr_arg(rows, None, 8, true)?;
@@ -14541,7 +14541,7 @@ rt::function!(F_hipsparseCooAoSGet, C_hipsparseCooAoSGet, c"hipsparseCooAoSGet",
     ["spMatDescr", "rows", "cols", "nnz", "cooInd", "cooValues", "idxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseCooAoSGet(py, rt::call::extract(x0, "spMatDescr")?, &x1, &x2, &x3, rt::call::extract(x4, "cooInd")?, rt::call::extract(x5, "cooValues")?, &x6, &x7, &x8));
 
-fn hipsparseCooAoSGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, cooInd: rt::PtrArg, cooValues: rt::PtrArg, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCooAoSGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, cooInd: rt::PtrArgMut, cooValues: rt::PtrArgMut, idxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCooAoSGet");
     let a_spMatDescr = spMatDescr.addr();
     let p_rows = rt::typed_ptr_arg(rows, None, 8, true)?;
@@ -14572,7 +14572,7 @@ rt::function!(F_hipsparseCsrGet, C_hipsparseCsrGet, c"hipsparseCsrGet", "hipspar
     ["spMatDescr", "rows", "cols", "nnz", "csrRowOffsets", "csrColInd", "csrValues", "csrRowOffsetsType", "csrColIndType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseCsrGet(py, rt::call::extract(x0, "spMatDescr")?, &x1, &x2, &x3, rt::call::extract(x4, "csrRowOffsets")?, rt::call::extract(x5, "csrColInd")?, rt::call::extract(x6, "csrValues")?, &x7, &x8, &x9, &x10));
 
-fn hipsparseCsrGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, csrRowOffsets: rt::PtrArg, csrColInd: rt::PtrArg, csrValues: rt::PtrArg, csrRowOffsetsType: &Bound<'_, PyAny>, csrColIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCsrGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, csrRowOffsets: rt::PtrArgMut, csrColInd: rt::PtrArgMut, csrValues: rt::PtrArgMut, csrRowOffsetsType: &Bound<'_, PyAny>, csrColIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCsrGet");
     let a_spMatDescr = spMatDescr.addr();
     let p_rows = rt::typed_ptr_arg(rows, None, 8, true)?;
@@ -14606,7 +14606,7 @@ rt::function!(F_hipsparseConstCsrGet, C_hipsparseConstCsrGet, c"hipsparseConstCs
     ["spMatDescr", "rows", "cols", "nnz", "csrRowOffsets", "csrColInd", "csrValues", "csrRowOffsetsType", "csrColIndType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseConstCsrGet(py, rt::call::extract(x0, "spMatDescr")?, &x1, &x2, &x3, rt::call::extract(x4, "csrRowOffsets")?, rt::call::extract(x5, "csrColInd")?, rt::call::extract(x6, "csrValues")?, &x7, &x8, &x9, &x10));
 
-fn hipsparseConstCsrGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, csrRowOffsets: rt::PtrArg, csrColInd: rt::PtrArg, csrValues: rt::PtrArg, csrRowOffsetsType: &Bound<'_, PyAny>, csrColIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseConstCsrGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, csrRowOffsets: rt::PtrArgMut, csrColInd: rt::PtrArgMut, csrValues: rt::PtrArgMut, csrRowOffsetsType: &Bound<'_, PyAny>, csrColIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseConstCsrGet");
     let a_spMatDescr = spMatDescr.addr();
     let p_rows = rt::typed_ptr_arg(rows, None, 8, true)?;
@@ -14640,7 +14640,7 @@ rt::function!(F_hipsparseCscGet, C_hipsparseCscGet, c"hipsparseCscGet", "hipspar
     ["spMatDescr", "rows", "cols", "nnz", "cscColOffsets", "cscRowInd", "cscValues", "cscColOffsetsType", "cscRowIndType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseCscGet(py, rt::call::extract(x0, "spMatDescr")?, &x1, &x2, &x3, rt::call::extract(x4, "cscColOffsets")?, rt::call::extract(x5, "cscRowInd")?, rt::call::extract(x6, "cscValues")?, &x7, &x8, &x9, &x10));
 
-fn hipsparseCscGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, cscColOffsets: rt::PtrArg, cscRowInd: rt::PtrArg, cscValues: rt::PtrArg, cscColOffsetsType: &Bound<'_, PyAny>, cscRowIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCscGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, cscColOffsets: rt::PtrArgMut, cscRowInd: rt::PtrArgMut, cscValues: rt::PtrArgMut, cscColOffsetsType: &Bound<'_, PyAny>, cscRowIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCscGet");
     let a_spMatDescr = spMatDescr.addr();
     let p_rows = rt::typed_ptr_arg(rows, None, 8, true)?;
@@ -14674,7 +14674,7 @@ rt::function!(F_hipsparseConstCscGet, C_hipsparseConstCscGet, c"hipsparseConstCs
     ["spMatDescr", "rows", "cols", "nnz", "cscColOffsets", "cscRowInd", "cscValues", "cscColOffsetsType", "cscRowIndType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseConstCscGet(py, rt::call::extract(x0, "spMatDescr")?, &x1, &x2, &x3, rt::call::extract(x4, "cscColOffsets")?, rt::call::extract(x5, "cscRowInd")?, rt::call::extract(x6, "cscValues")?, &x7, &x8, &x9, &x10));
 
-fn hipsparseConstCscGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, cscColOffsets: rt::PtrArg, cscRowInd: rt::PtrArg, cscValues: rt::PtrArg, cscColOffsetsType: &Bound<'_, PyAny>, cscRowIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseConstCscGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, nnz: &Bound<'_, PyAny>, cscColOffsets: rt::PtrArgMut, cscRowInd: rt::PtrArgMut, cscValues: rt::PtrArgMut, cscColOffsetsType: &Bound<'_, PyAny>, cscRowIndType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseConstCscGet");
     let a_spMatDescr = spMatDescr.addr();
     let p_rows = rt::typed_ptr_arg(rows, None, 8, true)?;
@@ -14708,7 +14708,7 @@ rt::function!(F_hipsparseBlockedEllGet, C_hipsparseBlockedEllGet, c"hipsparseBlo
     ["spMatDescr", "rows", "cols", "ellBlockSize", "ellCols", "ellColInd", "ellValue", "ellIdxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseBlockedEllGet(py, rt::call::extract(x0, "spMatDescr")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "ellColInd")?, rt::call::extract(x6, "ellValue")?, &x7, &x8, &x9));
 
-fn hipsparseBlockedEllGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, ellBlockSize: &Bound<'_, PyAny>, ellCols: &Bound<'_, PyAny>, ellColInd: rt::PtrArg, ellValue: rt::PtrArg, ellIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseBlockedEllGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, ellBlockSize: &Bound<'_, PyAny>, ellCols: &Bound<'_, PyAny>, ellColInd: rt::PtrArgMut, ellValue: rt::PtrArgMut, ellIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseBlockedEllGet");
     let a_spMatDescr = spMatDescr.addr();
     let p_rows = rt::typed_ptr_arg(rows, None, 8, true)?;
@@ -14741,7 +14741,7 @@ rt::function!(F_hipsparseConstBlockedEllGet, C_hipsparseConstBlockedEllGet, c"hi
     ["spMatDescr", "rows", "cols", "ellBlockSize", "ellCols", "ellColInd", "ellValue", "ellIdxType", "idxBase", "valueType"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseConstBlockedEllGet(py, rt::call::extract(x0, "spMatDescr")?, &x1, &x2, &x3, &x4, rt::call::extract(x5, "ellColInd")?, rt::call::extract(x6, "ellValue")?, &x7, &x8, &x9));
 
-fn hipsparseConstBlockedEllGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, ellBlockSize: &Bound<'_, PyAny>, ellCols: &Bound<'_, PyAny>, ellColInd: rt::PtrArg, ellValue: rt::PtrArg, ellIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseConstBlockedEllGet(py: Python<'_>, spMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, ellBlockSize: &Bound<'_, PyAny>, ellCols: &Bound<'_, PyAny>, ellColInd: rt::PtrArgMut, ellValue: rt::PtrArgMut, ellIdxType: &Bound<'_, PyAny>, idxBase: &Bound<'_, PyAny>, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseConstBlockedEllGet");
     let a_spMatDescr = spMatDescr.addr();
     let p_rows = rt::typed_ptr_arg(rows, None, 8, true)?;
@@ -14774,7 +14774,7 @@ rt::function!(F_hipsparseCsrSetPointers, C_hipsparseCsrSetPointers, c"hipsparseC
     ["spMatDescr", "csrRowOffsets", "csrColInd", "csrValues"],
     |py, [x0, x1, x2, x3]| hipsparseCsrSetPointers(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "csrRowOffsets")?, rt::call::extract(x2, "csrColInd")?, rt::call::extract(x3, "csrValues")?));
 
-fn hipsparseCsrSetPointers(py: Python<'_>, spMatDescr: rt::PtrArg, csrRowOffsets: rt::PtrArg, csrColInd: rt::PtrArg, csrValues: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCsrSetPointers(py: Python<'_>, spMatDescr: rt::PtrArg, csrRowOffsets: rt::PtrArgMut, csrColInd: rt::PtrArgMut, csrValues: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCsrSetPointers");
     let a_spMatDescr = spMatDescr.addr();
     let a_csrRowOffsets = csrRowOffsets.addr();
@@ -14794,7 +14794,7 @@ rt::function!(F_hipsparseCscSetPointers, C_hipsparseCscSetPointers, c"hipsparseC
     ["spMatDescr", "cscColOffsets", "cscRowInd", "cscValues"],
     |py, [x0, x1, x2, x3]| hipsparseCscSetPointers(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "cscColOffsets")?, rt::call::extract(x2, "cscRowInd")?, rt::call::extract(x3, "cscValues")?));
 
-fn hipsparseCscSetPointers(py: Python<'_>, spMatDescr: rt::PtrArg, cscColOffsets: rt::PtrArg, cscRowInd: rt::PtrArg, cscValues: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCscSetPointers(py: Python<'_>, spMatDescr: rt::PtrArg, cscColOffsets: rt::PtrArgMut, cscRowInd: rt::PtrArgMut, cscValues: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCscSetPointers");
     let a_spMatDescr = spMatDescr.addr();
     let a_cscColOffsets = cscColOffsets.addr();
@@ -14814,7 +14814,7 @@ rt::function!(F_hipsparseCooSetPointers, C_hipsparseCooSetPointers, c"hipsparseC
     ["spMatDescr", "cooRowInd", "cooColInd", "cooValues"],
     |py, [x0, x1, x2, x3]| hipsparseCooSetPointers(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "cooRowInd")?, rt::call::extract(x2, "cooColInd")?, rt::call::extract(x3, "cooValues")?));
 
-fn hipsparseCooSetPointers(py: Python<'_>, spMatDescr: rt::PtrArg, cooRowInd: rt::PtrArg, cooColInd: rt::PtrArg, cooValues: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseCooSetPointers(py: Python<'_>, spMatDescr: rt::PtrArg, cooRowInd: rt::PtrArgMut, cooColInd: rt::PtrArgMut, cooValues: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCooSetPointers");
     let a_spMatDescr = spMatDescr.addr();
     let a_cooRowInd = cooRowInd.addr();
@@ -14895,7 +14895,7 @@ rt::function!(F_hipsparseSpMatGetValues, C_hipsparseSpMatGetValues, c"hipsparseS
     ["spMatDescr", "values"],
     |py, [x0, x1]| hipsparseSpMatGetValues(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseSpMatGetValues(py: Python<'_>, spMatDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpMatGetValues(py: Python<'_>, spMatDescr: rt::PtrArg, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMatGetValues");
     let a_spMatDescr = spMatDescr.addr();
     let a_values = values.addr();
@@ -14913,7 +14913,7 @@ rt::function!(F_hipsparseConstSpMatGetValues, C_hipsparseConstSpMatGetValues, c"
     ["spMatDescr", "values"],
     |py, [x0, x1]| hipsparseConstSpMatGetValues(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseConstSpMatGetValues(py: Python<'_>, spMatDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseConstSpMatGetValues(py: Python<'_>, spMatDescr: rt::PtrArg, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseConstSpMatGetValues");
     let a_spMatDescr = spMatDescr.addr();
     let a_values = values.addr();
@@ -14931,7 +14931,7 @@ rt::function!(F_hipsparseSpMatSetValues, C_hipsparseSpMatSetValues, c"hipsparseS
     ["spMatDescr", "values"],
     |py, [x0, x1]| hipsparseSpMatSetValues(py, rt::call::extract(x0, "spMatDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseSpMatSetValues(py: Python<'_>, spMatDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpMatSetValues(py: Python<'_>, spMatDescr: rt::PtrArg, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMatSetValues");
     let a_spMatDescr = spMatDescr.addr();
     let a_values = values.addr();
@@ -15025,7 +15025,7 @@ rt::function!(F_hipsparseSpMatGetAttribute, C_hipsparseSpMatGetAttribute, c"hips
     ["spMatDescr", "attribute", "data", "dataSize"],
     |py, [x0, x1, x2, x3]| hipsparseSpMatGetAttribute(py, rt::call::extract(x0, "spMatDescr")?, &x1, rt::call::extract(x2, "data")?, rt::call::extract(x3, "dataSize")?));
 
-fn hipsparseSpMatGetAttribute(py: Python<'_>, spMatDescr: rt::PtrArg, attribute: &Bound<'_, PyAny>, data: rt::PtrArg, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipsparseSpMatGetAttribute(py: Python<'_>, spMatDescr: rt::PtrArg, attribute: &Bound<'_, PyAny>, data: rt::PtrArgMut, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMatGetAttribute");
     let a_spMatDescr = spMatDescr.addr();
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(23, attribute)?)?;
@@ -15065,7 +15065,7 @@ rt::function!(F_hipsparseCreateDnVec, C_hipsparseCreateDnVec, c"hipsparseCreateD
     ["dnVecDescr", "size", "values", "valueType"],
     |py, [x0, x1, x2, x3]| hipsparseCreateDnVec(py, rt::call::extract(x0, "dnVecDescr")?, rt::call::extract(x1, "size")?, rt::call::extract(x2, "values")?, &x3));
 
-fn hipsparseCreateDnVec(py: Python<'_>, dnVecDescr: rt::PtrArg, size: rt::CInt<i64>, values: rt::PtrArg, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateDnVec(py: Python<'_>, dnVecDescr: rt::PtrArgMut, size: rt::CInt<i64>, values: rt::PtrArgMut, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateDnVec");
     let a_dnVecDescr = dnVecDescr.addr();
     let a_size = size.0;
@@ -15085,7 +15085,7 @@ rt::function!(F_hipsparseCreateConstDnVec, C_hipsparseCreateConstDnVec, c"hipspa
     ["dnVecDescr", "size", "values", "valueType"],
     |py, [x0, x1, x2, x3]| hipsparseCreateConstDnVec(py, rt::call::extract(x0, "dnVecDescr")?, rt::call::extract(x1, "size")?, rt::call::extract(x2, "values")?, &x3));
 
-fn hipsparseCreateConstDnVec(py: Python<'_>, dnVecDescr: rt::PtrArg, size: rt::CInt<i64>, values: rt::PtrArg, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateConstDnVec(py: Python<'_>, dnVecDescr: rt::PtrArgMut, size: rt::CInt<i64>, values: rt::PtrArg, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateConstDnVec");
     let a_dnVecDescr = dnVecDescr.addr();
     let a_size = size.0;
@@ -15126,7 +15126,7 @@ rt::function!(F_hipsparseDnVecGet, C_hipsparseDnVecGet, c"hipsparseDnVecGet", "h
     ["dnVecDescr", "size", "values", "valueType"],
     |py, [x0, x1, x2, x3]| hipsparseDnVecGet(py, rt::call::extract(x0, "dnVecDescr")?, &x1, rt::call::extract(x2, "values")?, &x3));
 
-fn hipsparseDnVecGet(py: Python<'_>, dnVecDescr: rt::PtrArg, size: &Bound<'_, PyAny>, values: rt::PtrArg, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDnVecGet(py: Python<'_>, dnVecDescr: rt::PtrArgMut, size: &Bound<'_, PyAny>, values: rt::PtrArgMut, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnVecGet");
     let a_dnVecDescr = dnVecDescr.addr();
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
@@ -15148,7 +15148,7 @@ rt::function!(F_hipsparseConstDnVecGet, C_hipsparseConstDnVecGet, c"hipsparseCon
     ["dnVecDescr", "size", "values", "valueType"],
     |py, [x0, x1, x2, x3]| hipsparseConstDnVecGet(py, rt::call::extract(x0, "dnVecDescr")?, &x1, rt::call::extract(x2, "values")?, &x3));
 
-fn hipsparseConstDnVecGet(py: Python<'_>, dnVecDescr: rt::PtrArg, size: &Bound<'_, PyAny>, values: rt::PtrArg, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseConstDnVecGet(py: Python<'_>, dnVecDescr: rt::PtrArg, size: &Bound<'_, PyAny>, values: rt::PtrArgMut, valueType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseConstDnVecGet");
     let a_dnVecDescr = dnVecDescr.addr();
     let p_size = rt::typed_ptr_arg(size, None, 8, true)?;
@@ -15170,7 +15170,7 @@ rt::function!(F_hipsparseDnVecGetValues, C_hipsparseDnVecGetValues, c"hipsparseD
     ["dnVecDescr", "values"],
     |py, [x0, x1]| hipsparseDnVecGetValues(py, rt::call::extract(x0, "dnVecDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseDnVecGetValues(py: Python<'_>, dnVecDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDnVecGetValues(py: Python<'_>, dnVecDescr: rt::PtrArgMut, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnVecGetValues");
     let a_dnVecDescr = dnVecDescr.addr();
     let a_values = values.addr();
@@ -15188,7 +15188,7 @@ rt::function!(F_hipsparseConstDnVecGetValues, C_hipsparseConstDnVecGetValues, c"
     ["dnVecDescr", "values"],
     |py, [x0, x1]| hipsparseConstDnVecGetValues(py, rt::call::extract(x0, "dnVecDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseConstDnVecGetValues(py: Python<'_>, dnVecDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseConstDnVecGetValues(py: Python<'_>, dnVecDescr: rt::PtrArg, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseConstDnVecGetValues");
     let a_dnVecDescr = dnVecDescr.addr();
     let a_values = values.addr();
@@ -15206,7 +15206,7 @@ rt::function!(F_hipsparseDnVecSetValues, C_hipsparseDnVecSetValues, c"hipsparseD
     ["dnVecDescr", "values"],
     |py, [x0, x1]| hipsparseDnVecSetValues(py, rt::call::extract(x0, "dnVecDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseDnVecSetValues(py: Python<'_>, dnVecDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDnVecSetValues(py: Python<'_>, dnVecDescr: rt::PtrArgMut, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnVecSetValues");
     let a_dnVecDescr = dnVecDescr.addr();
     let a_values = values.addr();
@@ -15224,7 +15224,7 @@ rt::function!(F_hipsparseCreateDnMat, C_hipsparseCreateDnMat, c"hipsparseCreateD
     ["dnMatDescr", "rows", "cols", "ld", "values", "valueType", "order"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseCreateDnMat(py, rt::call::extract(x0, "dnMatDescr")?, rt::call::extract(x1, "rows")?, rt::call::extract(x2, "cols")?, rt::call::extract(x3, "ld")?, rt::call::extract(x4, "values")?, &x5, &x6));
 
-fn hipsparseCreateDnMat(py: Python<'_>, dnMatDescr: rt::PtrArg, rows: rt::CInt<i64>, cols: rt::CInt<i64>, ld: rt::CInt<i64>, values: rt::PtrArg, valueType: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateDnMat(py: Python<'_>, dnMatDescr: rt::PtrArgMut, rows: rt::CInt<i64>, cols: rt::CInt<i64>, ld: rt::CInt<i64>, values: rt::PtrArgMut, valueType: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateDnMat");
     let a_dnMatDescr = dnMatDescr.addr();
     let a_rows = rows.0;
@@ -15247,7 +15247,7 @@ rt::function!(F_hipsparseCreateConstDnMat, C_hipsparseCreateConstDnMat, c"hipspa
     ["dnMatDescr", "rows", "cols", "ld", "values", "valueType", "order"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseCreateConstDnMat(py, rt::call::extract(x0, "dnMatDescr")?, rt::call::extract(x1, "rows")?, rt::call::extract(x2, "cols")?, rt::call::extract(x3, "ld")?, rt::call::extract(x4, "values")?, &x5, &x6));
 
-fn hipsparseCreateConstDnMat(py: Python<'_>, dnMatDescr: rt::PtrArg, rows: rt::CInt<i64>, cols: rt::CInt<i64>, ld: rt::CInt<i64>, values: rt::PtrArg, valueType: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseCreateConstDnMat(py: Python<'_>, dnMatDescr: rt::PtrArgMut, rows: rt::CInt<i64>, cols: rt::CInt<i64>, ld: rt::CInt<i64>, values: rt::PtrArg, valueType: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseCreateConstDnMat");
     let a_dnMatDescr = dnMatDescr.addr();
     let a_rows = rows.0;
@@ -15291,7 +15291,7 @@ rt::function!(F_hipsparseDnMatGet, C_hipsparseDnMatGet, c"hipsparseDnMatGet", "h
     ["dnMatDescr", "rows", "cols", "ld", "values", "valueType", "order"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseDnMatGet(py, rt::call::extract(x0, "dnMatDescr")?, &x1, &x2, &x3, rt::call::extract(x4, "values")?, &x5, &x6));
 
-fn hipsparseDnMatGet(py: Python<'_>, dnMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, ld: &Bound<'_, PyAny>, values: rt::PtrArg, valueType: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDnMatGet(py: Python<'_>, dnMatDescr: rt::PtrArgMut, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, ld: &Bound<'_, PyAny>, values: rt::PtrArgMut, valueType: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnMatGet");
     let a_dnMatDescr = dnMatDescr.addr();
     let p_rows = rt::typed_ptr_arg(rows, None, 8, true)?;
@@ -15319,7 +15319,7 @@ rt::function!(F_hipsparseConstDnMatGet, C_hipsparseConstDnMatGet, c"hipsparseCon
     ["dnMatDescr", "rows", "cols", "ld", "values", "valueType", "order"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseConstDnMatGet(py, rt::call::extract(x0, "dnMatDescr")?, &x1, &x2, &x3, rt::call::extract(x4, "values")?, &x5, &x6));
 
-fn hipsparseConstDnMatGet(py: Python<'_>, dnMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, ld: &Bound<'_, PyAny>, values: rt::PtrArg, valueType: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseConstDnMatGet(py: Python<'_>, dnMatDescr: rt::PtrArg, rows: &Bound<'_, PyAny>, cols: &Bound<'_, PyAny>, ld: &Bound<'_, PyAny>, values: rt::PtrArgMut, valueType: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseConstDnMatGet");
     let a_dnMatDescr = dnMatDescr.addr();
     let p_rows = rt::typed_ptr_arg(rows, None, 8, true)?;
@@ -15347,7 +15347,7 @@ rt::function!(F_hipsparseDnMatGetValues, C_hipsparseDnMatGetValues, c"hipsparseD
     ["dnMatDescr", "values"],
     |py, [x0, x1]| hipsparseDnMatGetValues(py, rt::call::extract(x0, "dnMatDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseDnMatGetValues(py: Python<'_>, dnMatDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDnMatGetValues(py: Python<'_>, dnMatDescr: rt::PtrArgMut, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnMatGetValues");
     let a_dnMatDescr = dnMatDescr.addr();
     let a_values = values.addr();
@@ -15365,7 +15365,7 @@ rt::function!(F_hipsparseConstDnMatGetValues, C_hipsparseConstDnMatGetValues, c"
     ["dnMatDescr", "values"],
     |py, [x0, x1]| hipsparseConstDnMatGetValues(py, rt::call::extract(x0, "dnMatDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseConstDnMatGetValues(py: Python<'_>, dnMatDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseConstDnMatGetValues(py: Python<'_>, dnMatDescr: rt::PtrArg, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseConstDnMatGetValues");
     let a_dnMatDescr = dnMatDescr.addr();
     let a_values = values.addr();
@@ -15383,7 +15383,7 @@ rt::function!(F_hipsparseDnMatSetValues, C_hipsparseDnMatSetValues, c"hipsparseD
     ["dnMatDescr", "values"],
     |py, [x0, x1]| hipsparseDnMatSetValues(py, rt::call::extract(x0, "dnMatDescr")?, rt::call::extract(x1, "values")?));
 
-fn hipsparseDnMatSetValues(py: Python<'_>, dnMatDescr: rt::PtrArg, values: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDnMatSetValues(py: Python<'_>, dnMatDescr: rt::PtrArgMut, values: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnMatSetValues");
     let a_dnMatDescr = dnMatDescr.addr();
     let a_values = values.addr();
@@ -15422,7 +15422,7 @@ rt::function!(F_hipsparseDnMatSetStridedBatch, C_hipsparseDnMatSetStridedBatch, 
     ["dnMatDescr", "batchCount", "batchStride"],
     |py, [x0, x1, x2]| hipsparseDnMatSetStridedBatch(py, rt::call::extract(x0, "dnMatDescr")?, rt::call::extract(x1, "batchCount")?, rt::call::extract(x2, "batchStride")?));
 
-fn hipsparseDnMatSetStridedBatch(py: Python<'_>, dnMatDescr: rt::PtrArg, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i64>) -> PyResult<PyObject> {
+fn hipsparseDnMatSetStridedBatch(py: Python<'_>, dnMatDescr: rt::PtrArgMut, batchCount: rt::CInt<i32>, batchStride: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDnMatSetStridedBatch");
     let a_dnMatDescr = dnMatDescr.addr();
     let a_batchCount = batchCount.0;
@@ -15441,7 +15441,7 @@ rt::function!(F_hipsparseAxpby, C_hipsparseAxpby, c"hipsparseAxpby", "hipsparseA
     ["handle", "alpha", "vecX", "beta", "vecY"],
     |py, [x0, x1, x2, x3, x4]| hipsparseAxpby(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "vecX")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "vecY")?));
 
-fn hipsparseAxpby(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, vecX: rt::PtrArg, beta: rt::PtrArg, vecY: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseAxpby(py: Python<'_>, handle: rt::PtrArgMut, alpha: rt::PtrArg, vecX: rt::PtrArg, beta: rt::PtrArg, vecY: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseAxpby");
     let a_handle = handle.addr();
     let a_alpha = alpha.addr();
@@ -15462,7 +15462,7 @@ rt::function!(F_hipsparseDenseToSparse_bufferSize, C_hipsparseDenseToSparse_buff
     ["handle", "matA", "matB", "alg", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4]| hipsparseDenseToSparse_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matA")?, rt::call::extract(x2, "matB")?, &x3, &x4));
 
-fn hipsparseDenseToSparse_bufferSize(py: Python<'_>, handle: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, alg: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseDenseToSparse_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, matA: rt::PtrArg, matB: rt::PtrArg, alg: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDenseToSparse_bufferSize");
     let a_handle = handle.addr();
     let a_matA = matA.addr();
@@ -15484,7 +15484,7 @@ rt::function!(F_hipsparseDenseToSparse_analysis, C_hipsparseDenseToSparse_analys
     ["handle", "matA", "matB", "alg", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4]| hipsparseDenseToSparse_analysis(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matA")?, rt::call::extract(x2, "matB")?, &x3, rt::call::extract(x4, "externalBuffer")?));
 
-fn hipsparseDenseToSparse_analysis(py: Python<'_>, handle: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDenseToSparse_analysis(py: Python<'_>, handle: rt::PtrArgMut, matA: rt::PtrArg, matB: rt::PtrArg, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDenseToSparse_analysis");
     let a_handle = handle.addr();
     let a_matA = matA.addr();
@@ -15505,7 +15505,7 @@ rt::function!(F_hipsparseDenseToSparse_convert, C_hipsparseDenseToSparse_convert
     ["handle", "matA", "matB", "alg", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4]| hipsparseDenseToSparse_convert(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matA")?, rt::call::extract(x2, "matB")?, &x3, rt::call::extract(x4, "externalBuffer")?));
 
-fn hipsparseDenseToSparse_convert(py: Python<'_>, handle: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseDenseToSparse_convert(py: Python<'_>, handle: rt::PtrArgMut, matA: rt::PtrArg, matB: rt::PtrArg, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseDenseToSparse_convert");
     let a_handle = handle.addr();
     let a_matA = matA.addr();
@@ -15526,7 +15526,7 @@ rt::function!(F_hipsparseGather, C_hipsparseGather, c"hipsparseGather", "hipspar
     ["handle", "vecY", "vecX"],
     |py, [x0, x1, x2]| hipsparseGather(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "vecY")?, rt::call::extract(x2, "vecX")?));
 
-fn hipsparseGather(py: Python<'_>, handle: rt::PtrArg, vecY: rt::PtrArg, vecX: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseGather(py: Python<'_>, handle: rt::PtrArgMut, vecY: rt::PtrArg, vecX: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseGather");
     let a_handle = handle.addr();
     let a_vecY = vecY.addr();
@@ -15545,7 +15545,7 @@ rt::function!(F_hipsparseRot, C_hipsparseRot, c"hipsparseRot", "hipsparseRot",
     ["handle", "c_coeff", "s_coeff", "vecX", "vecY"],
     |py, [x0, x1, x2, x3, x4]| hipsparseRot(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "c_coeff")?, rt::call::extract(x2, "s_coeff")?, rt::call::extract(x3, "vecX")?, rt::call::extract(x4, "vecY")?));
 
-fn hipsparseRot(py: Python<'_>, handle: rt::PtrArg, c_coeff: rt::PtrArg, s_coeff: rt::PtrArg, vecX: rt::PtrArg, vecY: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseRot(py: Python<'_>, handle: rt::PtrArgMut, c_coeff: rt::PtrArg, s_coeff: rt::PtrArg, vecX: rt::PtrArgMut, vecY: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseRot");
     let a_handle = handle.addr();
     let a_c_coeff = c_coeff.addr();
@@ -15566,7 +15566,7 @@ rt::function!(F_hipsparseScatter, C_hipsparseScatter, c"hipsparseScatter", "hips
     ["handle", "vecX", "vecY"],
     |py, [x0, x1, x2]| hipsparseScatter(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "vecX")?, rt::call::extract(x2, "vecY")?));
 
-fn hipsparseScatter(py: Python<'_>, handle: rt::PtrArg, vecX: rt::PtrArg, vecY: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseScatter(py: Python<'_>, handle: rt::PtrArgMut, vecX: rt::PtrArg, vecY: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseScatter");
     let a_handle = handle.addr();
     let a_vecX = vecX.addr();
@@ -15585,7 +15585,7 @@ rt::function!(F_hipsparseSDDMM_bufferSize, C_hipsparseSDDMM_bufferSize, c"hipspa
     ["handle", "opA", "opB", "alpha", "A", "B", "beta", "C", "computeType", "alg", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSDDMM_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "B")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "C")?, &x8, &x9, &x10));
 
-fn hipsparseSDDMM_bufferSize(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, A: rt::PtrArg, B: rt::PtrArg, beta: rt::PtrArg, C: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSDDMM_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, A: rt::PtrArg, B: rt::PtrArg, beta: rt::PtrArg, C: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSDDMM_bufferSize");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15613,7 +15613,7 @@ rt::function!(F_hipsparseSDDMM_preprocess, C_hipsparseSDDMM_preprocess, c"hipspa
     ["handle", "opA", "opB", "alpha", "A", "B", "beta", "C", "computeType", "alg", "tempBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSDDMM_preprocess(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "B")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "C")?, &x8, &x9, rt::call::extract(x10, "tempBuffer")?));
 
-fn hipsparseSDDMM_preprocess(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, A: rt::PtrArg, B: rt::PtrArg, beta: rt::PtrArg, C: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, tempBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSDDMM_preprocess(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, A: rt::PtrArg, B: rt::PtrArg, beta: rt::PtrArg, C: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, tempBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSDDMM_preprocess");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15640,7 +15640,7 @@ rt::function!(F_hipsparseSDDMM, C_hipsparseSDDMM, c"hipsparseSDDMM", "hipsparseS
     ["handle", "opA", "opB", "alpha", "A", "B", "beta", "C", "computeType", "alg", "tempBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSDDMM(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "B")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "C")?, &x8, &x9, rt::call::extract(x10, "tempBuffer")?));
 
-fn hipsparseSDDMM(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, A: rt::PtrArg, B: rt::PtrArg, beta: rt::PtrArg, C: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, tempBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSDDMM(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, A: rt::PtrArg, B: rt::PtrArg, beta: rt::PtrArg, C: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, tempBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSDDMM");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15667,7 +15667,7 @@ rt::function!(F_hipsparseSparseToDense_bufferSize, C_hipsparseSparseToDense_buff
     ["handle", "matA", "matB", "alg", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4]| hipsparseSparseToDense_bufferSize(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matA")?, rt::call::extract(x2, "matB")?, &x3, &x4));
 
-fn hipsparseSparseToDense_bufferSize(py: Python<'_>, handle: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, alg: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSparseToDense_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, matA: rt::PtrArg, matB: rt::PtrArgMut, alg: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSparseToDense_bufferSize");
     let a_handle = handle.addr();
     let a_matA = matA.addr();
@@ -15689,7 +15689,7 @@ rt::function!(F_hipsparseSparseToDense, C_hipsparseSparseToDense, c"hipsparseSpa
     ["handle", "matA", "matB", "alg", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4]| hipsparseSparseToDense(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "matA")?, rt::call::extract(x2, "matB")?, &x3, rt::call::extract(x4, "externalBuffer")?));
 
-fn hipsparseSparseToDense(py: Python<'_>, handle: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSparseToDense(py: Python<'_>, handle: rt::PtrArgMut, matA: rt::PtrArg, matB: rt::PtrArgMut, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSparseToDense");
     let a_handle = handle.addr();
     let a_matA = matA.addr();
@@ -15749,7 +15749,7 @@ rt::function!(F_hipsparseSpGEMM_workEstimation, C_hipsparseSpGEMM_workEstimation
     ["handle", "opA", "opB", "alpha", "matA", "matB", "beta", "matC", "computeType", "alg", "spgemmDescr", "bufferSize1", "externalBuffer1"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseSpGEMM_workEstimation(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "matC")?, &x8, &x9, rt::call::extract(x10, "spgemmDescr")?, &x11, rt::call::extract(x12, "externalBuffer1")?));
 
-fn hipsparseSpGEMM_workEstimation(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize1: &Bound<'_, PyAny>, externalBuffer1: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpGEMM_workEstimation(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize1: &Bound<'_, PyAny>, externalBuffer1: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpGEMM_workEstimation");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15779,7 +15779,7 @@ rt::function!(F_hipsparseSpGEMM_compute, C_hipsparseSpGEMM_compute, c"hipsparseS
     ["handle", "opA", "opB", "alpha", "matA", "matB", "beta", "matC", "computeType", "alg", "spgemmDescr", "bufferSize2", "externalBuffer2"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| hipsparseSpGEMM_compute(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "matC")?, &x8, &x9, rt::call::extract(x10, "spgemmDescr")?, &x11, rt::call::extract(x12, "externalBuffer2")?));
 
-fn hipsparseSpGEMM_compute(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize2: &Bound<'_, PyAny>, externalBuffer2: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpGEMM_compute(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize2: &Bound<'_, PyAny>, externalBuffer2: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpGEMM_compute");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15809,7 +15809,7 @@ rt::function!(F_hipsparseSpGEMM_copy, C_hipsparseSpGEMM_copy, c"hipsparseSpGEMM_
     ["handle", "opA", "opB", "alpha", "matA", "matB", "beta", "matC", "computeType", "alg", "spgemmDescr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpGEMM_copy(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "matC")?, &x8, &x9, rt::call::extract(x10, "spgemmDescr")?));
 
-fn hipsparseSpGEMM_copy(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpGEMM_copy(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpGEMM_copy");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15836,7 +15836,7 @@ rt::function!(F_hipsparseSpGEMMreuse_workEstimation, C_hipsparseSpGEMMreuse_work
     ["handle", "opA", "opB", "matA", "matB", "matC", "alg", "spgemmDescr", "bufferSize1", "externalBuffer1"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSpGEMMreuse_workEstimation(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "matB")?, rt::call::extract(x5, "matC")?, &x6, rt::call::extract(x7, "spgemmDescr")?, &x8, rt::call::extract(x9, "externalBuffer1")?));
 
-fn hipsparseSpGEMMreuse_workEstimation(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArg, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize1: &Bound<'_, PyAny>, externalBuffer1: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpGEMMreuse_workEstimation(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArg, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize1: &Bound<'_, PyAny>, externalBuffer1: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpGEMMreuse_workEstimation");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15863,7 +15863,7 @@ rt::function!(F_hipsparseSpGEMMreuse_nnz, C_hipsparseSpGEMMreuse_nnz, c"hipspars
     ["handle", "opA", "opB", "matA", "matB", "matC", "alg", "spgemmDescr", "bufferSize2", "externalBuffer2", "bufferSize3", "externalBuffer3", "bufferSize4", "externalBuffer4"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| hipsparseSpGEMMreuse_nnz(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "matB")?, rt::call::extract(x5, "matC")?, &x6, rt::call::extract(x7, "spgemmDescr")?, &x8, rt::call::extract(x9, "externalBuffer2")?, &x10, rt::call::extract(x11, "externalBuffer3")?, &x12, rt::call::extract(x13, "externalBuffer4")?));
 
-fn hipsparseSpGEMMreuse_nnz(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArg, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize2: &Bound<'_, PyAny>, externalBuffer2: rt::PtrArg, bufferSize3: &Bound<'_, PyAny>, externalBuffer3: rt::PtrArg, bufferSize4: &Bound<'_, PyAny>, externalBuffer4: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpGEMMreuse_nnz(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArg, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize2: &Bound<'_, PyAny>, externalBuffer2: rt::PtrArgMut, bufferSize3: &Bound<'_, PyAny>, externalBuffer3: rt::PtrArgMut, bufferSize4: &Bound<'_, PyAny>, externalBuffer4: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpGEMMreuse_nnz");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15896,7 +15896,7 @@ rt::function!(F_hipsparseSpGEMMreuse_copy, C_hipsparseSpGEMMreuse_copy, c"hipspa
     ["handle", "opA", "opB", "matA", "matB", "matC", "alg", "spgemmDescr", "bufferSize5", "externalBuffer5"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSpGEMMreuse_copy(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "matB")?, rt::call::extract(x5, "matC")?, &x6, rt::call::extract(x7, "spgemmDescr")?, &x8, rt::call::extract(x9, "externalBuffer5")?));
 
-fn hipsparseSpGEMMreuse_copy(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArg, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize5: &Bound<'_, PyAny>, externalBuffer5: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpGEMMreuse_copy(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArg, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg, bufferSize5: &Bound<'_, PyAny>, externalBuffer5: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpGEMMreuse_copy");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15923,7 +15923,7 @@ rt::function!(F_hipsparseSpGEMMreuse_compute, C_hipsparseSpGEMMreuse_compute, c"
     ["handle", "opA", "opB", "alpha", "matA", "matB", "beta", "matC", "computeType", "alg", "spgemmDescr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpGEMMreuse_compute(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "matC")?, &x8, &x9, rt::call::extract(x10, "spgemmDescr")?));
 
-fn hipsparseSpGEMMreuse_compute(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpGEMMreuse_compute(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spgemmDescr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpGEMMreuse_compute");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15950,7 +15950,7 @@ rt::function!(F_hipsparseSpMM_bufferSize, C_hipsparseSpMM_bufferSize, c"hipspars
     ["handle", "opA", "opB", "alpha", "matA", "matB", "beta", "matC", "computeType", "alg", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpMM_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "matC")?, &x8, &x9, &x10));
 
-fn hipsparseSpMM_bufferSize(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpMM_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMM_bufferSize");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -15978,7 +15978,7 @@ rt::function!(F_hipsparseSpMM_preprocess, C_hipsparseSpMM_preprocess, c"hipspars
     ["handle", "opA", "opB", "alpha", "matA", "matB", "beta", "matC", "computeType", "alg", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpMM_preprocess(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "matC")?, &x8, &x9, rt::call::extract(x10, "externalBuffer")?));
 
-fn hipsparseSpMM_preprocess(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpMM_preprocess(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMM_preprocess");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -16005,7 +16005,7 @@ rt::function!(F_hipsparseSpMM, C_hipsparseSpMM, c"hipsparseSpMM", "hipsparseSpMM
     ["handle", "opA", "opB", "alpha", "matA", "matB", "beta", "matC", "computeType", "alg", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpMM(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "matC")?, &x8, &x9, rt::call::extract(x10, "externalBuffer")?));
 
-fn hipsparseSpMM(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpMM(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, beta: rt::PtrArg, matC: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMM");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -16032,7 +16032,7 @@ rt::function!(F_hipsparseSpMV_bufferSize, C_hipsparseSpMV_bufferSize, c"hipspars
     ["handle", "opA", "alpha", "matA", "vecX", "beta", "vecY", "computeType", "alg", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSpMV_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "vecX")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "vecY")?, &x7, &x8, &x9));
 
-fn hipsparseSpMV_bufferSize(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, vecX: rt::PtrArg, beta: rt::PtrArg, vecY: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpMV_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, vecX: rt::PtrArg, beta: rt::PtrArg, vecY: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMV_bufferSize");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -16059,7 +16059,7 @@ rt::function!(F_hipsparseSpMV_preprocess, C_hipsparseSpMV_preprocess, c"hipspars
     ["handle", "opA", "alpha", "matA", "vecX", "beta", "vecY", "computeType", "alg", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSpMV_preprocess(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "vecX")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "vecY")?, &x7, &x8, rt::call::extract(x9, "externalBuffer")?));
 
-fn hipsparseSpMV_preprocess(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, vecX: rt::PtrArg, beta: rt::PtrArg, vecY: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpMV_preprocess(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, vecX: rt::PtrArg, beta: rt::PtrArg, vecY: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMV_preprocess");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -16085,7 +16085,7 @@ rt::function!(F_hipsparseSpMV, C_hipsparseSpMV, c"hipsparseSpMV", "hipsparseSpMV
     ["handle", "opA", "alpha", "matA", "vecX", "beta", "vecY", "computeType", "alg", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSpMV(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "vecX")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "vecY")?, &x7, &x8, rt::call::extract(x9, "externalBuffer")?));
 
-fn hipsparseSpMV(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, vecX: rt::PtrArg, beta: rt::PtrArg, vecY: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpMV(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, vecX: rt::PtrArg, beta: rt::PtrArg, vecY: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpMV");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -16150,7 +16150,7 @@ rt::function!(F_hipsparseSpSM_bufferSize, C_hipsparseSpSM_bufferSize, c"hipspars
     ["handle", "opA", "opB", "alpha", "matA", "matB", "matC", "computeType", "alg", "spsmDescr", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpSM_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "matC")?, &x7, &x8, rt::call::extract(x9, "spsmDescr")?, &x10));
 
-fn hipsparseSpSM_bufferSize(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsmDescr: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpSM_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsmDescr: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpSM_bufferSize");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -16178,7 +16178,7 @@ rt::function!(F_hipsparseSpSM_analysis, C_hipsparseSpSM_analysis, c"hipsparseSpS
     ["handle", "opA", "opB", "alpha", "matA", "matB", "matC", "computeType", "alg", "spsmDescr", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpSM_analysis(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "matC")?, &x7, &x8, rt::call::extract(x9, "spsmDescr")?, rt::call::extract(x10, "externalBuffer")?));
 
-fn hipsparseSpSM_analysis(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsmDescr: rt::PtrArg, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpSM_analysis(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsmDescr: rt::PtrArg, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpSM_analysis");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -16205,7 +16205,7 @@ rt::function!(F_hipsparseSpSM_solve, C_hipsparseSpSM_solve, c"hipsparseSpSM_solv
     ["handle", "opA", "opB", "alpha", "matA", "matB", "matC", "computeType", "alg", "spsmDescr", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| hipsparseSpSM_solve(py, rt::call::extract(x0, "handle")?, &x1, &x2, rt::call::extract(x3, "alpha")?, rt::call::extract(x4, "matA")?, rt::call::extract(x5, "matB")?, rt::call::extract(x6, "matC")?, &x7, &x8, rt::call::extract(x9, "spsmDescr")?, rt::call::extract(x10, "externalBuffer")?));
 
-fn hipsparseSpSM_solve(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsmDescr: rt::PtrArg, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpSM_solve(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, opB: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, matB: rt::PtrArg, matC: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsmDescr: rt::PtrArg, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpSM_solve");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -16271,7 +16271,7 @@ rt::function!(F_hipsparseSpSV_bufferSize, C_hipsparseSpSV_bufferSize, c"hipspars
     ["handle", "opA", "alpha", "matA", "x", "y", "computeType", "alg", "spsvDescr", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSpSV_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "y")?, &x6, &x7, rt::call::extract(x8, "spsvDescr")?, &x9));
 
-fn hipsparseSpSV_bufferSize(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, x: rt::PtrArg, y: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsvDescr: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpSV_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, x: rt::PtrArg, y: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsvDescr: rt::PtrArg, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpSV_bufferSize");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -16298,7 +16298,7 @@ rt::function!(F_hipsparseSpSV_analysis, C_hipsparseSpSV_analysis, c"hipsparseSpS
     ["handle", "opA", "alpha", "matA", "x", "y", "computeType", "alg", "spsvDescr", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseSpSV_analysis(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "y")?, &x6, &x7, rt::call::extract(x8, "spsvDescr")?, rt::call::extract(x9, "externalBuffer")?));
 
-fn hipsparseSpSV_analysis(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, x: rt::PtrArg, y: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsvDescr: rt::PtrArg, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpSV_analysis(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, x: rt::PtrArg, y: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsvDescr: rt::PtrArg, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpSV_analysis");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -16324,7 +16324,7 @@ rt::function!(F_hipsparseSpSV_solve, C_hipsparseSpSV_solve, c"hipsparseSpSV_solv
     ["handle", "opA", "alpha", "matA", "x", "y", "computeType", "alg", "spsvDescr"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipsparseSpSV_solve(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "matA")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "y")?, &x6, &x7, rt::call::extract(x8, "spsvDescr")?));
 
-fn hipsparseSpSV_solve(py: Python<'_>, handle: rt::PtrArg, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, x: rt::PtrArg, y: rt::PtrArg, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsvDescr: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpSV_solve(py: Python<'_>, handle: rt::PtrArgMut, opA: &Bound<'_, PyAny>, alpha: rt::PtrArg, matA: rt::PtrArg, x: rt::PtrArg, y: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, alg: &Bound<'_, PyAny>, spsvDescr: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpSV_solve");
     let a_handle = handle.addr();
     let a_opA = rt::narrow::<u32>(TYPES.enum_arg(7, opA)?)?;
@@ -16349,7 +16349,7 @@ rt::function!(F_hipsparseSpVV_bufferSize, C_hipsparseSpVV_bufferSize, c"hipspars
     ["handle", "opX", "vecX", "vecY", "result", "computeType", "pBufferSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseSpVV_bufferSize(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "vecX")?, rt::call::extract(x3, "vecY")?, rt::call::extract(x4, "result")?, &x5, &x6));
 
-fn hipsparseSpVV_bufferSize(py: Python<'_>, handle: rt::PtrArg, opX: &Bound<'_, PyAny>, vecX: rt::PtrArg, vecY: rt::PtrArg, result: rt::PtrArg, computeType: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipsparseSpVV_bufferSize(py: Python<'_>, handle: rt::PtrArgMut, opX: &Bound<'_, PyAny>, vecX: rt::PtrArg, vecY: rt::PtrArg, result: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, pBufferSizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpVV_bufferSize");
     let a_handle = handle.addr();
     let a_opX = rt::narrow::<u32>(TYPES.enum_arg(7, opX)?)?;
@@ -16373,7 +16373,7 @@ rt::function!(F_hipsparseSpVV, C_hipsparseSpVV, c"hipsparseSpVV", "hipsparseSpVV
     ["handle", "opX", "vecX", "vecY", "result", "computeType", "externalBuffer"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipsparseSpVV(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "vecX")?, rt::call::extract(x3, "vecY")?, rt::call::extract(x4, "result")?, &x5, rt::call::extract(x6, "externalBuffer")?));
 
-fn hipsparseSpVV(py: Python<'_>, handle: rt::PtrArg, opX: &Bound<'_, PyAny>, vecX: rt::PtrArg, vecY: rt::PtrArg, result: rt::PtrArg, computeType: &Bound<'_, PyAny>, externalBuffer: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseSpVV(py: Python<'_>, handle: rt::PtrArgMut, opX: &Bound<'_, PyAny>, vecX: rt::PtrArg, vecY: rt::PtrArg, result: rt::PtrArgMut, computeType: &Bound<'_, PyAny>, externalBuffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseSpVV");
     let a_handle = handle.addr();
     let a_opX = rt::narrow::<u32>(TYPES.enum_arg(7, opX)?)?;
@@ -16984,6 +16984,7 @@ static FOREIGN: &[(&str, &rt::TypeRegistry, usize)] = &[
     ("double2", &super::hip::TYPES, 156),
     ("float2", &super::hip::TYPES, 152),
     ("hipDataType", &super::hip::TYPES, 70),
+    ("hipError_t", &super::hip::TYPES, 6),
     ("ihipStream_t", &super::hip::TYPES, 232),
 ];
 

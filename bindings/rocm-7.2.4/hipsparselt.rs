@@ -111,7 +111,7 @@ rt::function!(F_hipsparseLtGetGitRevision, C_hipsparseLtGetGitRevision, c"hipspa
     ["handle", "rev"],
     |py, [x0, x1]| hipsparseLtGetGitRevision(py, &x0, rt::call::extract(x1, "rev")?));
 
-fn hipsparseLtGetGitRevision(py: Python<'_>, handle: &Bound<'_, PyAny>, rev: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseLtGetGitRevision(py: Python<'_>, handle: &Bound<'_, PyAny>, rev: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtGetGitRevision");
     let a_handle = TYPES.record_arg::<R_hipsparseLtHandle_t>(8, handle)?;
     let a_rev = rev.addr();
@@ -276,7 +276,7 @@ rt::function!(F_hipsparseLtMatDescGetAttribute, C_hipsparseLtMatDescGetAttribute
     ["handle", "matDescr", "matAttribute", "data", "dataSize"],
     |py, [x0, x1, x2, x3, x4]| hipsparseLtMatDescGetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?));
 
-fn hipsparseLtMatDescGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, matDescr: &Bound<'_, PyAny>, matAttribute: &Bound<'_, PyAny>, data: rt::PtrArg, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipsparseLtMatDescGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, matDescr: &Bound<'_, PyAny>, matAttribute: &Bound<'_, PyAny>, data: rt::PtrArgMut, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatDescGetAttribute");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
     let a_handle = p_handle.addr();
@@ -353,7 +353,7 @@ rt::function!(F_hipsparseLtMatmulDescGetAttribute, C_hipsparseLtMatmulDescGetAtt
     ["handle", "matmulDescr", "matmulAttribute", "data", "dataSize"],
     |py, [x0, x1, x2, x3, x4]| hipsparseLtMatmulDescGetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?));
 
-fn hipsparseLtMatmulDescGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, matmulAttribute: &Bound<'_, PyAny>, data: rt::PtrArg, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipsparseLtMatmulDescGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, matmulAttribute: &Bound<'_, PyAny>, data: rt::PtrArgMut, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulDescGetAttribute");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
     let a_handle = p_handle.addr();
@@ -422,7 +422,7 @@ rt::function!(F_hipsparseLtMatmulAlgGetAttribute, C_hipsparseLtMatmulAlgGetAttri
     ["handle", "algSelection", "attribute", "data", "dataSize"],
     |py, [x0, x1, x2, x3, x4]| hipsparseLtMatmulAlgGetAttribute(py, &x0, &x1, &x2, rt::call::extract(x3, "data")?, rt::call::extract(x4, "dataSize")?));
 
-fn hipsparseLtMatmulAlgGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, algSelection: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, data: rt::PtrArg, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipsparseLtMatmulAlgGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, algSelection: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, data: rt::PtrArgMut, dataSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulAlgGetAttribute");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
     let a_handle = p_handle.addr();
@@ -509,7 +509,7 @@ rt::function!(F_hipsparseLtMatmul, C_hipsparseLtMatmul, c"hipsparseLtMatmul", "h
     ["handle", "plan", "alpha", "d_A", "d_B", "beta", "d_C", "d_D", "workspace", "numStreams"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseLtMatmul(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "d_A")?, rt::call::extract(x4, "d_B")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "d_C")?, rt::call::extract(x7, "d_D")?, rt::call::extract(x8, "workspace")?, rt::call::extract(x9, "numStreams")?));
 
-fn hipsparseLtMatmul(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>, alpha: rt::PtrArg, d_A: rt::PtrArg, d_B: rt::PtrArg, beta: rt::PtrArg, d_C: rt::PtrArg, d_D: rt::PtrArg, workspace: rt::PtrArg, numStreams: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseLtMatmul(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>, alpha: rt::PtrArg, d_A: rt::PtrArg, d_B: rt::PtrArg, beta: rt::PtrArg, d_C: rt::PtrArg, d_D: rt::PtrArgMut, workspace: rt::PtrArgMut, numStreams: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmul");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
     let a_handle = p_handle.addr();
@@ -539,7 +539,7 @@ rt::function!(F_hipsparseLtMatmulSearch, C_hipsparseLtMatmulSearch, c"hipsparseL
     ["handle", "plan", "alpha", "d_A", "d_B", "beta", "d_C", "d_D", "workspace", "numStreams"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hipsparseLtMatmulSearch(py, &x0, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "d_A")?, rt::call::extract(x4, "d_B")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "d_C")?, rt::call::extract(x7, "d_D")?, rt::call::extract(x8, "workspace")?, rt::call::extract(x9, "numStreams")?));
 
-fn hipsparseLtMatmulSearch(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>, alpha: rt::PtrArg, d_A: rt::PtrArg, d_B: rt::PtrArg, beta: rt::PtrArg, d_C: rt::PtrArg, d_D: rt::PtrArg, workspace: rt::PtrArg, numStreams: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipsparseLtMatmulSearch(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>, alpha: rt::PtrArg, d_A: rt::PtrArg, d_B: rt::PtrArg, beta: rt::PtrArg, d_C: rt::PtrArg, d_D: rt::PtrArgMut, workspace: rt::PtrArgMut, numStreams: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtMatmulSearch");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
     let a_handle = p_handle.addr();
@@ -569,7 +569,7 @@ rt::function!(F_hipsparseLtSpMMAPrune, C_hipsparseLtSpMMAPrune, c"hipsparseLtSpM
     ["handle", "matmulDescr", "d_in", "d_out", "pruneAlg", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseLtSpMMAPrune(py, &x0, &x1, rt::call::extract(x2, "d_in")?, rt::call::extract(x3, "d_out")?, &x4, rt::call::extract(x5, "stream")?));
 
-fn hipsparseLtSpMMAPrune(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, d_in: rt::PtrArg, d_out: rt::PtrArg, pruneAlg: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseLtSpMMAPrune(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr: &Bound<'_, PyAny>, d_in: rt::PtrArg, d_out: rt::PtrArgMut, pruneAlg: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMAPrune");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
     let a_handle = p_handle.addr();
@@ -617,7 +617,7 @@ rt::function!(F_hipsparseLtSpMMAPrune2, C_hipsparseLtSpMMAPrune2, c"hipsparseLtS
     ["handle", "sparseMatDescr", "isSparseA", "op", "d_in", "d_out", "pruneAlg", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseLtSpMMAPrune2(py, &x0, &x1, rt::call::extract(x2, "isSparseA")?, &x3, rt::call::extract(x4, "d_in")?, rt::call::extract(x5, "d_out")?, &x6, rt::call::extract(x7, "stream")?));
 
-fn hipsparseLtSpMMAPrune2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>, isSparseA: rt::CInt<i32>, op: &Bound<'_, PyAny>, d_in: rt::PtrArg, d_out: rt::PtrArg, pruneAlg: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseLtSpMMAPrune2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>, isSparseA: rt::CInt<i32>, op: &Bound<'_, PyAny>, d_in: rt::PtrArg, d_out: rt::PtrArgMut, pruneAlg: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMAPrune2");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
     let a_handle = p_handle.addr();
@@ -693,7 +693,7 @@ rt::function!(F_hipsparseLtSpMMACompress, C_hipsparseLtSpMMACompress, c"hipspars
     ["handle", "plan", "d_dense", "d_compressed", "d_compressBuffer", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| hipsparseLtSpMMACompress(py, &x0, &x1, rt::call::extract(x2, "d_dense")?, rt::call::extract(x3, "d_compressed")?, rt::call::extract(x4, "d_compressBuffer")?, rt::call::extract(x5, "stream")?));
 
-fn hipsparseLtSpMMACompress(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>, d_dense: rt::PtrArg, d_compressed: rt::PtrArg, d_compressBuffer: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseLtSpMMACompress(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bound<'_, PyAny>, d_dense: rt::PtrArg, d_compressed: rt::PtrArgMut, d_compressBuffer: rt::PtrArgMut, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMACompress");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
     let a_handle = p_handle.addr();
@@ -741,7 +741,7 @@ rt::function!(F_hipsparseLtSpMMACompress2, C_hipsparseLtSpMMACompress2, c"hipspa
     ["handle", "sparseMatDescr", "isSparseA", "op", "d_dense", "d_compressed", "d_compressBuffer", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipsparseLtSpMMACompress2(py, &x0, &x1, rt::call::extract(x2, "isSparseA")?, &x3, rt::call::extract(x4, "d_dense")?, rt::call::extract(x5, "d_compressed")?, rt::call::extract(x6, "d_compressBuffer")?, rt::call::extract(x7, "stream")?));
 
-fn hipsparseLtSpMMACompress2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>, isSparseA: rt::CInt<i32>, op: &Bound<'_, PyAny>, d_dense: rt::PtrArg, d_compressed: rt::PtrArg, d_compressBuffer: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipsparseLtSpMMACompress2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDescr: &Bound<'_, PyAny>, isSparseA: rt::CInt<i32>, op: &Bound<'_, PyAny>, d_dense: rt::PtrArg, d_compressed: rt::PtrArgMut, d_compressBuffer: rt::PtrArgMut, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipsparseLtSpMMACompress2");
     let p_handle = TYPES.record_ptr_arg(8, handle, false)?;
     let a_handle = p_handle.addr();

@@ -382,7 +382,7 @@ rt::function!(F_hsa_system_get_info, C_hsa_system_get_info, c"hsa_system_get_inf
     ["attribute", "value"],
     |py, [x0, x1]| hsa_system_get_info(py, &x0, rt::call::extract(x1, "value")?));
 
-fn hsa_system_get_info(py: Python<'_>, attribute: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_system_get_info(py: Python<'_>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_system_get_info");
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(5, attribute)?)?;
     let a_value = value.addr();
@@ -461,7 +461,7 @@ rt::function!(F_hsa_system_get_extension_table, C_hsa_system_get_extension_table
     ["extension", "version_major", "version_minor", "table"],
     |py, [x0, x1, x2, x3]| hsa_system_get_extension_table(py, rt::call::extract(x0, "extension")?, rt::call::extract(x1, "version_major")?, rt::call::extract(x2, "version_minor")?, rt::call::extract(x3, "table")?));
 
-fn hsa_system_get_extension_table(py: Python<'_>, extension: rt::CInt<u16>, version_major: rt::CInt<u16>, version_minor: rt::CInt<u16>, table: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_system_get_extension_table(py: Python<'_>, extension: rt::CInt<u16>, version_major: rt::CInt<u16>, version_minor: rt::CInt<u16>, table: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_system_get_extension_table");
     let a_extension = extension.0;
     let a_version_major = version_major.0;
@@ -481,7 +481,7 @@ rt::function!(F_hsa_system_get_major_extension_table, C_hsa_system_get_major_ext
     ["extension", "version_major", "table_length", "table"],
     |py, [x0, x1, x2, x3]| hsa_system_get_major_extension_table(py, rt::call::extract(x0, "extension")?, rt::call::extract(x1, "version_major")?, rt::call::extract(x2, "table_length")?, rt::call::extract(x3, "table")?));
 
-fn hsa_system_get_major_extension_table(py: Python<'_>, extension: rt::CInt<u16>, version_major: rt::CInt<u16>, table_length: rt::CInt<u64>, table: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_system_get_major_extension_table(py: Python<'_>, extension: rt::CInt<u16>, version_major: rt::CInt<u16>, table_length: rt::CInt<u64>, table: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_system_get_major_extension_table");
     let a_extension = extension.0;
     let a_version_major = version_major.0;
@@ -501,7 +501,7 @@ rt::function!(F_hsa_agent_get_info, C_hsa_agent_get_info, c"hsa_agent_get_info",
     ["agent", "attribute", "value"],
     |py, [x0, x1, x2]| hsa_agent_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?));
 
-fn hsa_agent_get_info(py: Python<'_>, agent: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_agent_get_info(py: Python<'_>, agent: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_agent_get_info");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(10, attribute)?)?;
@@ -520,7 +520,7 @@ rt::function!(F_hsa_iterate_agents, C_hsa_iterate_agents, c"hsa_iterate_agents",
     ["callback", "data"],
     |py, [x0, x1]| hsa_iterate_agents(py, rt::call::extract(x0, "callback")?, rt::call::extract(x1, "data")?));
 
-fn hsa_iterate_agents(py: Python<'_>, callback: rt::PtrArg, data: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_iterate_agents(py: Python<'_>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_iterate_agents");
     let a_callback = callback.addr();
     let a_data = data.addr();
@@ -558,7 +558,7 @@ rt::function!(F_hsa_cache_get_info, C_hsa_cache_get_info, c"hsa_cache_get_info",
     ["cache", "attribute", "value"],
     |py, [x0, x1, x2]| hsa_cache_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?));
 
-fn hsa_cache_get_info(py: Python<'_>, cache: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_cache_get_info(py: Python<'_>, cache: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_cache_get_info");
     let a_cache = TYPES.record_arg::<R_hsa_cache_s>(88, cache)?;
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(12, attribute)?)?;
@@ -577,7 +577,7 @@ rt::function!(F_hsa_agent_iterate_caches, C_hsa_agent_iterate_caches, c"hsa_agen
     ["agent", "callback", "data"],
     |py, [x0, x1, x2]| hsa_agent_iterate_caches(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "data")?));
 
-fn hsa_agent_iterate_caches(py: Python<'_>, agent: &Bound<'_, PyAny>, callback: rt::PtrArg, data: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_agent_iterate_caches(py: Python<'_>, agent: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_agent_iterate_caches");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
     let a_callback = callback.addr();
@@ -1866,7 +1866,7 @@ rt::function!(F_hsa_queue_create, C_hsa_queue_create, c"hsa_queue_create", "hsa_
     ["agent", "size", "type", "callback", "data", "private_segment_size", "group_segment_size"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hsa_queue_create(py, &x0, rt::call::extract(x1, "size")?, rt::call::extract(x2, "type")?, rt::call::extract(x3, "callback")?, rt::call::extract(x4, "data")?, rt::call::extract(x5, "private_segment_size")?, rt::call::extract(x6, "group_segment_size")?));
 
-fn hsa_queue_create(py: Python<'_>, agent: &Bound<'_, PyAny>, size: rt::CInt<u32>, r#type: rt::CInt<u32>, callback: rt::PtrArg, data: rt::PtrArg, private_segment_size: rt::CInt<u32>, group_segment_size: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hsa_queue_create(py: Python<'_>, agent: &Bound<'_, PyAny>, size: rt::CInt<u32>, r#type: rt::CInt<u32>, callback: rt::PtrArgMut, data: rt::PtrArgMut, private_segment_size: rt::CInt<u32>, group_segment_size: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_queue_create");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
     let a_size = size.0;
@@ -2445,7 +2445,7 @@ rt::function!(F_hsa_region_get_info, C_hsa_region_get_info, c"hsa_region_get_inf
     ["region", "attribute", "value"],
     |py, [x0, x1, x2]| hsa_region_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?));
 
-fn hsa_region_get_info(py: Python<'_>, region: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_region_get_info(py: Python<'_>, region: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_region_get_info");
     let a_region = TYPES.record_arg::<R_hsa_region_s>(91, region)?;
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(25, attribute)?)?;
@@ -2464,7 +2464,7 @@ rt::function!(F_hsa_agent_iterate_regions, C_hsa_agent_iterate_regions, c"hsa_ag
     ["agent", "callback", "data"],
     |py, [x0, x1, x2]| hsa_agent_iterate_regions(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "data")?));
 
-fn hsa_agent_iterate_regions(py: Python<'_>, agent: &Bound<'_, PyAny>, callback: rt::PtrArg, data: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_agent_iterate_regions(py: Python<'_>, agent: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_agent_iterate_regions");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
     let a_callback = callback.addr();
@@ -2503,7 +2503,7 @@ rt::function!(F_hsa_memory_free, C_hsa_memory_free, c"hsa_memory_free", "hsa_mem
     ["ptr"],
     |py, [x0]| hsa_memory_free(py, rt::call::extract(x0, "ptr")?));
 
-fn hsa_memory_free(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_memory_free(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_memory_free");
     let a_ptr = ptr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2520,7 +2520,7 @@ rt::function!(F_hsa_memory_copy, C_hsa_memory_copy, c"hsa_memory_copy", "hsa_mem
     ["dst", "src", "size"],
     |py, [x0, x1, x2]| hsa_memory_copy(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "size")?));
 
-fn hsa_memory_copy(py: Python<'_>, dst: rt::PtrArg, src: rt::PtrArg, size: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hsa_memory_copy(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_memory_copy");
     let a_dst = dst.addr();
     let a_src = src.addr();
@@ -2539,7 +2539,7 @@ rt::function!(F_hsa_memory_assign_agent, C_hsa_memory_assign_agent, c"hsa_memory
     ["ptr", "agent", "access"],
     |py, [x0, x1, x2]| hsa_memory_assign_agent(py, rt::call::extract(x0, "ptr")?, &x1, &x2));
 
-fn hsa_memory_assign_agent(py: Python<'_>, ptr: rt::PtrArg, agent: &Bound<'_, PyAny>, access: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hsa_memory_assign_agent(py: Python<'_>, ptr: rt::PtrArgMut, agent: &Bound<'_, PyAny>, access: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_memory_assign_agent");
     let a_ptr = ptr.addr();
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -2558,7 +2558,7 @@ rt::function!(F_hsa_memory_register, C_hsa_memory_register, c"hsa_memory_registe
     ["ptr", "size"],
     |py, [x0, x1]| hsa_memory_register(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "size")?));
 
-fn hsa_memory_register(py: Python<'_>, ptr: rt::PtrArg, size: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hsa_memory_register(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_memory_register");
     let a_ptr = ptr.addr();
     let a_size = size.0;
@@ -2576,7 +2576,7 @@ rt::function!(F_hsa_memory_deregister, C_hsa_memory_deregister, c"hsa_memory_der
     ["ptr", "size"],
     |py, [x0, x1]| hsa_memory_deregister(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "size")?));
 
-fn hsa_memory_deregister(py: Python<'_>, ptr: rt::PtrArg, size: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hsa_memory_deregister(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_memory_deregister");
     let a_ptr = ptr.addr();
     let a_size = size.0;
@@ -2613,7 +2613,7 @@ rt::function!(F_hsa_agent_iterate_isas, C_hsa_agent_iterate_isas, c"hsa_agent_it
     ["agent", "callback", "data"],
     |py, [x0, x1, x2]| hsa_agent_iterate_isas(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "data")?));
 
-fn hsa_agent_iterate_isas(py: Python<'_>, agent: &Bound<'_, PyAny>, callback: rt::PtrArg, data: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_agent_iterate_isas(py: Python<'_>, agent: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_agent_iterate_isas");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
     let a_callback = callback.addr();
@@ -2632,7 +2632,7 @@ rt::function!(F_hsa_isa_get_info, C_hsa_isa_get_info, c"hsa_isa_get_info", "hsa_
     ["isa", "attribute", "index", "value"],
     |py, [x0, x1, x2, x3]| hsa_isa_get_info(py, &x0, &x1, rt::call::extract(x2, "index")?, rt::call::extract(x3, "value")?));
 
-fn hsa_isa_get_info(py: Python<'_>, isa: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, index: rt::CInt<u32>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_isa_get_info(py: Python<'_>, isa: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, index: rt::CInt<u32>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_isa_get_info");
     let a_isa = TYPES.record_arg::<R_hsa_isa_s>(99, isa)?;
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(26, attribute)?)?;
@@ -2652,7 +2652,7 @@ rt::function!(F_hsa_isa_get_info_alt, C_hsa_isa_get_info_alt, c"hsa_isa_get_info
     ["isa", "attribute", "value"],
     |py, [x0, x1, x2]| hsa_isa_get_info_alt(py, &x0, &x1, rt::call::extract(x2, "value")?));
 
-fn hsa_isa_get_info_alt(py: Python<'_>, isa: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_isa_get_info_alt(py: Python<'_>, isa: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_isa_get_info_alt");
     let a_isa = TYPES.record_arg::<R_hsa_isa_s>(99, isa)?;
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(26, attribute)?)?;
@@ -2712,7 +2712,7 @@ rt::function!(F_hsa_wavefront_get_info, C_hsa_wavefront_get_info, c"hsa_wavefron
     ["wavefront", "attribute", "value"],
     |py, [x0, x1, x2]| hsa_wavefront_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?));
 
-fn hsa_wavefront_get_info(py: Python<'_>, wavefront: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_wavefront_get_info(py: Python<'_>, wavefront: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_wavefront_get_info");
     let a_wavefront = TYPES.record_arg::<R_hsa_wavefront_s>(100, wavefront)?;
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(30, attribute)?)?;
@@ -2731,7 +2731,7 @@ rt::function!(F_hsa_isa_iterate_wavefronts, C_hsa_isa_iterate_wavefronts, c"hsa_
     ["isa", "callback", "data"],
     |py, [x0, x1, x2]| hsa_isa_iterate_wavefronts(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "data")?));
 
-fn hsa_isa_iterate_wavefronts(py: Python<'_>, isa: &Bound<'_, PyAny>, callback: rt::PtrArg, data: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_isa_iterate_wavefronts(py: Python<'_>, isa: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_isa_iterate_wavefronts");
     let a_isa = TYPES.record_arg::<R_hsa_isa_s>(99, isa)?;
     let a_callback = callback.addr();
@@ -2946,7 +2946,7 @@ rt::function!(F_hsa_executable_get_info, C_hsa_executable_get_info, c"hsa_execut
     ["executable", "attribute", "value"],
     |py, [x0, x1, x2]| hsa_executable_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?));
 
-fn hsa_executable_get_info(py: Python<'_>, executable: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_executable_get_info(py: Python<'_>, executable: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_get_info");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(32, attribute)?)?;
@@ -2965,7 +2965,7 @@ rt::function!(F_hsa_executable_global_variable_define, C_hsa_executable_global_v
     ["executable", "variable_name", "address"],
     |py, [x0, x1, x2]| hsa_executable_global_variable_define(py, &x0, rt::call::extract(x1, "variable_name")?, rt::call::extract(x2, "address")?));
 
-fn hsa_executable_global_variable_define(py: Python<'_>, executable: &Bound<'_, PyAny>, variable_name: rt::CStrArg, address: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_executable_global_variable_define(py: Python<'_>, executable: &Bound<'_, PyAny>, variable_name: rt::CStrArg, address: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_global_variable_define");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
     let a_variable_name = variable_name.addr();
@@ -2984,7 +2984,7 @@ rt::function!(F_hsa_executable_agent_global_variable_define, C_hsa_executable_ag
     ["executable", "agent", "variable_name", "address"],
     |py, [x0, x1, x2, x3]| hsa_executable_agent_global_variable_define(py, &x0, &x1, rt::call::extract(x2, "variable_name")?, rt::call::extract(x3, "address")?));
 
-fn hsa_executable_agent_global_variable_define(py: Python<'_>, executable: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>, variable_name: rt::CStrArg, address: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_executable_agent_global_variable_define(py: Python<'_>, executable: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>, variable_name: rt::CStrArg, address: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_agent_global_variable_define");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -3004,7 +3004,7 @@ rt::function!(F_hsa_executable_readonly_variable_define, C_hsa_executable_readon
     ["executable", "agent", "variable_name", "address"],
     |py, [x0, x1, x2, x3]| hsa_executable_readonly_variable_define(py, &x0, &x1, rt::call::extract(x2, "variable_name")?, rt::call::extract(x3, "address")?));
 
-fn hsa_executable_readonly_variable_define(py: Python<'_>, executable: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>, variable_name: rt::CStrArg, address: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_executable_readonly_variable_define(py: Python<'_>, executable: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>, variable_name: rt::CStrArg, address: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_readonly_variable_define");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -3108,7 +3108,7 @@ rt::function!(F_hsa_executable_symbol_get_info, C_hsa_executable_symbol_get_info
     ["executable_symbol", "attribute", "value"],
     |py, [x0, x1, x2]| hsa_executable_symbol_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?));
 
-fn hsa_executable_symbol_get_info(py: Python<'_>, executable_symbol: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_executable_symbol_get_info(py: Python<'_>, executable_symbol: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_symbol_get_info");
     let a_executable_symbol = TYPES.record_arg::<R_hsa_executable_symbol_s>(104, executable_symbol)?;
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(37, attribute)?)?;
@@ -3127,7 +3127,7 @@ rt::function!(F_hsa_executable_iterate_symbols, C_hsa_executable_iterate_symbols
     ["executable", "callback", "data"],
     |py, [x0, x1, x2]| hsa_executable_iterate_symbols(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "data")?));
 
-fn hsa_executable_iterate_symbols(py: Python<'_>, executable: &Bound<'_, PyAny>, callback: rt::PtrArg, data: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_executable_iterate_symbols(py: Python<'_>, executable: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_iterate_symbols");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
     let a_callback = callback.addr();
@@ -3146,7 +3146,7 @@ rt::function!(F_hsa_executable_iterate_agent_symbols, C_hsa_executable_iterate_a
     ["executable", "agent", "callback", "data"],
     |py, [x0, x1, x2, x3]| hsa_executable_iterate_agent_symbols(py, &x0, &x1, rt::call::extract(x2, "callback")?, rt::call::extract(x3, "data")?));
 
-fn hsa_executable_iterate_agent_symbols(py: Python<'_>, executable: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>, callback: rt::PtrArg, data: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_executable_iterate_agent_symbols(py: Python<'_>, executable: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_iterate_agent_symbols");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -3166,7 +3166,7 @@ rt::function!(F_hsa_executable_iterate_program_symbols, C_hsa_executable_iterate
     ["executable", "callback", "data"],
     |py, [x0, x1, x2]| hsa_executable_iterate_program_symbols(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "data")?));
 
-fn hsa_executable_iterate_program_symbols(py: Python<'_>, executable: &Bound<'_, PyAny>, callback: rt::PtrArg, data: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_executable_iterate_program_symbols(py: Python<'_>, executable: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_executable_iterate_program_symbols");
     let a_executable = TYPES.record_arg::<R_hsa_executable_s>(102, executable)?;
     let a_callback = callback.addr();
@@ -3185,7 +3185,7 @@ rt::function!(F_hsa_code_object_serialize, C_hsa_code_object_serialize, c"hsa_co
     ["code_object", "alloc_callback", "callback_data", "options"],
     |py, [x0, x1, x2, x3]| hsa_code_object_serialize(py, &x0, rt::call::extract(x1, "alloc_callback")?, &x2, rt::call::extract(x3, "options")?));
 
-fn hsa_code_object_serialize(py: Python<'_>, code_object: &Bound<'_, PyAny>, alloc_callback: rt::PtrArg, callback_data: &Bound<'_, PyAny>, options: rt::CStrArg) -> PyResult<PyObject> {
+fn hsa_code_object_serialize(py: Python<'_>, code_object: &Bound<'_, PyAny>, alloc_callback: rt::PtrArgMut, callback_data: &Bound<'_, PyAny>, options: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_code_object_serialize");
     let a_code_object = TYPES.record_arg::<R_hsa_code_object_s>(105, code_object)?;
     let a_alloc_callback = alloc_callback.addr();
@@ -3209,7 +3209,7 @@ rt::function!(F_hsa_code_object_deserialize, C_hsa_code_object_deserialize, c"hs
     ["serialized_code_object", "serialized_code_object_size", "options", "code_object"],
     |py, [x0, x1, x2, x3]| hsa_code_object_deserialize(py, rt::call::extract(x0, "serialized_code_object")?, rt::call::extract(x1, "serialized_code_object_size")?, rt::call::extract(x2, "options")?, &x3));
 
-fn hsa_code_object_deserialize(py: Python<'_>, serialized_code_object: rt::PtrArg, serialized_code_object_size: rt::CInt<u64>, options: rt::CStrArg, code_object: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hsa_code_object_deserialize(py: Python<'_>, serialized_code_object: rt::PtrArgMut, serialized_code_object_size: rt::CInt<u64>, options: rt::CStrArg, code_object: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_code_object_deserialize");
     let a_serialized_code_object = serialized_code_object.addr();
     let a_serialized_code_object_size = serialized_code_object_size.0;
@@ -3247,7 +3247,7 @@ rt::function!(F_hsa_code_object_get_info, C_hsa_code_object_get_info, c"hsa_code
     ["code_object", "attribute", "value"],
     |py, [x0, x1, x2]| hsa_code_object_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?));
 
-fn hsa_code_object_get_info(py: Python<'_>, code_object: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_code_object_get_info(py: Python<'_>, code_object: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_code_object_get_info");
     let a_code_object = TYPES.record_arg::<R_hsa_code_object_s>(105, code_object)?;
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(39, attribute)?)?;
@@ -3327,7 +3327,7 @@ rt::function!(F_hsa_code_symbol_get_info, C_hsa_code_symbol_get_info, c"hsa_code
     ["code_symbol", "attribute", "value"],
     |py, [x0, x1, x2]| hsa_code_symbol_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?));
 
-fn hsa_code_symbol_get_info(py: Python<'_>, code_symbol: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_code_symbol_get_info(py: Python<'_>, code_symbol: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_code_symbol_get_info");
     let a_code_symbol = TYPES.record_arg::<R_hsa_code_symbol_s>(107, code_symbol)?;
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(40, attribute)?)?;
@@ -3346,7 +3346,7 @@ rt::function!(F_hsa_code_object_iterate_symbols, C_hsa_code_object_iterate_symbo
     ["code_object", "callback", "data"],
     |py, [x0, x1, x2]| hsa_code_object_iterate_symbols(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "data")?));
 
-fn hsa_code_object_iterate_symbols(py: Python<'_>, code_object: &Bound<'_, PyAny>, callback: rt::PtrArg, data: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_code_object_iterate_symbols(py: Python<'_>, code_object: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_code_object_iterate_symbols");
     let a_code_object = TYPES.record_arg::<R_hsa_code_object_s>(105, code_object)?;
     let a_callback = callback.addr();
@@ -3572,7 +3572,7 @@ rt::function!(F_hsa_ext_image_export, C_hsa_ext_image_export, c"hsa_ext_image_ex
     ["agent", "src_image", "dst_memory", "dst_row_pitch", "dst_slice_pitch", "image_region"],
     |py, [x0, x1, x2, x3, x4, x5]| hsa_ext_image_export(py, &x0, &x1, rt::call::extract(x2, "dst_memory")?, rt::call::extract(x3, "dst_row_pitch")?, rt::call::extract(x4, "dst_slice_pitch")?, &x5));
 
-fn hsa_ext_image_export(py: Python<'_>, agent: &Bound<'_, PyAny>, src_image: &Bound<'_, PyAny>, dst_memory: rt::PtrArg, dst_row_pitch: rt::CInt<u64>, dst_slice_pitch: rt::CInt<u64>, image_region: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hsa_ext_image_export(py: Python<'_>, agent: &Bound<'_, PyAny>, src_image: &Bound<'_, PyAny>, dst_memory: rt::PtrArgMut, dst_row_pitch: rt::CInt<u64>, dst_slice_pitch: rt::CInt<u64>, image_region: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ext_image_export");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
     let a_src_image = TYPES.record_arg::<R_hsa_ext_image_s>(108, src_image)?;
@@ -3676,7 +3676,7 @@ rt::function!(F_hsa_ven_amd_pcs_iterate_configuration, C_hsa_ven_amd_pcs_iterate
     ["agent", "configuration_callback", "callback_data"],
     |py, [x0, x1, x2]| hsa_ven_amd_pcs_iterate_configuration(py, &x0, rt::call::extract(x1, "configuration_callback")?, rt::call::extract(x2, "callback_data")?));
 
-fn hsa_ven_amd_pcs_iterate_configuration(py: Python<'_>, agent: &Bound<'_, PyAny>, configuration_callback: rt::PtrArg, callback_data: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_ven_amd_pcs_iterate_configuration(py: Python<'_>, agent: &Bound<'_, PyAny>, configuration_callback: rt::PtrArg, callback_data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ven_amd_pcs_iterate_configuration");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
     let a_configuration_callback = configuration_callback.addr();
@@ -3695,7 +3695,7 @@ rt::function!(F_hsa_ven_amd_pcs_create, C_hsa_ven_amd_pcs_create, c"hsa_ven_amd_
     ["agent", "method", "units", "interval", "latency", "buffer_size", "data_ready_callback", "client_callback_data", "pc_sampling"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hsa_ven_amd_pcs_create(py, &x0, &x1, &x2, rt::call::extract(x3, "interval")?, rt::call::extract(x4, "latency")?, rt::call::extract(x5, "buffer_size")?, rt::call::extract(x6, "data_ready_callback")?, rt::call::extract(x7, "client_callback_data")?, &x8));
 
-fn hsa_ven_amd_pcs_create(py: Python<'_>, agent: &Bound<'_, PyAny>, method: &Bound<'_, PyAny>, units: &Bound<'_, PyAny>, interval: rt::CInt<u64>, latency: rt::CInt<u64>, buffer_size: rt::CInt<u64>, data_ready_callback: rt::PtrArg, client_callback_data: rt::PtrArg, pc_sampling: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hsa_ven_amd_pcs_create(py: Python<'_>, agent: &Bound<'_, PyAny>, method: &Bound<'_, PyAny>, units: &Bound<'_, PyAny>, interval: rt::CInt<u64>, latency: rt::CInt<u64>, buffer_size: rt::CInt<u64>, data_ready_callback: rt::PtrArg, client_callback_data: rt::PtrArgMut, pc_sampling: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ven_amd_pcs_create");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
     let a_method = rt::narrow::<u32>(TYPES.enum_arg(49, method)?)?;
@@ -3721,7 +3721,7 @@ rt::function!(F_hsa_ven_amd_pcs_create_from_id, C_hsa_ven_amd_pcs_create_from_id
     ["pcs_id", "agent", "method", "units", "interval", "latency", "buffer_size", "data_ready_callback", "client_callback_data", "pc_sampling"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hsa_ven_amd_pcs_create_from_id(py, rt::call::extract(x0, "pcs_id")?, &x1, &x2, &x3, rt::call::extract(x4, "interval")?, rt::call::extract(x5, "latency")?, rt::call::extract(x6, "buffer_size")?, rt::call::extract(x7, "data_ready_callback")?, rt::call::extract(x8, "client_callback_data")?, &x9));
 
-fn hsa_ven_amd_pcs_create_from_id(py: Python<'_>, pcs_id: rt::CInt<u32>, agent: &Bound<'_, PyAny>, method: &Bound<'_, PyAny>, units: &Bound<'_, PyAny>, interval: rt::CInt<u64>, latency: rt::CInt<u64>, buffer_size: rt::CInt<u64>, data_ready_callback: rt::PtrArg, client_callback_data: rt::PtrArg, pc_sampling: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hsa_ven_amd_pcs_create_from_id(py: Python<'_>, pcs_id: rt::CInt<u32>, agent: &Bound<'_, PyAny>, method: &Bound<'_, PyAny>, units: &Bound<'_, PyAny>, interval: rt::CInt<u64>, latency: rt::CInt<u64>, buffer_size: rt::CInt<u64>, data_ready_callback: rt::PtrArg, client_callback_data: rt::PtrArgMut, pc_sampling: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_ven_amd_pcs_create_from_id");
     let a_pcs_id = pcs_id.0;
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
@@ -3971,7 +3971,7 @@ rt::function!(F_hsa_amd_signal_value_pointer, C_hsa_amd_signal_value_pointer, c"
     ["signal", "value_ptr"],
     |py, [x0, x1]| hsa_amd_signal_value_pointer(py, &x0, rt::call::extract(x1, "value_ptr")?));
 
-fn hsa_amd_signal_value_pointer(py: Python<'_>, signal: &Bound<'_, PyAny>, value_ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_signal_value_pointer(py: Python<'_>, signal: &Bound<'_, PyAny>, value_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_signal_value_pointer");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
     let a_value_ptr = value_ptr.addr();
@@ -3989,7 +3989,7 @@ rt::function!(F_hsa_amd_signal_async_handler, C_hsa_amd_signal_async_handler, c"
     ["signal", "cond", "value", "handler", "arg"],
     |py, [x0, x1, x2, x3, x4]| hsa_amd_signal_async_handler(py, &x0, &x1, rt::call::extract(x2, "value")?, rt::call::extract(x3, "handler")?, rt::call::extract(x4, "arg")?));
 
-fn hsa_amd_signal_async_handler(py: Python<'_>, signal: &Bound<'_, PyAny>, cond: &Bound<'_, PyAny>, value: rt::CInt<i64>, handler: rt::PtrArg, arg: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_signal_async_handler(py: Python<'_>, signal: &Bound<'_, PyAny>, cond: &Bound<'_, PyAny>, value: rt::CInt<i64>, handler: rt::PtrArg, arg: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_signal_async_handler");
     let a_signal = TYPES.record_arg::<R_hsa_signal_s>(89, signal)?;
     let a_cond = rt::narrow::<u32>(TYPES.enum_arg(13, cond)?)?;
@@ -4064,7 +4064,7 @@ rt::function!(F_hsa_amd_async_function, C_hsa_amd_async_function, c"hsa_amd_asyn
     ["callback", "arg"],
     |py, [x0, x1]| hsa_amd_async_function(py, rt::call::extract(x0, "callback")?, rt::call::extract(x1, "arg")?));
 
-fn hsa_amd_async_function(py: Python<'_>, callback: rt::PtrArg, arg: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_async_function(py: Python<'_>, callback: rt::PtrArgMut, arg: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_async_function");
     let a_callback = callback.addr();
     let a_arg = arg.addr();
@@ -4107,7 +4107,7 @@ rt::function!(F_hsa_amd_image_get_info_max_dim, C_hsa_amd_image_get_info_max_dim
     ["agent", "attribute", "value"],
     |py, [x0, x1, x2]| hsa_amd_image_get_info_max_dim(py, &x0, &x1, rt::call::extract(x2, "value")?));
 
-fn hsa_amd_image_get_info_max_dim(py: Python<'_>, agent: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_image_get_info_max_dim(py: Python<'_>, agent: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_image_get_info_max_dim");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(10, attribute)?)?;
@@ -4168,7 +4168,7 @@ rt::function!(F_hsa_amd_memory_pool_get_info, C_hsa_amd_memory_pool_get_info, c"
     ["memory_pool", "attribute", "value"],
     |py, [x0, x1, x2]| hsa_amd_memory_pool_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?));
 
-fn hsa_amd_memory_pool_get_info(py: Python<'_>, memory_pool: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_memory_pool_get_info(py: Python<'_>, memory_pool: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_pool_get_info");
     let a_memory_pool = TYPES.record_arg::<R_hsa_amd_memory_pool_s>(133, memory_pool)?;
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(66, attribute)?)?;
@@ -4187,7 +4187,7 @@ rt::function!(F_hsa_amd_agent_iterate_memory_pools, C_hsa_amd_agent_iterate_memo
     ["agent", "callback", "data"],
     |py, [x0, x1, x2]| hsa_amd_agent_iterate_memory_pools(py, &x0, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "data")?));
 
-fn hsa_amd_agent_iterate_memory_pools(py: Python<'_>, agent: &Bound<'_, PyAny>, callback: rt::PtrArg, data: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_agent_iterate_memory_pools(py: Python<'_>, agent: &Bound<'_, PyAny>, callback: rt::PtrArgMut, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_agent_iterate_memory_pools");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
     let a_callback = callback.addr();
@@ -4227,7 +4227,7 @@ rt::function!(F_hsa_amd_memory_pool_free, C_hsa_amd_memory_pool_free, c"hsa_amd_
     ["ptr"],
     |py, [x0]| hsa_amd_memory_pool_free(py, rt::call::extract(x0, "ptr")?));
 
-fn hsa_amd_memory_pool_free(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_memory_pool_free(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_pool_free");
     let a_ptr = ptr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -4244,7 +4244,7 @@ rt::function!(F_hsa_amd_memory_async_copy, C_hsa_amd_memory_async_copy, c"hsa_am
     ["dst", "dst_agent", "src", "src_agent", "size", "num_dep_signals", "dep_signals", "completion_signal"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hsa_amd_memory_async_copy(py, rt::call::extract(x0, "dst")?, &x1, rt::call::extract(x2, "src")?, &x3, rt::call::extract(x4, "size")?, rt::call::extract(x5, "num_dep_signals")?, &x6, &x7));
 
-fn hsa_amd_memory_async_copy(py: Python<'_>, dst: rt::PtrArg, dst_agent: &Bound<'_, PyAny>, src: rt::PtrArg, src_agent: &Bound<'_, PyAny>, size: rt::CInt<u64>, num_dep_signals: rt::CInt<u32>, dep_signals: &Bound<'_, PyAny>, completion_signal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hsa_amd_memory_async_copy(py: Python<'_>, dst: rt::PtrArgMut, dst_agent: &Bound<'_, PyAny>, src: rt::PtrArg, src_agent: &Bound<'_, PyAny>, size: rt::CInt<u64>, num_dep_signals: rt::CInt<u32>, dep_signals: &Bound<'_, PyAny>, completion_signal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_async_copy");
     let a_dst = dst.addr();
     let a_dst_agent = TYPES.record_arg::<R_hsa_agent_s>(87, dst_agent)?;
@@ -4269,7 +4269,7 @@ rt::function!(F_hsa_amd_memory_async_copy_on_engine, C_hsa_amd_memory_async_copy
     ["dst", "dst_agent", "src", "src_agent", "size", "num_dep_signals", "dep_signals", "completion_signal", "engine_id", "force_copy_on_sdma"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| hsa_amd_memory_async_copy_on_engine(py, rt::call::extract(x0, "dst")?, &x1, rt::call::extract(x2, "src")?, &x3, rt::call::extract(x4, "size")?, rt::call::extract(x5, "num_dep_signals")?, &x6, &x7, &x8, rt::call::extract(x9, "force_copy_on_sdma")?));
 
-fn hsa_amd_memory_async_copy_on_engine(py: Python<'_>, dst: rt::PtrArg, dst_agent: &Bound<'_, PyAny>, src: rt::PtrArg, src_agent: &Bound<'_, PyAny>, size: rt::CInt<u64>, num_dep_signals: rt::CInt<u32>, dep_signals: &Bound<'_, PyAny>, completion_signal: &Bound<'_, PyAny>, engine_id: &Bound<'_, PyAny>, force_copy_on_sdma: bool) -> PyResult<PyObject> {
+fn hsa_amd_memory_async_copy_on_engine(py: Python<'_>, dst: rt::PtrArgMut, dst_agent: &Bound<'_, PyAny>, src: rt::PtrArg, src_agent: &Bound<'_, PyAny>, size: rt::CInt<u64>, num_dep_signals: rt::CInt<u32>, dep_signals: &Bound<'_, PyAny>, completion_signal: &Bound<'_, PyAny>, engine_id: &Bound<'_, PyAny>, force_copy_on_sdma: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_async_copy_on_engine");
     let a_dst = dst.addr();
     let a_dst_agent = TYPES.record_arg::<R_hsa_agent_s>(87, dst_agent)?;
@@ -4368,7 +4368,7 @@ rt::function!(F_hsa_amd_agent_memory_pool_get_info, C_hsa_amd_agent_memory_pool_
     ["agent", "memory_pool", "attribute", "value"],
     |py, [x0, x1, x2, x3]| hsa_amd_agent_memory_pool_get_info(py, &x0, &x1, &x2, rt::call::extract(x3, "value")?));
 
-fn hsa_amd_agent_memory_pool_get_info(py: Python<'_>, agent: &Bound<'_, PyAny>, memory_pool: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_agent_memory_pool_get_info(py: Python<'_>, agent: &Bound<'_, PyAny>, memory_pool: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_agent_memory_pool_get_info");
     let a_agent = TYPES.record_arg::<R_hsa_agent_s>(87, agent)?;
     let a_memory_pool = TYPES.record_arg::<R_hsa_amd_memory_pool_s>(133, memory_pool)?;
@@ -4449,7 +4449,7 @@ rt::function!(F_hsa_amd_memory_lock, C_hsa_amd_memory_lock, c"hsa_amd_memory_loc
     ["host_ptr", "size", "agents", "num_agent"],
     |py, [x0, x1, x2, x3]| hsa_amd_memory_lock(py, rt::call::extract(x0, "host_ptr")?, rt::call::extract(x1, "size")?, &x2, rt::call::extract(x3, "num_agent")?));
 
-fn hsa_amd_memory_lock(py: Python<'_>, host_ptr: rt::PtrArg, size: rt::CInt<u64>, agents: &Bound<'_, PyAny>, num_agent: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hsa_amd_memory_lock(py: Python<'_>, host_ptr: rt::PtrArgMut, size: rt::CInt<u64>, agents: &Bound<'_, PyAny>, num_agent: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_lock");
     let a_host_ptr = host_ptr.addr();
     let a_size = size.0;
@@ -4472,7 +4472,7 @@ rt::function!(F_hsa_amd_memory_lock_to_pool, C_hsa_amd_memory_lock_to_pool, c"hs
     ["host_ptr", "size", "agents", "num_agent", "pool", "flags"],
     |py, [x0, x1, x2, x3, x4, x5]| hsa_amd_memory_lock_to_pool(py, rt::call::extract(x0, "host_ptr")?, rt::call::extract(x1, "size")?, &x2, rt::call::extract(x3, "num_agent")?, &x4, rt::call::extract(x5, "flags")?));
 
-fn hsa_amd_memory_lock_to_pool(py: Python<'_>, host_ptr: rt::PtrArg, size: rt::CInt<u64>, agents: &Bound<'_, PyAny>, num_agent: rt::CInt<i32>, pool: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn hsa_amd_memory_lock_to_pool(py: Python<'_>, host_ptr: rt::PtrArgMut, size: rt::CInt<u64>, agents: &Bound<'_, PyAny>, num_agent: rt::CInt<i32>, pool: &Bound<'_, PyAny>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_lock_to_pool");
     let a_host_ptr = host_ptr.addr();
     let a_size = size.0;
@@ -4497,7 +4497,7 @@ rt::function!(F_hsa_amd_memory_unlock, C_hsa_amd_memory_unlock, c"hsa_amd_memory
     ["host_ptr"],
     |py, [x0]| hsa_amd_memory_unlock(py, rt::call::extract(x0, "host_ptr")?));
 
-fn hsa_amd_memory_unlock(py: Python<'_>, host_ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_memory_unlock(py: Python<'_>, host_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_unlock");
     let a_host_ptr = host_ptr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -4514,7 +4514,7 @@ rt::function!(F_hsa_amd_memory_fill, C_hsa_amd_memory_fill, c"hsa_amd_memory_fil
     ["ptr", "value", "count"],
     |py, [x0, x1, x2]| hsa_amd_memory_fill(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "count")?));
 
-fn hsa_amd_memory_fill(py: Python<'_>, ptr: rt::PtrArg, value: rt::CInt<u32>, count: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hsa_amd_memory_fill(py: Python<'_>, ptr: rt::PtrArgMut, value: rt::CInt<u32>, count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_memory_fill");
     let a_ptr = ptr.addr();
     let a_value = value.0;
@@ -4562,7 +4562,7 @@ rt::function!(F_hsa_amd_interop_unmap_buffer, C_hsa_amd_interop_unmap_buffer, c"
     ["ptr"],
     |py, [x0]| hsa_amd_interop_unmap_buffer(py, rt::call::extract(x0, "ptr")?));
 
-fn hsa_amd_interop_unmap_buffer(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_interop_unmap_buffer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_interop_unmap_buffer");
     let a_ptr = ptr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -4579,7 +4579,7 @@ rt::function!(F_hsa_amd_pointer_info, C_hsa_amd_pointer_info, c"hsa_amd_pointer_
     ["ptr", "info", "alloc"],
     |py, [x0, x1, x2]| hsa_amd_pointer_info(py, rt::call::extract(x0, "ptr")?, &x1, rt::call::extract(x2, "alloc")?));
 
-fn hsa_amd_pointer_info(py: Python<'_>, ptr: rt::PtrArg, info: &Bound<'_, PyAny>, alloc: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_pointer_info(py: Python<'_>, ptr: rt::PtrArg, info: &Bound<'_, PyAny>, alloc: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_pointer_info");
     let a_ptr = ptr.addr();
     let p_info = TYPES.record_ptr_arg(136, info, true)?;
@@ -4603,7 +4603,7 @@ rt::function!(F_hsa_amd_pointer_info_set_userdata, C_hsa_amd_pointer_info_set_us
     ["ptr", "userdata"],
     |py, [x0, x1]| hsa_amd_pointer_info_set_userdata(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "userdata")?));
 
-fn hsa_amd_pointer_info_set_userdata(py: Python<'_>, ptr: rt::PtrArg, userdata: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_pointer_info_set_userdata(py: Python<'_>, ptr: rt::PtrArg, userdata: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_pointer_info_set_userdata");
     let a_ptr = ptr.addr();
     let a_userdata = userdata.addr();
@@ -4621,7 +4621,7 @@ rt::function!(F_hsa_amd_ipc_memory_create, C_hsa_amd_ipc_memory_create, c"hsa_am
     ["ptr", "len", "handle"],
     |py, [x0, x1, x2]| hsa_amd_ipc_memory_create(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "len")?, &x2));
 
-fn hsa_amd_ipc_memory_create(py: Python<'_>, ptr: rt::PtrArg, len: rt::CInt<u64>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hsa_amd_ipc_memory_create(py: Python<'_>, ptr: rt::PtrArgMut, len: rt::CInt<u64>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_ipc_memory_create");
     let a_ptr = ptr.addr();
     let a_len = len.0;
@@ -4665,7 +4665,7 @@ rt::function!(F_hsa_amd_ipc_memory_detach, C_hsa_amd_ipc_memory_detach, c"hsa_am
     ["mapped_ptr"],
     |py, [x0]| hsa_amd_ipc_memory_detach(py, rt::call::extract(x0, "mapped_ptr")?));
 
-fn hsa_amd_ipc_memory_detach(py: Python<'_>, mapped_ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_ipc_memory_detach(py: Python<'_>, mapped_ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_ipc_memory_detach");
     let a_mapped_ptr = mapped_ptr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -4721,7 +4721,7 @@ rt::function!(F_hsa_amd_register_system_event_handler, C_hsa_amd_register_system
     ["callback", "data"],
     |py, [x0, x1]| hsa_amd_register_system_event_handler(py, rt::call::extract(x0, "callback")?, rt::call::extract(x1, "data")?));
 
-fn hsa_amd_register_system_event_handler(py: Python<'_>, callback: rt::PtrArg, data: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_register_system_event_handler(py: Python<'_>, callback: rt::PtrArg, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_register_system_event_handler");
     let a_callback = callback.addr();
     let a_data = data.addr();
@@ -4758,7 +4758,7 @@ rt::function!(F_hsa_amd_register_deallocation_callback, C_hsa_amd_register_deall
     ["ptr", "callback", "user_data"],
     |py, [x0, x1, x2]| hsa_amd_register_deallocation_callback(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "callback")?, rt::call::extract(x2, "user_data")?));
 
-fn hsa_amd_register_deallocation_callback(py: Python<'_>, ptr: rt::PtrArg, callback: rt::PtrArg, user_data: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_register_deallocation_callback(py: Python<'_>, ptr: rt::PtrArgMut, callback: rt::PtrArg, user_data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_register_deallocation_callback");
     let a_ptr = ptr.addr();
     let a_callback = callback.addr();
@@ -4777,7 +4777,7 @@ rt::function!(F_hsa_amd_deregister_deallocation_callback, C_hsa_amd_deregister_d
     ["ptr", "callback"],
     |py, [x0, x1]| hsa_amd_deregister_deallocation_callback(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "callback")?));
 
-fn hsa_amd_deregister_deallocation_callback(py: Python<'_>, ptr: rt::PtrArg, callback: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_deregister_deallocation_callback(py: Python<'_>, ptr: rt::PtrArgMut, callback: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_deregister_deallocation_callback");
     let a_ptr = ptr.addr();
     let a_callback = callback.addr();
@@ -4795,7 +4795,7 @@ rt::function!(F_hsa_amd_svm_attributes_set, C_hsa_amd_svm_attributes_set, c"hsa_
     ["ptr", "size", "attribute_list", "attribute_count"],
     |py, [x0, x1, x2, x3]| hsa_amd_svm_attributes_set(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "size")?, &x2, rt::call::extract(x3, "attribute_count")?));
 
-fn hsa_amd_svm_attributes_set(py: Python<'_>, ptr: rt::PtrArg, size: rt::CInt<u64>, attribute_list: &Bound<'_, PyAny>, attribute_count: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hsa_amd_svm_attributes_set(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, attribute_list: &Bound<'_, PyAny>, attribute_count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_svm_attributes_set");
     let a_ptr = ptr.addr();
     let a_size = size.0;
@@ -4816,7 +4816,7 @@ rt::function!(F_hsa_amd_svm_attributes_get, C_hsa_amd_svm_attributes_get, c"hsa_
     ["ptr", "size", "attribute_list", "attribute_count"],
     |py, [x0, x1, x2, x3]| hsa_amd_svm_attributes_get(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "size")?, &x2, rt::call::extract(x3, "attribute_count")?));
 
-fn hsa_amd_svm_attributes_get(py: Python<'_>, ptr: rt::PtrArg, size: rt::CInt<u64>, attribute_list: &Bound<'_, PyAny>, attribute_count: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hsa_amd_svm_attributes_get(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, attribute_list: &Bound<'_, PyAny>, attribute_count: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_svm_attributes_get");
     let a_ptr = ptr.addr();
     let a_size = size.0;
@@ -4837,7 +4837,7 @@ rt::function!(F_hsa_amd_svm_prefetch_async, C_hsa_amd_svm_prefetch_async, c"hsa_
     ["ptr", "size", "agent", "num_dep_signals", "dep_signals", "completion_signal"],
     |py, [x0, x1, x2, x3, x4, x5]| hsa_amd_svm_prefetch_async(py, rt::call::extract(x0, "ptr")?, rt::call::extract(x1, "size")?, &x2, rt::call::extract(x3, "num_dep_signals")?, &x4, &x5));
 
-fn hsa_amd_svm_prefetch_async(py: Python<'_>, ptr: rt::PtrArg, size: rt::CInt<u64>, agent: &Bound<'_, PyAny>, num_dep_signals: rt::CInt<u32>, dep_signals: &Bound<'_, PyAny>, completion_signal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hsa_amd_svm_prefetch_async(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, agent: &Bound<'_, PyAny>, num_dep_signals: rt::CInt<u32>, dep_signals: &Bound<'_, PyAny>, completion_signal: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_svm_prefetch_async");
     let a_ptr = ptr.addr();
     let a_size = size.0;
@@ -4894,7 +4894,7 @@ rt::function!(F_hsa_amd_spm_set_dest_buffer, C_hsa_amd_spm_set_dest_buffer, c"hs
     ["preferred_agent", "size_in_bytes", "dest"],
     |py, [x0, x1, x2]| hsa_amd_spm_set_dest_buffer(py, &x0, rt::call::extract(x1, "size_in_bytes")?, rt::call::extract(x2, "dest")?));
 
-fn hsa_amd_spm_set_dest_buffer(py: Python<'_>, preferred_agent: &Bound<'_, PyAny>, size_in_bytes: rt::CInt<u64>, dest: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_spm_set_dest_buffer(py: Python<'_>, preferred_agent: &Bound<'_, PyAny>, size_in_bytes: rt::CInt<u64>, dest: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_spm_set_dest_buffer");
     let a_preferred_agent = TYPES.record_arg::<R_hsa_agent_s>(87, preferred_agent)?;
     let a_size_in_bytes = size_in_bytes.0;
@@ -5024,7 +5024,7 @@ rt::function!(F_hsa_amd_vmem_address_free, C_hsa_amd_vmem_address_free, c"hsa_am
     ["va", "size"],
     |py, [x0, x1]| hsa_amd_vmem_address_free(py, rt::call::extract(x0, "va")?, rt::call::extract(x1, "size")?));
 
-fn hsa_amd_vmem_address_free(py: Python<'_>, va: rt::PtrArg, size: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hsa_amd_vmem_address_free(py: Python<'_>, va: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_address_free");
     let a_va = va.addr();
     let a_size = size.0;
@@ -5081,7 +5081,7 @@ rt::function!(F_hsa_amd_vmem_map, C_hsa_amd_vmem_map, c"hsa_amd_vmem_map", "hsa_
     ["va", "size", "in_offset", "memory_handle", "flags"],
     |py, [x0, x1, x2, x3, x4]| hsa_amd_vmem_map(py, rt::call::extract(x0, "va")?, rt::call::extract(x1, "size")?, rt::call::extract(x2, "in_offset")?, &x3, rt::call::extract(x4, "flags")?));
 
-fn hsa_amd_vmem_map(py: Python<'_>, va: rt::PtrArg, size: rt::CInt<u64>, in_offset: rt::CInt<u64>, memory_handle: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hsa_amd_vmem_map(py: Python<'_>, va: rt::PtrArgMut, size: rt::CInt<u64>, in_offset: rt::CInt<u64>, memory_handle: &Bound<'_, PyAny>, flags: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_map");
     let a_va = va.addr();
     let a_size = size.0;
@@ -5102,7 +5102,7 @@ rt::function!(F_hsa_amd_vmem_unmap, C_hsa_amd_vmem_unmap, c"hsa_amd_vmem_unmap",
     ["va", "size"],
     |py, [x0, x1]| hsa_amd_vmem_unmap(py, rt::call::extract(x0, "va")?, rt::call::extract(x1, "size")?));
 
-fn hsa_amd_vmem_unmap(py: Python<'_>, va: rt::PtrArg, size: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hsa_amd_vmem_unmap(py: Python<'_>, va: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_unmap");
     let a_va = va.addr();
     let a_size = size.0;
@@ -5120,7 +5120,7 @@ rt::function!(F_hsa_amd_vmem_set_access, C_hsa_amd_vmem_set_access, c"hsa_amd_vm
     ["va", "size", "desc", "desc_cnt"],
     |py, [x0, x1, x2, x3]| hsa_amd_vmem_set_access(py, rt::call::extract(x0, "va")?, rt::call::extract(x1, "size")?, &x2, rt::call::extract(x3, "desc_cnt")?));
 
-fn hsa_amd_vmem_set_access(py: Python<'_>, va: rt::PtrArg, size: rt::CInt<u64>, desc: &Bound<'_, PyAny>, desc_cnt: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hsa_amd_vmem_set_access(py: Python<'_>, va: rt::PtrArgMut, size: rt::CInt<u64>, desc: &Bound<'_, PyAny>, desc_cnt: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_set_access");
     let a_va = va.addr();
     let a_size = size.0;
@@ -5141,7 +5141,7 @@ rt::function!(F_hsa_amd_vmem_get_access, C_hsa_amd_vmem_get_access, c"hsa_amd_vm
     ["va", "agent_handle"],
     |py, [x0, x1]| hsa_amd_vmem_get_access(py, rt::call::extract(x0, "va")?, &x1));
 
-fn hsa_amd_vmem_get_access(py: Python<'_>, va: rt::PtrArg, agent_handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hsa_amd_vmem_get_access(py: Python<'_>, va: rt::PtrArgMut, agent_handle: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_get_access");
     let a_va = va.addr();
     let mut o_perms: u32 = Default::default();
@@ -5200,7 +5200,7 @@ rt::function!(F_hsa_amd_vmem_retain_alloc_handle, C_hsa_amd_vmem_retain_alloc_ha
     ["memory_handle", "addr"],
     |py, [x0, x1]| hsa_amd_vmem_retain_alloc_handle(py, &x0, rt::call::extract(x1, "addr")?));
 
-fn hsa_amd_vmem_retain_alloc_handle(py: Python<'_>, memory_handle: &Bound<'_, PyAny>, addr: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_vmem_retain_alloc_handle(py: Python<'_>, memory_handle: &Bound<'_, PyAny>, addr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_vmem_retain_alloc_handle");
     let p_memory_handle = TYPES.record_ptr_arg(144, memory_handle, true)?;
     let a_memory_handle = p_memory_handle.addr();
@@ -5258,7 +5258,7 @@ rt::function!(F_hsa_amd_queue_get_info, C_hsa_amd_queue_get_info, c"hsa_amd_queu
     ["queue", "attribute", "value"],
     |py, [x0, x1, x2]| hsa_amd_queue_get_info(py, &x0, &x1, rt::call::extract(x2, "value")?));
 
-fn hsa_amd_queue_get_info(py: Python<'_>, queue: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_queue_get_info(py: Python<'_>, queue: &Bound<'_, PyAny>, attribute: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_queue_get_info");
     let p_queue = TYPES.record_ptr_arg(92, queue, true)?;
     let a_queue = p_queue.addr();
@@ -5278,7 +5278,7 @@ rt::function!(F_hsa_amd_ais_file_write, C_hsa_amd_ais_file_write, c"hsa_amd_ais_
     ["handle", "devicePtr", "size", "file_offset"],
     |py, [x0, x1, x2, x3]| hsa_amd_ais_file_write(py, &x0, rt::call::extract(x1, "devicePtr")?, rt::call::extract(x2, "size")?, rt::call::extract(x3, "file_offset")?));
 
-fn hsa_amd_ais_file_write(py: Python<'_>, handle: &Bound<'_, PyAny>, devicePtr: rt::PtrArg, size: rt::CInt<u64>, file_offset: rt::CInt<i64>) -> PyResult<PyObject> {
+fn hsa_amd_ais_file_write(py: Python<'_>, handle: &Bound<'_, PyAny>, devicePtr: rt::PtrArgMut, size: rt::CInt<u64>, file_offset: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_ais_file_write");
     let a_handle = TYPES.record_arg::<R_hsa_amd_ais_file_handle_s>(146, handle)?;
     let a_devicePtr = devicePtr.addr();
@@ -5302,7 +5302,7 @@ rt::function!(F_hsa_amd_ais_file_read, C_hsa_amd_ais_file_read, c"hsa_amd_ais_fi
     ["handle", "devicePtr", "size", "file_offset"],
     |py, [x0, x1, x2, x3]| hsa_amd_ais_file_read(py, &x0, rt::call::extract(x1, "devicePtr")?, rt::call::extract(x2, "size")?, rt::call::extract(x3, "file_offset")?));
 
-fn hsa_amd_ais_file_read(py: Python<'_>, handle: &Bound<'_, PyAny>, devicePtr: rt::PtrArg, size: rt::CInt<u64>, file_offset: rt::CInt<i64>) -> PyResult<PyObject> {
+fn hsa_amd_ais_file_read(py: Python<'_>, handle: &Bound<'_, PyAny>, devicePtr: rt::PtrArgMut, size: rt::CInt<u64>, file_offset: rt::CInt<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_ais_file_read");
     let a_handle = TYPES.record_arg::<R_hsa_amd_ais_file_handle_s>(146, handle)?;
     let a_devicePtr = devicePtr.addr();
@@ -5326,7 +5326,7 @@ rt::function!(F_hsa_amd_enable_logging, C_hsa_amd_enable_logging, c"hsa_amd_enab
     ["file"],
     |py, [x0]| hsa_amd_enable_logging(py, rt::call::extract(x0, "file")?));
 
-fn hsa_amd_enable_logging(py: Python<'_>, file: rt::PtrArg) -> PyResult<PyObject> {
+fn hsa_amd_enable_logging(py: Python<'_>, file: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hsa_amd_enable_logging");
     let mut o_flags: u8 = Default::default();
     let a_flags = &mut o_flags as *mut u8 as usize;

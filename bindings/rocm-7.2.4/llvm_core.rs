@@ -164,7 +164,7 @@ rt::function!(F_LLVMContextSetDiagnosticHandler, C_LLVMContextSetDiagnosticHandl
     ["C", "Handler", "DiagnosticContext"],
     |py, [x0, x1, x2]| LLVMContextSetDiagnosticHandler(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Handler")?, rt::call::extract(x2, "DiagnosticContext")?));
 
-fn LLVMContextSetDiagnosticHandler(py: Python<'_>, C: rt::PtrArg, Handler: rt::PtrArg, DiagnosticContext: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMContextSetDiagnosticHandler(py: Python<'_>, C: rt::PtrArg, Handler: rt::PtrArg, DiagnosticContext: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextSetDiagnosticHandler");
     let a_C = C.addr();
     let a_Handler = Handler.addr();
@@ -217,7 +217,7 @@ rt::function!(F_LLVMContextSetYieldCallback, C_LLVMContextSetYieldCallback, c"LL
     ["C", "Callback", "OpaqueHandle"],
     |py, [x0, x1, x2]| LLVMContextSetYieldCallback(py, rt::call::extract(x0, "C")?, rt::call::extract(x1, "Callback")?, rt::call::extract(x2, "OpaqueHandle")?));
 
-fn LLVMContextSetYieldCallback(py: Python<'_>, C: rt::PtrArg, Callback: rt::PtrArg, OpaqueHandle: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMContextSetYieldCallback(py: Python<'_>, C: rt::PtrArg, Callback: rt::PtrArg, OpaqueHandle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextSetYieldCallback");
     let a_C = C.addr();
     let a_Callback = Callback.addr();
@@ -942,7 +942,7 @@ rt::function!(F_LLVMModuleFlagEntriesGetFlagBehavior, C_LLVMModuleFlagEntriesGet
     ["Entries", "Index"],
     |py, [x0, x1]| LLVMModuleFlagEntriesGetFlagBehavior(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?));
 
-fn LLVMModuleFlagEntriesGetFlagBehavior(py: Python<'_>, Entries: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMModuleFlagEntriesGetFlagBehavior(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetFlagBehavior");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -960,7 +960,7 @@ rt::function!(F_LLVMModuleFlagEntriesGetKey, C_LLVMModuleFlagEntriesGetKey, c"LL
     ["Entries", "Index", "Len"],
     |py, [x0, x1, x2]| LLVMModuleFlagEntriesGetKey(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?, &x2));
 
-fn LLVMModuleFlagEntriesGetKey(py: Python<'_>, Entries: rt::PtrArg, Index: rt::CInt<u32>, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMModuleFlagEntriesGetKey(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetKey");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -980,7 +980,7 @@ rt::function!(F_LLVMModuleFlagEntriesGetMetadata, C_LLVMModuleFlagEntriesGetMeta
     ["Entries", "Index"],
     |py, [x0, x1]| LLVMModuleFlagEntriesGetMetadata(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?));
 
-fn LLVMModuleFlagEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMModuleFlagEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetMetadata");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -2277,7 +2277,7 @@ rt::function!(F_LLVMFunctionType, C_LLVMFunctionType, c"LLVMFunctionType", "LLVM
 fn LLVMFunctionType(py: Python<'_>, ReturnType: rt::PtrArg, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u32>, IsVarArg: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFunctionType");
     let a_ReturnType = ReturnType.addr();
-    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true)?;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, false)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
     let a_IsVarArg = IsVarArg.0;
@@ -2349,7 +2349,7 @@ rt::function!(F_LLVMGetParamTypes, C_LLVMGetParamTypes, c"LLVMGetParamTypes", "L
 fn LLVMGetParamTypes(py: Python<'_>, FunctionTy: rt::PtrArg, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParamTypes");
     let a_FunctionTy = FunctionTy.addr();
-    let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, true)?;
+    let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, false)?;
     let a_Dest = h_Dest.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -6654,7 +6654,7 @@ rt::function!(F_LLVMValueMetadataEntriesGetKind, C_LLVMValueMetadataEntriesGetKi
     ["Entries", "Index"],
     |py, [x0, x1]| LLVMValueMetadataEntriesGetKind(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?));
 
-fn LLVMValueMetadataEntriesGetKind(py: Python<'_>, Entries: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMValueMetadataEntriesGetKind(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueMetadataEntriesGetKind");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -6672,7 +6672,7 @@ rt::function!(F_LLVMValueMetadataEntriesGetMetadata, C_LLVMValueMetadataEntriesG
     ["Entries", "Index"],
     |py, [x0, x1]| LLVMValueMetadataEntriesGetMetadata(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?));
 
-fn LLVMValueMetadataEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArg, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMValueMetadataEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueMetadataEntriesGetMetadata");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -7725,7 +7725,7 @@ rt::function!(F_LLVMGetParams, C_LLVMGetParams, c"LLVMGetParams", "LLVMGetParams
 fn LLVMGetParams(py: Python<'_>, Fn: rt::PtrArg, Params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParams");
     let a_Fn = Fn.addr();
-    let mut h_Params = super::llvm_types::TYPES.handle_ref(4, Params, true)?;
+    let mut h_Params = super::llvm_types::TYPES.handle_ref(4, Params, false)?;
     let a_Params = h_Params.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -13310,7 +13310,7 @@ fn LLVMGetBufferStart(py: Python<'_>, MemBuf: rt::PtrArg) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemBuf) });
-    Ok(rt::cstr_result(py, __r)?)
+    Ok(rt::host_buffer_result(py, __r)?)
 }
 rt::function!(F_LLVMGetBufferSize, C_LLVMGetBufferSize, c"LLVMGetBufferSize", "LLVMGetBufferSize",
     c"LLVMGetBufferSize(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 1 item(s):\n    int",

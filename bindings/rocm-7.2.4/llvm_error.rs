@@ -35,9 +35,9 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.error", 
 // definition whose docstring starts with the signature line `inspect.signature` reads), then the
 // function itself converts its arguments, calls C and builds the result.
 rt::function!(F_LLVMGetErrorTypeId, C_LLVMGetErrorTypeId, c"LLVMGetErrorTypeId", "LLVMGetErrorTypeId",
-    c"LLVMGetErrorTypeId(Err_)\n--\n\nReturns the type id for the given error instance, which must be a failure\nvalue (i.e. non-null).\n\nArgs:\n    Err\n\nReturns: a tuple of 1 item(s):\n    Pointer",
-    ["Err_"],
-    |py, [x0]| LLVMGetErrorTypeId(py, rt::call::extract(x0, "Err_")?));
+    c"LLVMGetErrorTypeId(Err)\n--\n\nReturns the type id for the given error instance, which must be a failure\nvalue (i.e. non-null).\n\nArgs:\n    Err\n\nReturns: a tuple of 1 item(s):\n    Pointer",
+    ["Err"],
+    |py, [x0]| LLVMGetErrorTypeId(py, rt::call::extract(x0, "Err")?));
 
 fn LLVMGetErrorTypeId(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetErrorTypeId");
@@ -52,9 +52,9 @@ fn LLVMGetErrorTypeId(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     Ok(rt::pointer_result(py, __r)?)
 }
 rt::function!(F_LLVMConsumeError, C_LLVMConsumeError, c"LLVMConsumeError", "LLVMConsumeError",
-    c"LLVMConsumeError(Err_)\n--\n\nDispose of the given error without handling it. This operation consumes the\nerror, and the given LLVMErrorRef value is not usable once this call returns.\nNote: This method *only* needs to be called if the error is not being passed\nto some other consuming operation, e.g. LLVMGetErrorMessage.\n\nArgs:\n    Err",
-    ["Err_"],
-    |py, [x0]| LLVMConsumeError(py, rt::call::extract(x0, "Err_")?));
+    c"LLVMConsumeError(Err)\n--\n\nDispose of the given error without handling it. This operation consumes the\nerror, and the given LLVMErrorRef value is not usable once this call returns.\nNote: This method *only* needs to be called if the error is not being passed\nto some other consuming operation, e.g. LLVMGetErrorMessage.\n\nArgs:\n    Err",
+    ["Err"],
+    |py, [x0]| LLVMConsumeError(py, rt::call::extract(x0, "Err")?));
 
 fn LLVMConsumeError(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConsumeError");
@@ -69,9 +69,9 @@ fn LLVMConsumeError(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     Ok(py.None())
 }
 rt::function!(F_LLVMGetErrorMessage, C_LLVMGetErrorMessage, c"LLVMGetErrorMessage", "LLVMGetErrorMessage",
-    c"LLVMGetErrorMessage(Err_)\n--\n\nReturns the given string's error message. This operation consumes the error,\nand the given LLVMErrorRef value is not usable once this call returns.\nThe caller is responsible for disposing of the string by calling\nLLVMDisposeErrorMessage.\n\nArgs:\n    Err\n\nReturns: a tuple of 1 item(s):\n    bytes",
-    ["Err_"],
-    |py, [x0]| LLVMGetErrorMessage(py, rt::call::extract(x0, "Err_")?));
+    c"LLVMGetErrorMessage(Err)\n--\n\nReturns the given string's error message. This operation consumes the error,\nand the given LLVMErrorRef value is not usable once this call returns.\nThe caller is responsible for disposing of the string by calling\nLLVMDisposeErrorMessage.\n\nArgs:\n    Err\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["Err"],
+    |py, [x0]| LLVMGetErrorMessage(py, rt::call::extract(x0, "Err")?));
 
 fn LLVMGetErrorMessage(py: Python<'_>, Err_: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetErrorMessage");

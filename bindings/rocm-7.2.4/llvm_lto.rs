@@ -471,7 +471,7 @@ rt::function!(F_lto_codegen_set_diagnostic_handler, C_lto_codegen_set_diagnostic
     ["arg0", "arg1", "arg2"],
     |py, [x0, x1, x2]| lto_codegen_set_diagnostic_handler(py, rt::call::extract(x0, "arg0")?, rt::call::extract(x1, "arg1")?, rt::call::extract(x2, "arg2")?));
 
-fn lto_codegen_set_diagnostic_handler(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, arg2: rt::PtrArg) -> PyResult<PyObject> {
+fn lto_codegen_set_diagnostic_handler(py: Python<'_>, arg0: rt::PtrArg, arg1: rt::PtrArg, arg2: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_diagnostic_handler");
     let a_arg0 = arg0.addr();
     let a_arg1 = arg1.addr();

@@ -89,7 +89,7 @@ rt::function!(F_LLVMAddSymbol, C_LLVMAddSymbol, c"LLVMAddSymbol", "LLVMAddSymbol
     ["symbolName", "symbolValue"],
     |py, [x0, x1]| LLVMAddSymbol(py, rt::call::extract(x0, "symbolName")?, rt::call::extract(x1, "symbolValue")?));
 
-fn LLVMAddSymbol(py: Python<'_>, symbolName: rt::CStrArg, symbolValue: rt::PtrArg) -> PyResult<PyObject> {
+fn LLVMAddSymbol(py: Python<'_>, symbolName: rt::CStrArg, symbolValue: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddSymbol");
     let a_symbolName = symbolName.addr();
     let a_symbolValue = symbolValue.addr();

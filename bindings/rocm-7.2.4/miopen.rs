@@ -234,7 +234,7 @@ rt::function!(F_miopenSetAllocator, C_miopenSetAllocator, c"miopenSetAllocator",
     ["handle", "allocator", "deallocator", "allocatorContext"],
     |py, [x0, x1, x2, x3]| miopenSetAllocator(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "allocator")?, rt::call::extract(x2, "deallocator")?, rt::call::extract(x3, "allocatorContext")?));
 
-fn miopenSetAllocator(py: Python<'_>, handle: rt::PtrArg, allocator: rt::PtrArg, deallocator: rt::PtrArg, allocatorContext: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSetAllocator(py: Python<'_>, handle: rt::PtrArg, allocator: rt::PtrArg, deallocator: rt::PtrArg, allocatorContext: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetAllocator");
     let a_handle = handle.addr();
     let a_allocator = allocator.addr();
@@ -531,7 +531,7 @@ rt::function!(F_miopenOpTensor, C_miopenOpTensor, c"miopenOpTensor", "miopenOpTe
     ["handle", "tensorOp", "alpha1", "aDesc", "A", "alpha2", "bDesc", "B", "beta", "cDesc", "C"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenOpTensor(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha1")?, rt::call::extract(x3, "aDesc")?, rt::call::extract(x4, "A")?, rt::call::extract(x5, "alpha2")?, rt::call::extract(x6, "bDesc")?, rt::call::extract(x7, "B")?, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "cDesc")?, rt::call::extract(x10, "C")?));
 
-fn miopenOpTensor(py: Python<'_>, handle: rt::PtrArg, tensorOp: &Bound<'_, PyAny>, alpha1: rt::PtrArg, aDesc: rt::PtrArg, A: rt::PtrArg, alpha2: rt::PtrArg, bDesc: rt::PtrArg, B: rt::PtrArg, beta: rt::PtrArg, cDesc: rt::PtrArg, C: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenOpTensor(py: Python<'_>, handle: rt::PtrArg, tensorOp: &Bound<'_, PyAny>, alpha1: rt::PtrArg, aDesc: rt::PtrArg, A: rt::PtrArg, alpha2: rt::PtrArg, bDesc: rt::PtrArg, B: rt::PtrArg, beta: rt::PtrArg, cDesc: rt::PtrArg, C: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenOpTensor");
     let a_handle = handle.addr();
     let a_tensorOp = rt::narrow::<u32>(TYPES.enum_arg(4, tensorOp)?)?;
@@ -558,7 +558,7 @@ rt::function!(F_miopenSetTensor, C_miopenSetTensor, c"miopenSetTensor", "miopenS
     ["handle", "yDesc", "y", "alpha"],
     |py, [x0, x1, x2, x3]| miopenSetTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "yDesc")?, rt::call::extract(x2, "y")?, rt::call::extract(x3, "alpha")?));
 
-fn miopenSetTensor(py: Python<'_>, handle: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, alpha: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSetTensor(py: Python<'_>, handle: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, alpha: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetTensor");
     let a_handle = handle.addr();
     let a_yDesc = yDesc.addr();
@@ -578,7 +578,7 @@ rt::function!(F_miopenScaleTensor, C_miopenScaleTensor, c"miopenScaleTensor", "m
     ["handle", "yDesc", "y", "alpha"],
     |py, [x0, x1, x2, x3]| miopenScaleTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "yDesc")?, rt::call::extract(x2, "y")?, rt::call::extract(x3, "alpha")?));
 
-fn miopenScaleTensor(py: Python<'_>, handle: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, alpha: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenScaleTensor(py: Python<'_>, handle: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, alpha: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenScaleTensor");
     let a_handle = handle.addr();
     let a_yDesc = yDesc.addr();
@@ -617,7 +617,7 @@ rt::function!(F_miopenTransformTensor, C_miopenTransformTensor, c"miopenTransfor
     ["handle", "alpha", "xDesc", "x", "beta", "yDesc", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| miopenTransformTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?));
 
-fn miopenTransformTensor(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenTransformTensor(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenTransformTensor");
     let a_handle = handle.addr();
     let a_alpha = alpha.addr();
@@ -1099,7 +1099,7 @@ rt::function!(F_miopenConvolutionForwardImmediate, C_miopenConvolutionForwardImm
     ["handle", "wDesc", "w", "xDesc", "x", "convDesc", "yDesc", "y", "workSpace", "workSpaceSize", "solution_id"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenConvolutionForwardImmediate(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "wDesc")?, rt::call::extract(x2, "w")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?));
 
-fn miopenConvolutionForwardImmediate(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, workSpace: rt::PtrArg, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionForwardImmediate(py: Python<'_>, handle: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardImmediate");
     let a_handle = handle.addr();
     let a_wDesc = wDesc.addr();
@@ -1221,7 +1221,7 @@ rt::function!(F_miopenConvolutionBackwardDataImmediate, C_miopenConvolutionBackw
     ["handle", "dyDesc", "dy", "wDesc", "w", "convDesc", "dxDesc", "dx", "workSpace", "workSpaceSize", "solution_id"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenConvolutionBackwardDataImmediate(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "wDesc")?, rt::call::extract(x4, "w")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dxDesc")?, rt::call::extract(x7, "dx")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?));
 
-fn miopenConvolutionBackwardDataImmediate(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArg, workSpace: rt::PtrArg, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardDataImmediate(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardDataImmediate");
     let a_handle = handle.addr();
     let a_dyDesc = dyDesc.addr();
@@ -1343,7 +1343,7 @@ rt::function!(F_miopenConvolutionBackwardWeightsImmediate, C_miopenConvolutionBa
     ["handle", "dyDesc", "dy", "xDesc", "x", "convDesc", "dwDesc", "dw", "workSpace", "workSpaceSize", "solution_id"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenConvolutionBackwardWeightsImmediate(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dwDesc")?, rt::call::extract(x7, "dw")?, rt::call::extract(x8, "workSpace")?, rt::call::extract(x9, "workSpaceSize")?, rt::call::extract(x10, "solution_id")?));
 
-fn miopenConvolutionBackwardWeightsImmediate(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArg, workSpace: rt::PtrArg, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardWeightsImmediate(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, solution_id: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeightsImmediate");
     let a_handle = handle.addr();
     let a_dyDesc = dyDesc.addr();
@@ -1393,7 +1393,7 @@ rt::function!(F_miopenFindConvolutionForwardAlgorithm, C_miopenFindConvolutionFo
     ["handle", "xDesc", "x", "wDesc", "w", "convDesc", "yDesc", "y", "requestAlgoCount", "perfResults", "workSpace", "workSpaceSize", "exhaustiveSearch"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenFindConvolutionForwardAlgorithm(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "xDesc")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "wDesc")?, rt::call::extract(x4, "w")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?));
 
-fn miopenFindConvolutionForwardAlgorithm(py: Python<'_>, handle: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArg, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
+fn miopenFindConvolutionForwardAlgorithm(py: Python<'_>, handle: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFindConvolutionForwardAlgorithm");
     let a_handle = handle.addr();
     let a_xDesc = xDesc.addr();
@@ -1425,7 +1425,7 @@ rt::function!(F_miopenConvolutionForward, C_miopenConvolutionForward, c"miopenCo
     ["handle", "alpha", "xDesc", "x", "wDesc", "w", "convDesc", "algo", "beta", "yDesc", "y", "workSpace", "workSpaceSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenConvolutionForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "yDesc")?, rt::call::extract(x10, "y")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?));
 
-fn miopenConvolutionForward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, workSpace: rt::PtrArg, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionForward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForward");
     let a_handle = handle.addr();
     let a_alpha = alpha.addr();
@@ -1454,7 +1454,7 @@ rt::function!(F_miopenConvolutionForwardBias, C_miopenConvolutionForwardBias, c"
     ["handle", "alpha", "bDesc", "b", "beta", "yDesc", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| miopenConvolutionForwardBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "bDesc")?, rt::call::extract(x3, "b")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?));
 
-fn miopenConvolutionForwardBias(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, bDesc: rt::PtrArg, b: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenConvolutionForwardBias(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, bDesc: rt::PtrArg, b: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionForwardBias");
     let a_handle = handle.addr();
     let a_alpha = alpha.addr();
@@ -1500,7 +1500,7 @@ rt::function!(F_miopenFindConvolutionBackwardDataAlgorithm, C_miopenFindConvolut
     ["handle", "dyDesc", "dy", "wDesc", "w", "convDesc", "dxDesc", "dx", "requestAlgoCount", "perfResults", "workSpace", "workSpaceSize", "exhaustiveSearch"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenFindConvolutionBackwardDataAlgorithm(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "wDesc")?, rt::call::extract(x4, "w")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dxDesc")?, rt::call::extract(x7, "dx")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?));
 
-fn miopenFindConvolutionBackwardDataAlgorithm(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArg, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArg, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
+fn miopenFindConvolutionBackwardDataAlgorithm(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFindConvolutionBackwardDataAlgorithm");
     let a_handle = handle.addr();
     let a_dyDesc = dyDesc.addr();
@@ -1532,7 +1532,7 @@ rt::function!(F_miopenConvolutionBackwardData, C_miopenConvolutionBackwardData, 
     ["handle", "alpha", "dyDesc", "dy", "wDesc", "w", "convDesc", "algo", "beta", "dxDesc", "dx", "workSpace", "workSpaceSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenConvolutionBackwardData(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "dyDesc")?, rt::call::extract(x3, "dy")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "dxDesc")?, rt::call::extract(x10, "dx")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?));
 
-fn miopenConvolutionBackwardData(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArg, workSpace: rt::PtrArg, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardData(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardData");
     let a_handle = handle.addr();
     let a_alpha = alpha.addr();
@@ -1584,7 +1584,7 @@ rt::function!(F_miopenFindConvolutionBackwardWeightsAlgorithm, C_miopenFindConvo
     ["handle", "dyDesc", "dy", "xDesc", "x", "convDesc", "dwDesc", "dw", "requestAlgoCount", "perfResults", "workSpace", "workSpaceSize", "exhaustiveSearch"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenFindConvolutionBackwardWeightsAlgorithm(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dyDesc")?, rt::call::extract(x2, "dy")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "convDesc")?, rt::call::extract(x6, "dwDesc")?, rt::call::extract(x7, "dw")?, rt::call::extract(x8, "requestAlgoCount")?, &x9, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceSize")?, rt::call::extract(x12, "exhaustiveSearch")?));
 
-fn miopenFindConvolutionBackwardWeightsAlgorithm(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArg, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArg, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
+fn miopenFindConvolutionBackwardWeightsAlgorithm(py: Python<'_>, handle: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArgMut, requestAlgoCount: rt::CInt<i32>, perfResults: &Bound<'_, PyAny>, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>, exhaustiveSearch: bool) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenFindConvolutionBackwardWeightsAlgorithm");
     let a_handle = handle.addr();
     let a_dyDesc = dyDesc.addr();
@@ -1616,7 +1616,7 @@ rt::function!(F_miopenConvolutionBackwardWeights, C_miopenConvolutionBackwardWei
     ["handle", "alpha", "dyDesc", "dy", "xDesc", "x", "convDesc", "algo", "beta", "dwDesc", "dw", "workSpace", "workSpaceSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenConvolutionBackwardWeights(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "dyDesc")?, rt::call::extract(x3, "dy")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "beta")?, rt::call::extract(x9, "dwDesc")?, rt::call::extract(x10, "dw")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?));
 
-fn miopenConvolutionBackwardWeights(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArg, workSpace: rt::PtrArg, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardWeights(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, beta: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardWeights");
     let a_handle = handle.addr();
     let a_alpha = alpha.addr();
@@ -1645,7 +1645,7 @@ rt::function!(F_miopenConvolutionBackwardBias, C_miopenConvolutionBackwardBias, 
     ["handle", "alpha", "dyDesc", "dy", "beta", "dbDesc", "db"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| miopenConvolutionBackwardBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "dyDesc")?, rt::call::extract(x3, "dy")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "dbDesc")?, rt::call::extract(x6, "db")?));
 
-fn miopenConvolutionBackwardBias(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, beta: rt::PtrArg, dbDesc: rt::PtrArg, db: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenConvolutionBackwardBias(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, beta: rt::PtrArg, dbDesc: rt::PtrArg, db: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBackwardBias");
     let a_handle = handle.addr();
     let a_alpha = alpha.addr();
@@ -1954,7 +1954,7 @@ rt::function!(F_miopenPoolingForward, C_miopenPoolingForward, c"miopenPoolingFor
     ["handle", "poolDesc", "alpha", "xDesc", "x", "beta", "yDesc", "y", "do_backward", "workSpace", "workSpaceSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenPoolingForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "poolDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "do_backward")?, rt::call::extract(x9, "workSpace")?, rt::call::extract(x10, "workSpaceSize")?));
 
-fn miopenPoolingForward(py: Python<'_>, handle: rt::PtrArg, poolDesc: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, do_backward: bool, workSpace: rt::PtrArg, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenPoolingForward(py: Python<'_>, handle: rt::PtrArg, poolDesc: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, do_backward: bool, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenPoolingForward");
     let a_handle = handle.addr();
     let a_poolDesc = poolDesc.addr();
@@ -1981,7 +1981,7 @@ rt::function!(F_miopenPoolingBackward, C_miopenPoolingBackward, c"miopenPoolingB
     ["handle", "poolDesc", "alpha", "yDesc", "y", "dyDesc", "dy", "xDesc", "x", "beta", "dxDesc", "dx", "workSpace"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenPoolingBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "poolDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "yDesc")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "dyDesc")?, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "xDesc")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "workSpace")?));
 
-fn miopenPoolingBackward(py: Python<'_>, handle: rt::PtrArg, poolDesc: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArg, workSpace: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenPoolingBackward(py: Python<'_>, handle: rt::PtrArg, poolDesc: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, workSpace: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenPoolingBackward");
     let a_handle = handle.addr();
     let a_poolDesc = poolDesc.addr();
@@ -2113,7 +2113,7 @@ rt::function!(F_miopenLRNForward, C_miopenLRNForward, c"miopenLRNForward", "miop
     ["handle", "lrnDesc", "alpha", "xDesc", "x", "beta", "yDesc", "y", "do_backward", "workSpace"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| miopenLRNForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "lrnDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "do_backward")?, rt::call::extract(x9, "workSpace")?));
 
-fn miopenLRNForward(py: Python<'_>, handle: rt::PtrArg, lrnDesc: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, do_backward: bool, workSpace: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenLRNForward(py: Python<'_>, handle: rt::PtrArg, lrnDesc: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, do_backward: bool, workSpace: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenLRNForward");
     let a_handle = handle.addr();
     let a_lrnDesc = lrnDesc.addr();
@@ -2139,7 +2139,7 @@ rt::function!(F_miopenLRNBackward, C_miopenLRNBackward, c"miopenLRNBackward", "m
     ["handle", "lrnDesc", "alpha", "yDesc", "y", "dyDesc", "dy", "xDesc", "x", "beta", "dxDesc", "dx", "workSpace"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenLRNBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "lrnDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "yDesc")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "dyDesc")?, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "xDesc")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "workSpace")?));
 
-fn miopenLRNBackward(py: Python<'_>, handle: rt::PtrArg, lrnDesc: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArg, workSpace: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenLRNBackward(py: Python<'_>, handle: rt::PtrArg, lrnDesc: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, workSpace: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenLRNBackward");
     let a_handle = handle.addr();
     let a_lrnDesc = lrnDesc.addr();
@@ -2204,7 +2204,7 @@ rt::function!(F_miopenBatchNormalizationForwardTraining, C_miopenBatchNormalizat
     ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "bnScaleBiasMeanVarDesc", "bnScale", "bnBias", "expAvgFactor", "resultRunningMean", "resultRunningVariance", "epsilon", "resultSaveMean", "resultSaveInvVariance"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| miopenBatchNormalizationForwardTraining(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "bnScaleBiasMeanVarDesc")?, rt::call::extract(x9, "bnScale")?, rt::call::extract(x10, "bnBias")?, rt::call::extract(x11, "expAvgFactor")?, rt::call::extract(x12, "resultRunningMean")?, rt::call::extract(x13, "resultRunningVariance")?, rt::call::extract(x14, "epsilon")?, rt::call::extract(x15, "resultSaveMean")?, rt::call::extract(x16, "resultSaveInvVariance")?));
 
-fn miopenBatchNormalizationForwardTraining(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArg, beta: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, bnScaleBiasMeanVarDesc: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, expAvgFactor: f64, resultRunningMean: rt::PtrArg, resultRunningVariance: rt::PtrArg, epsilon: f64, resultSaveMean: rt::PtrArg, resultSaveInvVariance: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenBatchNormalizationForwardTraining(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, bnScaleBiasMeanVarDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, expAvgFactor: f64, resultRunningMean: rt::PtrArgMut, resultRunningVariance: rt::PtrArgMut, epsilon: f64, resultSaveMean: rt::PtrArgMut, resultSaveInvVariance: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationForwardTraining");
     let a_handle = handle.addr();
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
@@ -2237,7 +2237,7 @@ rt::function!(F_miopenBatchNormalizationForwardTraining_V2, C_miopenBatchNormali
     ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasVarDesc", "savedMeanDesc", "savedVarDesc", "bnScale", "bnBias", "expAvgFactor", "resultRunningMean", "resultRunningVariance", "epsilon", "resultSaveMean", "resultSaveInvVariance"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19]| miopenBatchNormalizationForwardTraining_V2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasVarDesc")?, rt::call::extract(x10, "savedMeanDesc")?, rt::call::extract(x11, "savedVarDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "expAvgFactor")?, rt::call::extract(x15, "resultRunningMean")?, rt::call::extract(x16, "resultRunningVariance")?, rt::call::extract(x17, "epsilon")?, rt::call::extract(x18, "resultSaveMean")?, rt::call::extract(x19, "resultSaveInvVariance")?));
 
-fn miopenBatchNormalizationForwardTraining_V2(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArg, beta: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, scaleDesc: rt::PtrArg, biasVarDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarDesc: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, expAvgFactor: f64, resultRunningMean: rt::PtrArg, resultRunningVariance: rt::PtrArg, epsilon: f64, resultSaveMean: rt::PtrArg, resultSaveInvVariance: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenBatchNormalizationForwardTraining_V2(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasVarDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, expAvgFactor: f64, resultRunningMean: rt::PtrArgMut, resultRunningVariance: rt::PtrArgMut, epsilon: f64, resultSaveMean: rt::PtrArgMut, resultSaveInvVariance: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationForwardTraining_V2");
     let a_handle = handle.addr();
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
@@ -2273,7 +2273,7 @@ rt::function!(F_miopenBatchNormForwardTrainingActivation, C_miopenBatchNormForwa
     ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasVarDesc", "savedMeanDesc", "savedVarDesc", "bnScale", "bnBias", "expAvgFactor", "resultRunningMean", "resultRunningVariance", "epsilon", "resultSaveMean", "resultSaveInvVariance", "activDesc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| miopenBatchNormForwardTrainingActivation(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasVarDesc")?, rt::call::extract(x10, "savedMeanDesc")?, rt::call::extract(x11, "savedVarDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "expAvgFactor")?, rt::call::extract(x15, "resultRunningMean")?, rt::call::extract(x16, "resultRunningVariance")?, rt::call::extract(x17, "epsilon")?, rt::call::extract(x18, "resultSaveMean")?, rt::call::extract(x19, "resultSaveInvVariance")?, rt::call::extract(x20, "activDesc")?));
 
-fn miopenBatchNormForwardTrainingActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArg, beta: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, scaleDesc: rt::PtrArg, biasVarDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarDesc: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, expAvgFactor: f64, resultRunningMean: rt::PtrArg, resultRunningVariance: rt::PtrArg, epsilon: f64, resultSaveMean: rt::PtrArg, resultSaveInvVariance: rt::PtrArg, activDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenBatchNormForwardTrainingActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasVarDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, expAvgFactor: f64, resultRunningMean: rt::PtrArgMut, resultRunningVariance: rt::PtrArgMut, epsilon: f64, resultSaveMean: rt::PtrArgMut, resultSaveInvVariance: rt::PtrArgMut, activDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormForwardTrainingActivation");
     let a_handle = handle.addr();
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
@@ -2310,7 +2310,7 @@ rt::function!(F_miopenBatchNormalizationForwardInference, C_miopenBatchNormaliza
     ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "bnScaleBiasMeanVarDesc", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| miopenBatchNormalizationForwardInference(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "bnScaleBiasMeanVarDesc")?, rt::call::extract(x9, "bnScale")?, rt::call::extract(x10, "bnBias")?, rt::call::extract(x11, "estimatedMean")?, rt::call::extract(x12, "estimatedVariance")?, rt::call::extract(x13, "epsilon")?));
 
-fn miopenBatchNormalizationForwardInference(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArg, beta: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, bnScaleBiasMeanVarDesc: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, estimatedMean: rt::PtrArg, estimatedVariance: rt::PtrArg, epsilon: f64) -> PyResult<PyObject> {
+fn miopenBatchNormalizationForwardInference(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, bnScaleBiasMeanVarDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, estimatedMean: rt::PtrArgMut, estimatedVariance: rt::PtrArgMut, epsilon: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationForwardInference");
     let a_handle = handle.addr();
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
@@ -2340,7 +2340,7 @@ rt::function!(F_miopenBatchNormalizationForwardInference_V2, C_miopenBatchNormal
     ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasDesc", "estMeanDesc", "estVarianceDesc", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| miopenBatchNormalizationForwardInference_V2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasDesc")?, rt::call::extract(x10, "estMeanDesc")?, rt::call::extract(x11, "estVarianceDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "estimatedMean")?, rt::call::extract(x15, "estimatedVariance")?, rt::call::extract(x16, "epsilon")?));
 
-fn miopenBatchNormalizationForwardInference_V2(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArg, beta: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, estMeanDesc: rt::PtrArg, estVarianceDesc: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, estimatedMean: rt::PtrArg, estimatedVariance: rt::PtrArg, epsilon: f64) -> PyResult<PyObject> {
+fn miopenBatchNormalizationForwardInference_V2(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, estMeanDesc: rt::PtrArg, estVarianceDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, estimatedMean: rt::PtrArgMut, estimatedVariance: rt::PtrArgMut, epsilon: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationForwardInference_V2");
     let a_handle = handle.addr();
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
@@ -2373,7 +2373,7 @@ rt::function!(F_miopenBatchNormForwardInferenceActivation, C_miopenBatchNormForw
     ["handle", "bn_mode", "alpha", "beta", "xDesc", "x", "yDesc", "y", "scaleDesc", "biasDesc", "estMeanDesc", "estVarianceDesc", "bnScale", "bnBias", "estimatedMean", "estimatedVariance", "epsilon", "activDesc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| miopenBatchNormForwardInferenceActivation(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "xDesc")?, rt::call::extract(x5, "x")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "scaleDesc")?, rt::call::extract(x9, "biasDesc")?, rt::call::extract(x10, "estMeanDesc")?, rt::call::extract(x11, "estVarianceDesc")?, rt::call::extract(x12, "bnScale")?, rt::call::extract(x13, "bnBias")?, rt::call::extract(x14, "estimatedMean")?, rt::call::extract(x15, "estimatedVariance")?, rt::call::extract(x16, "epsilon")?, rt::call::extract(x17, "activDesc")?));
 
-fn miopenBatchNormForwardInferenceActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArg, beta: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, estMeanDesc: rt::PtrArg, estVarianceDesc: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, estimatedMean: rt::PtrArg, estimatedVariance: rt::PtrArg, epsilon: f64, activDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenBatchNormForwardInferenceActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alpha: rt::PtrArgMut, beta: rt::PtrArgMut, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, estMeanDesc: rt::PtrArg, estVarianceDesc: rt::PtrArg, bnScale: rt::PtrArgMut, bnBias: rt::PtrArgMut, estimatedMean: rt::PtrArgMut, estimatedVariance: rt::PtrArgMut, epsilon: f64, activDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormForwardInferenceActivation");
     let a_handle = handle.addr();
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
@@ -2407,7 +2407,7 @@ rt::function!(F_miopenBatchNormalizationBackward, C_miopenBatchNormalizationBack
     ["handle", "bn_mode", "alphaDataDiff", "betaDataDiff", "alphaParamDiff", "betaParamDiff", "xDesc", "x", "dyDesc", "dy", "dxDesc", "dx", "bnScaleBiasDiffDesc", "bnScale", "resultBnScaleDiff", "resultBnBiasDiff", "epsilon", "savedMean", "savedInvVariance"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| miopenBatchNormalizationBackward(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, rt::call::extract(x6, "xDesc")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "dyDesc")?, rt::call::extract(x9, "dy")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "bnScaleBiasDiffDesc")?, rt::call::extract(x13, "bnScale")?, rt::call::extract(x14, "resultBnScaleDiff")?, rt::call::extract(x15, "resultBnBiasDiff")?, rt::call::extract(x16, "epsilon")?, rt::call::extract(x17, "savedMean")?, rt::call::extract(x18, "savedInvVariance")?));
 
-fn miopenBatchNormalizationBackward(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArg, bnScaleBiasDiffDesc: rt::PtrArg, bnScale: rt::PtrArg, resultBnScaleDiff: rt::PtrArg, resultBnBiasDiff: rt::PtrArg, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenBatchNormalizationBackward(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, bnScaleBiasDiffDesc: rt::PtrArg, bnScale: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationBackward");
     let a_handle = handle.addr();
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
@@ -2442,7 +2442,7 @@ rt::function!(F_miopenBatchNormalizationBackward_V2, C_miopenBatchNormalizationB
     ["handle", "bn_mode", "alphaDataDiff", "betaDataDiff", "alphaParamDiff", "betaParamDiff", "xDesc", "x", "dyDesc", "dy", "dxDesc", "dx", "scaleDesc", "biasDesc", "savedMeanDesc", "savedVarDesc", "bnScale", "resultBnScaleDiff", "resultBnBiasDiff", "epsilon", "savedMean", "savedInvVariance"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21]| miopenBatchNormalizationBackward_V2(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, rt::call::extract(x6, "xDesc")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "dyDesc")?, rt::call::extract(x9, "dy")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "scaleDesc")?, rt::call::extract(x13, "biasDesc")?, rt::call::extract(x14, "savedMeanDesc")?, rt::call::extract(x15, "savedVarDesc")?, rt::call::extract(x16, "bnScale")?, rt::call::extract(x17, "resultBnScaleDiff")?, rt::call::extract(x18, "resultBnBiasDiff")?, rt::call::extract(x19, "epsilon")?, rt::call::extract(x20, "savedMean")?, rt::call::extract(x21, "savedInvVariance")?));
 
-fn miopenBatchNormalizationBackward_V2(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArg, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarDesc: rt::PtrArg, bnScale: rt::PtrArg, resultBnScaleDiff: rt::PtrArg, resultBnBiasDiff: rt::PtrArg, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenBatchNormalizationBackward_V2(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarDesc: rt::PtrArg, bnScale: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormalizationBackward_V2");
     let a_handle = handle.addr();
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
@@ -2480,7 +2480,7 @@ rt::function!(F_miopenBatchNormBackwardActivation, C_miopenBatchNormBackwardActi
     ["handle", "bn_mode", "alphaDataDiff", "betaDataDiff", "alphaParamDiff", "betaParamDiff", "xDesc", "x", "dyDesc", "dy", "dxDesc", "dx", "scaleDesc", "biasDesc", "savedMeanDesc", "savedVarianceDesc", "bnScale", "bnBias", "resultBnScaleDiff", "resultBnBiasDiff", "epsilon", "savedMean", "savedInvVariance", "activDesc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23]| miopenBatchNormBackwardActivation(py, rt::call::extract(x0, "handle")?, &x1, rt::call::extract(x2, "alphaDataDiff")?, rt::call::extract(x3, "betaDataDiff")?, rt::call::extract(x4, "alphaParamDiff")?, rt::call::extract(x5, "betaParamDiff")?, rt::call::extract(x6, "xDesc")?, rt::call::extract(x7, "x")?, rt::call::extract(x8, "dyDesc")?, rt::call::extract(x9, "dy")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?, rt::call::extract(x12, "scaleDesc")?, rt::call::extract(x13, "biasDesc")?, rt::call::extract(x14, "savedMeanDesc")?, rt::call::extract(x15, "savedVarianceDesc")?, rt::call::extract(x16, "bnScale")?, rt::call::extract(x17, "bnBias")?, rt::call::extract(x18, "resultBnScaleDiff")?, rt::call::extract(x19, "resultBnBiasDiff")?, rt::call::extract(x20, "epsilon")?, rt::call::extract(x21, "savedMean")?, rt::call::extract(x22, "savedInvVariance")?, rt::call::extract(x23, "activDesc")?));
 
-fn miopenBatchNormBackwardActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArg, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarianceDesc: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, resultBnScaleDiff: rt::PtrArg, resultBnBiasDiff: rt::PtrArg, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg, activDesc: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenBatchNormBackwardActivation(py: Python<'_>, handle: rt::PtrArg, bn_mode: &Bound<'_, PyAny>, alphaDataDiff: rt::PtrArg, betaDataDiff: rt::PtrArg, alphaParamDiff: rt::PtrArg, betaParamDiff: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, scaleDesc: rt::PtrArg, biasDesc: rt::PtrArg, savedMeanDesc: rt::PtrArg, savedVarianceDesc: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, epsilon: f64, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg, activDesc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenBatchNormBackwardActivation");
     let a_handle = handle.addr();
     let a_bn_mode = rt::narrow::<u32>(TYPES.enum_arg(10, bn_mode)?)?;
@@ -2584,7 +2584,7 @@ rt::function!(F_miopenActivationForward, C_miopenActivationForward, c"miopenActi
     ["handle", "activDesc", "alpha", "xDesc", "x", "beta", "yDesc", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| miopenActivationForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "activDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "beta")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?));
 
-fn miopenActivationForward(py: Python<'_>, handle: rt::PtrArg, activDesc: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenActivationForward(py: Python<'_>, handle: rt::PtrArg, activDesc: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenActivationForward");
     let a_handle = handle.addr();
     let a_activDesc = activDesc.addr();
@@ -2608,7 +2608,7 @@ rt::function!(F_miopenActivationBackward, C_miopenActivationBackward, c"miopenAc
     ["handle", "activDesc", "alpha", "yDesc", "y", "dyDesc", "dy", "xDesc", "x", "beta", "dxDesc", "dx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| miopenActivationBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "activDesc")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "yDesc")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "dyDesc")?, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "xDesc")?, rt::call::extract(x8, "x")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "dxDesc")?, rt::call::extract(x11, "dx")?));
 
-fn miopenActivationBackward(py: Python<'_>, handle: rt::PtrArg, activDesc: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenActivationBackward(py: Python<'_>, handle: rt::PtrArg, activDesc: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenActivationBackward");
     let a_handle = handle.addr();
     let a_activDesc = activDesc.addr();
@@ -2653,7 +2653,7 @@ rt::function!(F_miopenSoftmaxForward, C_miopenSoftmaxForward, c"miopenSoftmaxFor
     ["handle", "alpha", "xDesc", "x", "beta", "yDesc", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| miopenSoftmaxForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?));
 
-fn miopenSoftmaxForward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSoftmaxForward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSoftmaxForward");
     let a_handle = handle.addr();
     let a_alpha = alpha.addr();
@@ -2676,7 +2676,7 @@ rt::function!(F_miopenSoftmaxBackward, C_miopenSoftmaxBackward, c"miopenSoftmaxB
     ["handle", "alpha", "yDesc", "y", "dyDesc", "dy", "beta", "dxDesc", "dx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSoftmaxBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "yDesc")?, rt::call::extract(x3, "y")?, rt::call::extract(x4, "dyDesc")?, rt::call::extract(x5, "dy")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "dxDesc")?, rt::call::extract(x8, "dx")?));
 
-fn miopenSoftmaxBackward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSoftmaxBackward(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSoftmaxBackward");
     let a_handle = handle.addr();
     let a_alpha = alpha.addr();
@@ -2701,7 +2701,7 @@ rt::function!(F_miopenSoftmaxForward_V2, C_miopenSoftmaxForward_V2, c"miopenSoft
     ["handle", "alpha", "xDesc", "x", "beta", "yDesc", "y", "algorithm", "mode"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSoftmaxForward_V2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "beta")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?, &x7, &x8));
 
-fn miopenSoftmaxForward_V2(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, algorithm: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSoftmaxForward_V2(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, beta: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, algorithm: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSoftmaxForward_V2");
     let a_handle = handle.addr();
     let a_alpha = alpha.addr();
@@ -2726,7 +2726,7 @@ rt::function!(F_miopenSoftmaxBackward_V2, C_miopenSoftmaxBackward_V2, c"miopenSo
     ["handle", "alpha", "yDesc", "y", "dyDesc", "dy", "beta", "dxDesc", "dx", "algorithm", "mode"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenSoftmaxBackward_V2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha")?, rt::call::extract(x2, "yDesc")?, rt::call::extract(x3, "y")?, rt::call::extract(x4, "dyDesc")?, rt::call::extract(x5, "dy")?, rt::call::extract(x6, "beta")?, rt::call::extract(x7, "dxDesc")?, rt::call::extract(x8, "dx")?, &x9, &x10));
 
-fn miopenSoftmaxBackward_V2(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArg, algorithm: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSoftmaxBackward_V2(py: Python<'_>, handle: rt::PtrArg, alpha: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, beta: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, algorithm: &Bound<'_, PyAny>, mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSoftmaxBackward_V2");
     let a_handle = handle.addr();
     let a_alpha = alpha.addr();
@@ -3161,7 +3161,7 @@ rt::function!(F_miopenSetOpArgsBatchNormForward, C_miopenSetOpArgsBatchNormForwa
     ["args", "bnOp", "alpha", "beta", "bnScale", "bnBias", "savedMean", "savedInvVariance", "runningMean", "runningVariance", "expAvgFactor", "epsilon"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| miopenSetOpArgsBatchNormForward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "bnOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "bnScale")?, rt::call::extract(x5, "bnBias")?, rt::call::extract(x6, "savedMean")?, rt::call::extract(x7, "savedInvVariance")?, rt::call::extract(x8, "runningMean")?, rt::call::extract(x9, "runningVariance")?, rt::call::extract(x10, "expAvgFactor")?, rt::call::extract(x11, "epsilon")?));
 
-fn miopenSetOpArgsBatchNormForward(py: Python<'_>, args: rt::PtrArg, bnOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg, runningMean: rt::PtrArg, runningVariance: rt::PtrArg, expAvgFactor: f64, epsilon: f64) -> PyResult<PyObject> {
+fn miopenSetOpArgsBatchNormForward(py: Python<'_>, args: rt::PtrArg, bnOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, savedMean: rt::PtrArgMut, savedInvVariance: rt::PtrArgMut, runningMean: rt::PtrArgMut, runningVariance: rt::PtrArgMut, expAvgFactor: f64, epsilon: f64) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsBatchNormForward");
     let a_args = args.addr();
     let a_bnOp = bnOp.addr();
@@ -3189,7 +3189,7 @@ rt::function!(F_miopenSetOpArgsBatchNormBackward, C_miopenSetOpArgsBatchNormBack
     ["args", "bnOp", "alpha", "beta", "x", "bnScale", "bnBias", "resultBnScaleDiff", "resultBnBiasDiff", "savedMean", "savedInvVariance"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| miopenSetOpArgsBatchNormBackward(py, rt::call::extract(x0, "args")?, rt::call::extract(x1, "bnOp")?, rt::call::extract(x2, "alpha")?, rt::call::extract(x3, "beta")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "bnScale")?, rt::call::extract(x6, "bnBias")?, rt::call::extract(x7, "resultBnScaleDiff")?, rt::call::extract(x8, "resultBnBiasDiff")?, rt::call::extract(x9, "savedMean")?, rt::call::extract(x10, "savedInvVariance")?));
 
-fn miopenSetOpArgsBatchNormBackward(py: Python<'_>, args: rt::PtrArg, bnOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, x: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, resultBnScaleDiff: rt::PtrArg, resultBnBiasDiff: rt::PtrArg, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSetOpArgsBatchNormBackward(py: Python<'_>, args: rt::PtrArg, bnOp: rt::PtrArg, alpha: rt::PtrArg, beta: rt::PtrArg, x: rt::PtrArg, bnScale: rt::PtrArg, bnBias: rt::PtrArg, resultBnScaleDiff: rt::PtrArgMut, resultBnBiasDiff: rt::PtrArgMut, savedMean: rt::PtrArg, savedInvVariance: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetOpArgsBatchNormBackward");
     let a_args = args.addr();
     let a_bnOp = bnOp.addr();
@@ -3237,7 +3237,7 @@ rt::function!(F_miopenExecuteFusionPlan, C_miopenExecuteFusionPlan, c"miopenExec
     ["handle", "fusePlanDesc", "inputDesc", "input", "outputDesc", "output", "args"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| miopenExecuteFusionPlan(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?, rt::call::extract(x2, "inputDesc")?, rt::call::extract(x3, "input")?, rt::call::extract(x4, "outputDesc")?, rt::call::extract(x5, "output")?, rt::call::extract(x6, "args")?));
 
-fn miopenExecuteFusionPlan(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt::PtrArg, inputDesc: rt::PtrArg, input: rt::PtrArg, outputDesc: rt::PtrArg, output: rt::PtrArg, args: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenExecuteFusionPlan(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt::PtrArg, inputDesc: rt::PtrArg, input: rt::PtrArg, outputDesc: rt::PtrArg, output: rt::PtrArgMut, args: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenExecuteFusionPlan");
     let a_handle = handle.addr();
     let a_fusePlanDesc = fusePlanDesc.addr();
@@ -3260,7 +3260,7 @@ rt::function!(F_miopenExecuteFusionPlan_v2, C_miopenExecuteFusionPlan_v2, c"miop
     ["handle", "fusePlanDesc", "inputDesc", "input", "outputDesc", "output", "args", "workspace", "workspaceSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenExecuteFusionPlan_v2(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "fusePlanDesc")?, rt::call::extract(x2, "inputDesc")?, rt::call::extract(x3, "input")?, rt::call::extract(x4, "outputDesc")?, rt::call::extract(x5, "output")?, rt::call::extract(x6, "args")?, rt::call::extract(x7, "workspace")?, rt::call::extract(x8, "workspaceSize")?));
 
-fn miopenExecuteFusionPlan_v2(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt::PtrArg, inputDesc: rt::PtrArg, input: rt::PtrArg, outputDesc: rt::PtrArg, output: rt::PtrArg, args: rt::PtrArg, workspace: rt::PtrArg, workspaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenExecuteFusionPlan_v2(py: Python<'_>, handle: rt::PtrArg, fusePlanDesc: rt::PtrArg, inputDesc: rt::PtrArg, input: rt::PtrArg, outputDesc: rt::PtrArg, output: rt::PtrArgMut, args: rt::PtrArg, workspace: rt::PtrArgMut, workspaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenExecuteFusionPlan_v2");
     let a_handle = handle.addr();
     let a_fusePlanDesc = fusePlanDesc.addr();
@@ -3285,7 +3285,7 @@ rt::function!(F_miopenConvolutionBiasActivationForward, C_miopenConvolutionBiasA
     ["handle", "alpha1", "xDesc", "x", "wDesc", "w", "convDesc", "algo", "workspace", "workspaceSizeInBytes", "alpha2", "zDesc", "z", "biasDesc", "bias", "activationDesc", "yDesc", "y"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17]| miopenConvolutionBiasActivationForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "alpha1")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "convDesc")?, &x7, rt::call::extract(x8, "workspace")?, rt::call::extract(x9, "workspaceSizeInBytes")?, rt::call::extract(x10, "alpha2")?, rt::call::extract(x11, "zDesc")?, rt::call::extract(x12, "z")?, rt::call::extract(x13, "biasDesc")?, rt::call::extract(x14, "bias")?, rt::call::extract(x15, "activationDesc")?, rt::call::extract(x16, "yDesc")?, rt::call::extract(x17, "y")?));
 
-fn miopenConvolutionBiasActivationForward(py: Python<'_>, handle: rt::PtrArg, alpha1: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, workspace: rt::PtrArg, workspaceSizeInBytes: rt::CInt<u64>, alpha2: rt::PtrArg, zDesc: rt::PtrArg, z: rt::PtrArg, biasDesc: rt::PtrArg, bias: rt::PtrArg, activationDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenConvolutionBiasActivationForward(py: Python<'_>, handle: rt::PtrArg, alpha1: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, convDesc: rt::PtrArg, algo: &Bound<'_, PyAny>, workspace: rt::PtrArgMut, workspaceSizeInBytes: rt::CInt<u64>, alpha2: rt::PtrArg, zDesc: rt::PtrArg, z: rt::PtrArg, biasDesc: rt::PtrArg, bias: rt::PtrArg, activationDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenConvolutionBiasActivationForward");
     let a_handle = handle.addr();
     let a_alpha1 = alpha1.addr();
@@ -3471,7 +3471,7 @@ rt::function!(F_miopenSetRNNDataSeqTensorDescriptor, C_miopenSetRNNDataSeqTensor
     ["seqTensorDesc", "dataType", "layout", "maxSequenceLen", "batchSize", "vectorSize", "sequenceLenArray", "paddingMarker"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| miopenSetRNNDataSeqTensorDescriptor(py, rt::call::extract(x0, "seqTensorDesc")?, &x1, &x2, rt::call::extract(x3, "maxSequenceLen")?, rt::call::extract(x4, "batchSize")?, rt::call::extract(x5, "vectorSize")?, &x6, rt::call::extract(x7, "paddingMarker")?));
 
-fn miopenSetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, layout: &Bound<'_, PyAny>, maxSequenceLen: rt::CInt<i32>, batchSize: rt::CInt<i32>, vectorSize: rt::CInt<i32>, sequenceLenArray: &Bound<'_, PyAny>, paddingMarker: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: rt::PtrArg, dataType: &Bound<'_, PyAny>, layout: &Bound<'_, PyAny>, maxSequenceLen: rt::CInt<i32>, batchSize: rt::CInt<i32>, vectorSize: rt::CInt<i32>, sequenceLenArray: &Bound<'_, PyAny>, paddingMarker: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNDataSeqTensorDescriptor");
     let a_seqTensorDesc = seqTensorDesc.addr();
     let a_dataType = rt::narrow::<u32>(TYPES.enum_arg(1, dataType)?)?;
@@ -3496,7 +3496,7 @@ rt::function!(F_miopenGetRNNDataSeqTensorDescriptor, C_miopenGetRNNDataSeqTensor
     ["seqTensorDesc", "sequenceLenArrayLimit", "paddingMarker"],
     |py, [x0, x1, x2]| miopenGetRNNDataSeqTensorDescriptor(py, rt::call::extract(x0, "seqTensorDesc")?, rt::call::extract(x1, "sequenceLenArrayLimit")?, rt::call::extract(x2, "paddingMarker")?));
 
-fn miopenGetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: rt::PtrArg, sequenceLenArrayLimit: rt::CInt<i32>, paddingMarker: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: rt::PtrArg, sequenceLenArrayLimit: rt::CInt<i32>, paddingMarker: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNDataSeqTensorDescriptor");
     let a_seqTensorDesc = seqTensorDesc.addr();
     let mut o_dataType: u32 = Default::default();
@@ -3731,7 +3731,7 @@ rt::function!(F_miopenGetRNNLayerParam, C_miopenGetRNNLayerParam, c"miopenGetRNN
     ["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "paramID", "paramDesc", "layerParam"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenGetRNNLayerParam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "paramID")?, rt::call::extract(x7, "paramDesc")?, rt::call::extract(x8, "layerParam")?));
 
-fn miopenGetRNNLayerParam(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, paramID: rt::CInt<i32>, paramDesc: rt::PtrArg, layerParam: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetRNNLayerParam(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, paramID: rt::CInt<i32>, paramDesc: rt::PtrArg, layerParam: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerParam");
     let a_handle = handle.addr();
     let a_rnnDesc = rnnDesc.addr();
@@ -3756,7 +3756,7 @@ rt::function!(F_miopenGetRNNLayerBias, C_miopenGetRNNLayerBias, c"miopenGetRNNLa
     ["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "biasID", "biasDesc", "layerBias"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenGetRNNLayerBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "biasID")?, rt::call::extract(x7, "biasDesc")?, rt::call::extract(x8, "layerBias")?));
 
-fn miopenGetRNNLayerBias(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, biasID: rt::CInt<i32>, biasDesc: rt::PtrArg, layerBias: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenGetRNNLayerBias(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, biasID: rt::CInt<i32>, biasDesc: rt::PtrArg, layerBias: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenGetRNNLayerBias");
     let a_handle = handle.addr();
     let a_rnnDesc = rnnDesc.addr();
@@ -3827,7 +3827,7 @@ rt::function!(F_miopenSetRNNLayerParam, C_miopenSetRNNLayerParam, c"miopenSetRNN
     ["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "paramID", "paramDesc", "layerParam"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetRNNLayerParam(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "paramID")?, rt::call::extract(x7, "paramDesc")?, rt::call::extract(x8, "layerParam")?));
 
-fn miopenSetRNNLayerParam(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, paramID: rt::CInt<i32>, paramDesc: rt::PtrArg, layerParam: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSetRNNLayerParam(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArgMut, paramID: rt::CInt<i32>, paramDesc: rt::PtrArg, layerParam: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNLayerParam");
     let a_handle = handle.addr();
     let a_rnnDesc = rnnDesc.addr();
@@ -3852,7 +3852,7 @@ rt::function!(F_miopenSetRNNLayerBias, C_miopenSetRNNLayerBias, c"miopenSetRNNLa
     ["handle", "rnnDesc", "layer", "xDesc", "wDesc", "w", "biasID", "biasDesc", "layerBias"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetRNNLayerBias(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "layer")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "wDesc")?, rt::call::extract(x5, "w")?, rt::call::extract(x6, "biasID")?, rt::call::extract(x7, "biasDesc")?, rt::call::extract(x8, "layerBias")?));
 
-fn miopenSetRNNLayerBias(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, biasID: rt::CInt<i32>, biasDesc: rt::PtrArg, layerBias: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSetRNNLayerBias(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, layer: rt::CInt<i32>, xDesc: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArgMut, biasID: rt::CInt<i32>, biasDesc: rt::PtrArg, layerBias: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetRNNLayerBias");
     let a_handle = handle.addr();
     let a_rnnDesc = rnnDesc.addr();
@@ -3914,7 +3914,7 @@ rt::function!(F_miopenRNNForward, C_miopenRNNForward, c"miopenRNNForward", "miop
     ["handle", "rnnDesc", "fwdMode", "xDesc", "x", "hDesc", "hx", "hy", "cDesc", "cx", "cy", "yDesc", "y", "w", "weightSpaceSize", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| miopenRNNForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, &x2, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "hy")?, rt::call::extract(x8, "cDesc")?, rt::call::extract(x9, "cx")?, rt::call::extract(x10, "cy")?, rt::call::extract(x11, "yDesc")?, rt::call::extract(x12, "y")?, rt::call::extract(x13, "w")?, rt::call::extract(x14, "weightSpaceSize")?, rt::call::extract(x15, "workSpace")?, rt::call::extract(x16, "workSpaceNumBytes")?, rt::call::extract(x17, "reserveSpace")?, rt::call::extract(x18, "reserveSpaceNumBytes")?));
 
-fn miopenRNNForward(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, fwdMode: &Bound<'_, PyAny>, xDesc: rt::PtrArg, x: rt::PtrArg, hDesc: rt::PtrArg, hx: rt::PtrArg, hy: rt::PtrArg, cDesc: rt::PtrArg, cx: rt::PtrArg, cy: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, w: rt::PtrArg, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArg, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArg, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenRNNForward(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, fwdMode: &Bound<'_, PyAny>, xDesc: rt::PtrArg, x: rt::PtrArg, hDesc: rt::PtrArg, hx: rt::PtrArg, hy: rt::PtrArgMut, cDesc: rt::PtrArg, cx: rt::PtrArg, cy: rt::PtrArgMut, yDesc: rt::PtrArg, y: rt::PtrArgMut, w: rt::PtrArg, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNForward");
     let a_handle = handle.addr();
     let a_rnnDesc = rnnDesc.addr();
@@ -3949,7 +3949,7 @@ rt::function!(F_miopenRNNBackwardSeqData, C_miopenRNNBackwardSeqData, c"miopenRN
     ["handle", "rnnDesc", "yDesc", "y", "dy", "hDesc", "hx", "dhy", "dhx", "cDesc", "cx", "dcy", "dcx", "xDesc", "dx", "w", "weightSpaceSize", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| miopenRNNBackwardSeqData(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "yDesc")?, rt::call::extract(x3, "y")?, rt::call::extract(x4, "dy")?, rt::call::extract(x5, "hDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "dhy")?, rt::call::extract(x8, "dhx")?, rt::call::extract(x9, "cDesc")?, rt::call::extract(x10, "cx")?, rt::call::extract(x11, "dcy")?, rt::call::extract(x12, "dcx")?, rt::call::extract(x13, "xDesc")?, rt::call::extract(x14, "dx")?, rt::call::extract(x15, "w")?, rt::call::extract(x16, "weightSpaceSize")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?, rt::call::extract(x19, "reserveSpace")?, rt::call::extract(x20, "reserveSpaceNumBytes")?));
 
-fn miopenRNNBackwardSeqData(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dy: rt::PtrArg, hDesc: rt::PtrArg, hx: rt::PtrArg, dhy: rt::PtrArg, dhx: rt::PtrArg, cDesc: rt::PtrArg, cx: rt::PtrArg, dcy: rt::PtrArg, dcx: rt::PtrArg, xDesc: rt::PtrArg, dx: rt::PtrArg, w: rt::PtrArg, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArg, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArg, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenRNNBackwardSeqData(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dy: rt::PtrArg, hDesc: rt::PtrArg, hx: rt::PtrArg, dhy: rt::PtrArg, dhx: rt::PtrArgMut, cDesc: rt::PtrArg, cx: rt::PtrArg, dcy: rt::PtrArg, dcx: rt::PtrArgMut, xDesc: rt::PtrArg, dx: rt::PtrArgMut, w: rt::PtrArg, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNBackwardSeqData");
     let a_handle = handle.addr();
     let a_rnnDesc = rnnDesc.addr();
@@ -3986,7 +3986,7 @@ rt::function!(F_miopenRNNBackwardWeightsSeqTensor, C_miopenRNNBackwardWeightsSeq
     ["handle", "rnnDesc", "xDesc", "x", "hDesc", "hx", "yDesc", "y", "dw", "weightSpaceSize", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| miopenRNNBackwardWeightsSeqTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "xDesc")?, rt::call::extract(x3, "x")?, rt::call::extract(x4, "hDesc")?, rt::call::extract(x5, "hx")?, rt::call::extract(x6, "yDesc")?, rt::call::extract(x7, "y")?, rt::call::extract(x8, "dw")?, rt::call::extract(x9, "weightSpaceSize")?, rt::call::extract(x10, "workSpace")?, rt::call::extract(x11, "workSpaceNumBytes")?, rt::call::extract(x12, "reserveSpace")?, rt::call::extract(x13, "reserveSpaceNumBytes")?));
 
-fn miopenRNNBackwardWeightsSeqTensor(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, hDesc: rt::PtrArg, hx: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dw: rt::PtrArg, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArg, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArg, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenRNNBackwardWeightsSeqTensor(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, hDesc: rt::PtrArg, hx: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, dw: rt::PtrArgMut, weightSpaceSize: rt::CInt<u64>, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArg, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNBackwardWeightsSeqTensor");
     let a_handle = handle.addr();
     let a_rnnDesc = rnnDesc.addr();
@@ -4016,7 +4016,7 @@ rt::function!(F_miopenRNNForwardTraining, C_miopenRNNForwardTraining, c"miopenRN
     ["handle", "rnnDesc", "sequenceLen", "xDesc", "x", "hxDesc", "hx", "cxDesc", "cx", "wDesc", "w", "yDesc", "y", "hyDesc", "hy", "cyDesc", "cy", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20]| miopenRNNForwardTraining(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hxDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "cxDesc")?, rt::call::extract(x8, "cx")?, rt::call::extract(x9, "wDesc")?, rt::call::extract(x10, "w")?, &x11, rt::call::extract(x12, "y")?, rt::call::extract(x13, "hyDesc")?, rt::call::extract(x14, "hy")?, rt::call::extract(x15, "cyDesc")?, rt::call::extract(x16, "cy")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?, rt::call::extract(x19, "reserveSpace")?, rt::call::extract(x20, "reserveSpaceNumBytes")?));
 
-fn miopenRNNForwardTraining(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, cxDesc: rt::PtrArg, cx: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, hyDesc: rt::PtrArg, hy: rt::PtrArg, cyDesc: rt::PtrArg, cy: rt::PtrArg, workSpace: rt::PtrArg, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArg, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenRNNForwardTraining(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, cxDesc: rt::PtrArg, cx: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, hyDesc: rt::PtrArg, hy: rt::PtrArgMut, cyDesc: rt::PtrArg, cy: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNForwardTraining");
     let a_handle = handle.addr();
     let a_rnnDesc = rnnDesc.addr();
@@ -4055,7 +4055,7 @@ rt::function!(F_miopenRNNBackwardData, C_miopenRNNBackwardData, c"miopenRNNBackw
     ["handle", "rnnDesc", "sequenceLen", "yDesc", "y", "dyDesc", "dy", "dhyDesc", "dhy", "dcyDesc", "dcy", "wDesc", "w", "hxDesc", "hx", "cxDesc", "cx", "dxDesc", "dx", "dhxDesc", "dhx", "dcxDesc", "dcx", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, x25, x26]| miopenRNNBackwardData(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "y")?, &x5, rt::call::extract(x6, "dy")?, rt::call::extract(x7, "dhyDesc")?, rt::call::extract(x8, "dhy")?, rt::call::extract(x9, "dcyDesc")?, rt::call::extract(x10, "dcy")?, rt::call::extract(x11, "wDesc")?, rt::call::extract(x12, "w")?, rt::call::extract(x13, "hxDesc")?, rt::call::extract(x14, "hx")?, rt::call::extract(x15, "cxDesc")?, rt::call::extract(x16, "cx")?, &x17, rt::call::extract(x18, "dx")?, rt::call::extract(x19, "dhxDesc")?, rt::call::extract(x20, "dhx")?, rt::call::extract(x21, "dcxDesc")?, rt::call::extract(x22, "dcx")?, rt::call::extract(x23, "workSpace")?, rt::call::extract(x24, "workSpaceNumBytes")?, rt::call::extract(x25, "reserveSpace")?, rt::call::extract(x26, "reserveSpaceNumBytes")?));
 
-fn miopenRNNBackwardData(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, dhyDesc: rt::PtrArg, dhy: rt::PtrArg, dcyDesc: rt::PtrArg, dcy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, cxDesc: rt::PtrArg, cx: rt::PtrArg, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArg, dhxDesc: rt::PtrArg, dhx: rt::PtrArg, dcxDesc: rt::PtrArg, dcx: rt::PtrArg, workSpace: rt::PtrArg, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArg, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenRNNBackwardData(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dyDesc: &Bound<'_, PyAny>, dy: rt::PtrArg, dhyDesc: rt::PtrArg, dhy: rt::PtrArg, dcyDesc: rt::PtrArg, dcy: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, cxDesc: rt::PtrArg, cx: rt::PtrArg, dxDesc: &Bound<'_, PyAny>, dx: rt::PtrArgMut, dhxDesc: rt::PtrArg, dhx: rt::PtrArgMut, dcxDesc: rt::PtrArg, dcx: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArgMut, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNBackwardData");
     let a_handle = handle.addr();
     let a_rnnDesc = rnnDesc.addr();
@@ -4101,7 +4101,7 @@ rt::function!(F_miopenRNNBackwardWeights, C_miopenRNNBackwardWeights, c"miopenRN
     ["handle", "rnnDesc", "sequenceLen", "xDesc", "x", "hxDesc", "hx", "yDesc", "y", "dwDesc", "dw", "workSpace", "workSpaceNumBytes", "reserveSpace", "reserveSpaceNumBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14]| miopenRNNBackwardWeights(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hxDesc")?, rt::call::extract(x6, "hx")?, &x7, rt::call::extract(x8, "y")?, rt::call::extract(x9, "dwDesc")?, rt::call::extract(x10, "dw")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceNumBytes")?, rt::call::extract(x13, "reserveSpace")?, rt::call::extract(x14, "reserveSpaceNumBytes")?));
 
-fn miopenRNNBackwardWeights(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArg, workSpace: rt::PtrArg, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArg, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenRNNBackwardWeights(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, dwDesc: rt::PtrArg, dw: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>, reserveSpace: rt::PtrArg, reserveSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNBackwardWeights");
     let a_handle = handle.addr();
     let a_rnnDesc = rnnDesc.addr();
@@ -4134,7 +4134,7 @@ rt::function!(F_miopenRNNForwardInference, C_miopenRNNForwardInference, c"miopen
     ["handle", "rnnDesc", "sequenceLen", "xDesc", "x", "hxDesc", "hx", "cxDesc", "cx", "wDesc", "w", "yDesc", "y", "hyDesc", "hy", "cyDesc", "cy", "workSpace", "workSpaceNumBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| miopenRNNForwardInference(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "rnnDesc")?, rt::call::extract(x2, "sequenceLen")?, &x3, rt::call::extract(x4, "x")?, rt::call::extract(x5, "hxDesc")?, rt::call::extract(x6, "hx")?, rt::call::extract(x7, "cxDesc")?, rt::call::extract(x8, "cx")?, rt::call::extract(x9, "wDesc")?, rt::call::extract(x10, "w")?, &x11, rt::call::extract(x12, "y")?, rt::call::extract(x13, "hyDesc")?, rt::call::extract(x14, "hy")?, rt::call::extract(x15, "cyDesc")?, rt::call::extract(x16, "cy")?, rt::call::extract(x17, "workSpace")?, rt::call::extract(x18, "workSpaceNumBytes")?));
 
-fn miopenRNNForwardInference(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, cxDesc: rt::PtrArg, cx: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArg, hyDesc: rt::PtrArg, hy: rt::PtrArg, cyDesc: rt::PtrArg, cy: rt::PtrArg, workSpace: rt::PtrArg, workSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenRNNForwardInference(py: Python<'_>, handle: rt::PtrArg, rnnDesc: rt::PtrArg, sequenceLen: rt::CInt<i32>, xDesc: &Bound<'_, PyAny>, x: rt::PtrArg, hxDesc: rt::PtrArg, hx: rt::PtrArg, cxDesc: rt::PtrArg, cx: rt::PtrArg, wDesc: rt::PtrArg, w: rt::PtrArg, yDesc: &Bound<'_, PyAny>, y: rt::PtrArgMut, hyDesc: rt::PtrArg, hy: rt::PtrArgMut, cyDesc: rt::PtrArg, cy: rt::PtrArgMut, workSpace: rt::PtrArgMut, workSpaceNumBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRNNForwardInference");
     let a_handle = handle.addr();
     let a_rnnDesc = rnnDesc.addr();
@@ -4278,7 +4278,7 @@ rt::function!(F_miopenCTCLoss, C_miopenCTCLoss, c"miopenCTCLoss", "miopenCTCLoss
     ["handle", "probsDesc", "probs", "labels", "labelLengths", "inputLengths", "losses", "gradientsDesc", "gradients", "algo", "ctcLossDesc", "workSpace", "workSpaceSize"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| miopenCTCLoss(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "probsDesc")?, rt::call::extract(x2, "probs")?, &x3, &x4, &x5, rt::call::extract(x6, "losses")?, rt::call::extract(x7, "gradientsDesc")?, rt::call::extract(x8, "gradients")?, &x9, rt::call::extract(x10, "ctcLossDesc")?, rt::call::extract(x11, "workSpace")?, rt::call::extract(x12, "workSpaceSize")?));
 
-fn miopenCTCLoss(py: Python<'_>, handle: rt::PtrArg, probsDesc: rt::PtrArg, probs: rt::PtrArg, labels: &Bound<'_, PyAny>, labelLengths: &Bound<'_, PyAny>, inputLengths: &Bound<'_, PyAny>, losses: rt::PtrArg, gradientsDesc: rt::PtrArg, gradients: rt::PtrArg, algo: &Bound<'_, PyAny>, ctcLossDesc: rt::PtrArg, workSpace: rt::PtrArg, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenCTCLoss(py: Python<'_>, handle: rt::PtrArg, probsDesc: rt::PtrArg, probs: rt::PtrArg, labels: &Bound<'_, PyAny>, labelLengths: &Bound<'_, PyAny>, inputLengths: &Bound<'_, PyAny>, losses: rt::PtrArgMut, gradientsDesc: rt::PtrArg, gradients: rt::PtrArgMut, algo: &Bound<'_, PyAny>, ctcLossDesc: rt::PtrArg, workSpace: rt::PtrArgMut, workSpaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenCTCLoss");
     let a_handle = handle.addr();
     let a_probsDesc = probsDesc.addr();
@@ -4413,7 +4413,7 @@ rt::function!(F_miopenRestoreDropoutDescriptor, C_miopenRestoreDropoutDescriptor
     ["dropoutDesc", "handle", "dropout", "states", "stateSizeInBytes", "seed", "use_mask", "state_evo", "rng_mode"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenRestoreDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?, rt::call::extract(x1, "handle")?, rt::call::extract(x2, "dropout")?, rt::call::extract(x3, "states")?, rt::call::extract(x4, "stateSizeInBytes")?, rt::call::extract(x5, "seed")?, rt::call::extract(x6, "use_mask")?, rt::call::extract(x7, "state_evo")?, &x8));
 
-fn miopenRestoreDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: rt::PtrArg, dropout: f32, states: rt::PtrArg, stateSizeInBytes: rt::CInt<u64>, seed: rt::CInt<u64>, use_mask: bool, state_evo: bool, rng_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenRestoreDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: rt::PtrArg, dropout: f32, states: rt::PtrArgMut, stateSizeInBytes: rt::CInt<u64>, seed: rt::CInt<u64>, use_mask: bool, state_evo: bool, rng_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRestoreDropoutDescriptor");
     let a_dropoutDesc = dropoutDesc.addr();
     let a_handle = handle.addr();
@@ -4438,7 +4438,7 @@ rt::function!(F_miopenSetDropoutDescriptor, C_miopenSetDropoutDescriptor, c"miop
     ["dropoutDesc", "handle", "dropout", "states", "stateSizeInBytes", "seed", "use_mask", "state_evo", "rng_mode"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenSetDropoutDescriptor(py, rt::call::extract(x0, "dropoutDesc")?, rt::call::extract(x1, "handle")?, rt::call::extract(x2, "dropout")?, rt::call::extract(x3, "states")?, rt::call::extract(x4, "stateSizeInBytes")?, rt::call::extract(x5, "seed")?, rt::call::extract(x6, "use_mask")?, rt::call::extract(x7, "state_evo")?, &x8));
 
-fn miopenSetDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: rt::PtrArg, dropout: f32, states: rt::PtrArg, stateSizeInBytes: rt::CInt<u64>, seed: rt::CInt<u64>, use_mask: bool, state_evo: bool, rng_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn miopenSetDropoutDescriptor(py: Python<'_>, dropoutDesc: rt::PtrArg, handle: rt::PtrArg, dropout: f32, states: rt::PtrArgMut, stateSizeInBytes: rt::CInt<u64>, seed: rt::CInt<u64>, use_mask: bool, state_evo: bool, rng_mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetDropoutDescriptor");
     let a_dropoutDesc = dropoutDesc.addr();
     let a_handle = handle.addr();
@@ -4463,7 +4463,7 @@ rt::function!(F_miopenDropoutForward, C_miopenDropoutForward, c"miopenDropoutFor
     ["handle", "dropoutDesc", "noise_shape", "xDesc", "x", "yDesc", "y", "reserveSpace", "reserveSpaceSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenDropoutForward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dropoutDesc")?, rt::call::extract(x2, "noise_shape")?, rt::call::extract(x3, "xDesc")?, rt::call::extract(x4, "x")?, rt::call::extract(x5, "yDesc")?, rt::call::extract(x6, "y")?, rt::call::extract(x7, "reserveSpace")?, rt::call::extract(x8, "reserveSpaceSizeInBytes")?));
 
-fn miopenDropoutForward(py: Python<'_>, handle: rt::PtrArg, dropoutDesc: rt::PtrArg, noise_shape: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArg, reserveSpace: rt::PtrArg, reserveSpaceSizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenDropoutForward(py: Python<'_>, handle: rt::PtrArg, dropoutDesc: rt::PtrArg, noise_shape: rt::PtrArg, xDesc: rt::PtrArg, x: rt::PtrArg, yDesc: rt::PtrArg, y: rt::PtrArgMut, reserveSpace: rt::PtrArgMut, reserveSpaceSizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDropoutForward");
     let a_handle = handle.addr();
     let a_dropoutDesc = dropoutDesc.addr();
@@ -4488,7 +4488,7 @@ rt::function!(F_miopenDropoutBackward, C_miopenDropoutBackward, c"miopenDropoutB
     ["handle", "dropoutDesc", "noise_shape", "dyDesc", "dy", "dxDesc", "dx", "reserveSpace", "reserveSpaceSizeInBytes"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| miopenDropoutBackward(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "dropoutDesc")?, rt::call::extract(x2, "noise_shape")?, rt::call::extract(x3, "dyDesc")?, rt::call::extract(x4, "dy")?, rt::call::extract(x5, "dxDesc")?, rt::call::extract(x6, "dx")?, rt::call::extract(x7, "reserveSpace")?, rt::call::extract(x8, "reserveSpaceSizeInBytes")?));
 
-fn miopenDropoutBackward(py: Python<'_>, handle: rt::PtrArg, dropoutDesc: rt::PtrArg, noise_shape: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArg, reserveSpace: rt::PtrArg, reserveSpaceSizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenDropoutBackward(py: Python<'_>, handle: rt::PtrArg, dropoutDesc: rt::PtrArg, noise_shape: rt::PtrArg, dyDesc: rt::PtrArg, dy: rt::PtrArg, dxDesc: rt::PtrArg, dx: rt::PtrArgMut, reserveSpace: rt::PtrArgMut, reserveSpaceSizeInBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenDropoutBackward");
     let a_handle = handle.addr();
     let a_dropoutDesc = dropoutDesc.addr();
@@ -4641,7 +4641,7 @@ rt::function!(F_miopenReduceTensor, C_miopenReduceTensor, c"miopenReduceTensor",
     ["handle", "reduceTensorDesc", "indices", "indicesSizeInBytes", "workspace", "workspaceSizeInBytes", "alpha", "aDesc", "A", "beta", "cDesc", "C"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| miopenReduceTensor(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "reduceTensorDesc")?, rt::call::extract(x2, "indices")?, rt::call::extract(x3, "indicesSizeInBytes")?, rt::call::extract(x4, "workspace")?, rt::call::extract(x5, "workspaceSizeInBytes")?, rt::call::extract(x6, "alpha")?, rt::call::extract(x7, "aDesc")?, rt::call::extract(x8, "A")?, rt::call::extract(x9, "beta")?, rt::call::extract(x10, "cDesc")?, rt::call::extract(x11, "C")?));
 
-fn miopenReduceTensor(py: Python<'_>, handle: rt::PtrArg, reduceTensorDesc: rt::PtrArg, indices: rt::PtrArg, indicesSizeInBytes: rt::CInt<u64>, workspace: rt::PtrArg, workspaceSizeInBytes: rt::CInt<u64>, alpha: rt::PtrArg, aDesc: rt::PtrArg, A: rt::PtrArg, beta: rt::PtrArg, cDesc: rt::PtrArg, C: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenReduceTensor(py: Python<'_>, handle: rt::PtrArg, reduceTensorDesc: rt::PtrArg, indices: rt::PtrArgMut, indicesSizeInBytes: rt::CInt<u64>, workspace: rt::PtrArgMut, workspaceSizeInBytes: rt::CInt<u64>, alpha: rt::PtrArg, aDesc: rt::PtrArg, A: rt::PtrArg, beta: rt::PtrArg, cDesc: rt::PtrArg, C: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenReduceTensor");
     let a_handle = handle.addr();
     let a_reduceTensorDesc = reduceTensorDesc.addr();
@@ -4953,7 +4953,7 @@ rt::function!(F_miopenSetFindOptionPreallocatedWorkspace, C_miopenSetFindOptionP
     ["options", "buffer", "size"],
     |py, [x0, x1, x2]| miopenSetFindOptionPreallocatedWorkspace(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "buffer")?, rt::call::extract(x2, "size")?));
 
-fn miopenSetFindOptionPreallocatedWorkspace(py: Python<'_>, options: rt::PtrArg, buffer: rt::PtrArg, size: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenSetFindOptionPreallocatedWorkspace(py: Python<'_>, options: rt::PtrArg, buffer: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionPreallocatedWorkspace");
     let a_options = options.addr();
     let a_buffer = buffer.addr();
@@ -4972,7 +4972,7 @@ rt::function!(F_miopenSetFindOptionPreallocatedTensor, C_miopenSetFindOptionPrea
     ["options", "id", "buffer"],
     |py, [x0, x1, x2]| miopenSetFindOptionPreallocatedTensor(py, rt::call::extract(x0, "options")?, &x1, rt::call::extract(x2, "buffer")?));
 
-fn miopenSetFindOptionPreallocatedTensor(py: Python<'_>, options: rt::PtrArg, id: &Bound<'_, PyAny>, buffer: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSetFindOptionPreallocatedTensor(py: Python<'_>, options: rt::PtrArg, id: &Bound<'_, PyAny>, buffer: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSetFindOptionPreallocatedTensor");
     let a_options = options.addr();
     let a_id = rt::narrow::<u32>(TYPES.enum_arg(37, id)?)?;
@@ -5033,7 +5033,7 @@ rt::function!(F_miopenRunSolution, C_miopenRunSolution, c"miopenRunSolution", "m
     ["handle", "solution", "nInputs", "tensors", "workspace", "workspaceSize"],
     |py, [x0, x1, x2, x3, x4, x5]| miopenRunSolution(py, rt::call::extract(x0, "handle")?, rt::call::extract(x1, "solution")?, rt::call::extract(x2, "nInputs")?, &x3, rt::call::extract(x4, "workspace")?, rt::call::extract(x5, "workspaceSize")?));
 
-fn miopenRunSolution(py: Python<'_>, handle: rt::PtrArg, solution: rt::PtrArg, nInputs: rt::CInt<u64>, tensors: &Bound<'_, PyAny>, workspace: rt::PtrArg, workspaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn miopenRunSolution(py: Python<'_>, handle: rt::PtrArg, solution: rt::PtrArg, nInputs: rt::CInt<u64>, tensors: &Bound<'_, PyAny>, workspace: rt::PtrArgMut, workspaceSize: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenRunSolution");
     let a_handle = handle.addr();
     let a_solution = solution.addr();
@@ -5093,7 +5093,7 @@ rt::function!(F_miopenSaveSolution, C_miopenSaveSolution, c"miopenSaveSolution",
     ["solution", "data"],
     |py, [x0, x1]| miopenSaveSolution(py, rt::call::extract(x0, "solution")?, rt::call::extract(x1, "data")?));
 
-fn miopenSaveSolution(py: Python<'_>, solution: rt::PtrArg, data: rt::PtrArg) -> PyResult<PyObject> {
+fn miopenSaveSolution(py: Python<'_>, solution: rt::PtrArg, data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"miopenSaveSolution");
     let a_solution = solution.addr();
     let a_data = data.addr();

@@ -91,7 +91,7 @@ rt::function!(F_ncclMemFree, C_ncclMemFree, c"ncclMemFree", "ncclMemFree",
     ["ptr"],
     |py, [x0]| ncclMemFree(py, rt::call::extract(x0, "ptr")?));
 
-fn ncclMemFree(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclMemFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclMemFree");
     let a_ptr = ptr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -108,7 +108,7 @@ rt::function!(F_pncclMemFree, C_pncclMemFree, c"pncclMemFree", "pncclMemFree",
     ["ptr"],
     |py, [x0]| pncclMemFree(py, rt::call::extract(x0, "ptr")?));
 
-fn pncclMemFree(py: Python<'_>, ptr: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclMemFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclMemFree");
     let a_ptr = ptr.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -843,7 +843,7 @@ rt::function!(F_ncclCommRegister, C_ncclCommRegister, c"ncclCommRegister", "nccl
     ["comm", "buff", "size"],
     |py, [x0, x1, x2]| ncclCommRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?));
 
-fn ncclCommRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArg, size: rt::CInt<u64>) -> PyResult<PyObject> {
+fn ncclCommRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommRegister");
     let a_comm = comm.addr();
     let a_buff = buff.addr();
@@ -864,7 +864,7 @@ rt::function!(F_pncclCommRegister, C_pncclCommRegister, c"pncclCommRegister", "p
     ["comm", "buff", "size"],
     |py, [x0, x1, x2]| pncclCommRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?));
 
-fn pncclCommRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArg, size: rt::CInt<u64>) -> PyResult<PyObject> {
+fn pncclCommRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommRegister");
     let a_comm = comm.addr();
     let a_buff = buff.addr();
@@ -885,7 +885,7 @@ rt::function!(F_ncclCommDeregister, C_ncclCommDeregister, c"ncclCommDeregister",
     ["comm", "handle"],
     |py, [x0, x1]| ncclCommDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "handle")?));
 
-fn ncclCommDeregister(py: Python<'_>, comm: rt::PtrArg, handle: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclCommDeregister(py: Python<'_>, comm: rt::PtrArg, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommDeregister");
     let a_comm = comm.addr();
     let a_handle = handle.addr();
@@ -903,7 +903,7 @@ rt::function!(F_pncclCommDeregister, C_pncclCommDeregister, c"pncclCommDeregiste
     ["comm", "handle"],
     |py, [x0, x1]| pncclCommDeregister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "handle")?));
 
-fn pncclCommDeregister(py: Python<'_>, comm: rt::PtrArg, handle: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclCommDeregister(py: Python<'_>, comm: rt::PtrArg, handle: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommDeregister");
     let a_comm = comm.addr();
     let a_handle = handle.addr();
@@ -921,7 +921,7 @@ rt::function!(F_ncclCommWindowRegister, C_ncclCommWindowRegister, c"ncclCommWind
     ["comm", "buff", "size", "winFlags"],
     |py, [x0, x1, x2, x3]| ncclCommWindowRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?, rt::call::extract(x3, "winFlags")?));
 
-fn ncclCommWindowRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArg, size: rt::CInt<u64>, winFlags: rt::CInt<i32>) -> PyResult<PyObject> {
+fn ncclCommWindowRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size: rt::CInt<u64>, winFlags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclCommWindowRegister");
     let a_comm = comm.addr();
     let a_buff = buff.addr();
@@ -943,7 +943,7 @@ rt::function!(F_pncclCommWindowRegister, C_pncclCommWindowRegister, c"pncclCommW
     ["comm", "buff", "size", "winFlags"],
     |py, [x0, x1, x2, x3]| pncclCommWindowRegister(py, rt::call::extract(x0, "comm")?, rt::call::extract(x1, "buff")?, rt::call::extract(x2, "size")?, rt::call::extract(x3, "winFlags")?));
 
-fn pncclCommWindowRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArg, size: rt::CInt<u64>, winFlags: rt::CInt<i32>) -> PyResult<PyObject> {
+fn pncclCommWindowRegister(py: Python<'_>, comm: rt::PtrArg, buff: rt::PtrArgMut, size: rt::CInt<u64>, winFlags: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclCommWindowRegister");
     let a_comm = comm.addr();
     let a_buff = buff.addr();
@@ -1001,7 +1001,7 @@ rt::function!(F_ncclRedOpCreatePreMulSum, C_ncclRedOpCreatePreMulSum, c"ncclRedO
     ["op", "scalar", "datatype", "residence", "comm"],
     |py, [x0, x1, x2, x3, x4]| ncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?));
 
-fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArg, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRedOpCreatePreMulSum");
     let p_op = rt::typed_ptr_arg(op, None, 4, true)?;
     let a_op = p_op.addr();
@@ -1023,7 +1023,7 @@ rt::function!(F_pncclRedOpCreatePreMulSum, C_pncclRedOpCreatePreMulSum, c"pncclR
     ["op", "scalar", "datatype", "residence", "comm"],
     |py, [x0, x1, x2, x3, x4]| pncclRedOpCreatePreMulSum(py, &x0, rt::call::extract(x1, "scalar")?, &x2, &x3, rt::call::extract(x4, "comm")?));
 
-fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArg, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::PtrArgMut, datatype: &Bound<'_, PyAny>, residence: &Bound<'_, PyAny>, comm: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRedOpCreatePreMulSum");
     let p_op = rt::typed_ptr_arg(op, None, 4, true)?;
     let a_op = p_op.addr();
@@ -1081,7 +1081,7 @@ rt::function!(F_ncclReduce, C_ncclReduce, c"ncclReduce", "ncclReduce",
     ["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| ncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?));
 
-fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduce");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1105,7 +1105,7 @@ rt::function!(F_pncclReduce, C_pncclReduce, c"pncclReduce", "pncclReduce",
     ["sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| pncclReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "root")?, rt::call::extract(x6, "comm")?, rt::call::extract(x7, "stream")?));
 
-fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduce");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1129,7 +1129,7 @@ rt::function!(F_ncclBcast, C_ncclBcast, c"ncclBcast", "ncclBcast",
     ["buff", "count", "datatype", "root", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| ncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
-fn ncclBcast(py: Python<'_>, buff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBcast");
     let a_buff = buff.addr();
     let a_count = count.0;
@@ -1151,7 +1151,7 @@ rt::function!(F_pncclBcast, C_pncclBcast, c"pncclBcast", "pncclBcast",
     ["buff", "count", "datatype", "root", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| pncclBcast(py, rt::call::extract(x0, "buff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "root")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
-fn pncclBcast(py: Python<'_>, buff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBcast");
     let a_buff = buff.addr();
     let a_count = count.0;
@@ -1173,7 +1173,7 @@ rt::function!(F_ncclBroadcast, C_ncclBroadcast, c"ncclBroadcast", "ncclBroadcast
     ["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| ncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
-fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclBroadcast");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1196,7 +1196,7 @@ rt::function!(F_pncclBroadcast, C_pncclBroadcast, c"pncclBroadcast", "pncclBroad
     ["sendbuff", "recvbuff", "count", "datatype", "root", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| pncclBroadcast(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
-fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclBroadcast");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1219,7 +1219,7 @@ rt::function!(F_ncclAllReduce, C_ncclAllReduce, c"ncclAllReduce", "ncclAllReduce
     ["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| ncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
-fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllReduce");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1242,7 +1242,7 @@ rt::function!(F_pncclAllReduce, C_pncclAllReduce, c"pncclAllReduce", "pncclAllRe
     ["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| pncclAllReduce(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
-fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllReduce");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1265,7 +1265,7 @@ rt::function!(F_ncclAllReduceWithBias, C_ncclAllReduceWithBias, c"ncclAllReduceW
     ["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream", "acc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| ncclAllReduceWithBias(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?, rt::call::extract(x7, "acc")?));
 
-fn ncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg, acc: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg, acc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllReduceWithBias");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1289,7 +1289,7 @@ rt::function!(F_pncclAllReduceWithBias, C_pncclAllReduceWithBias, c"pncclAllRedu
     ["sendbuff", "recvbuff", "count", "datatype", "op", "comm", "stream", "acc"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| pncclAllReduceWithBias(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?, rt::call::extract(x7, "acc")?));
 
-fn pncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg, acc: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg, acc: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllReduceWithBias");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1313,7 +1313,7 @@ rt::function!(F_ncclReduceScatter, C_ncclReduceScatter, c"ncclReduceScatter", "n
     ["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| ncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
-fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclReduceScatter");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1336,7 +1336,7 @@ rt::function!(F_pncclReduceScatter, C_pncclReduceScatter, c"pncclReduceScatter",
     ["sendbuff", "recvbuff", "recvcount", "datatype", "op", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| pncclReduceScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, &x4, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
-fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclReduceScatter");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1359,7 +1359,7 @@ rt::function!(F_ncclAllGather, C_ncclAllGather, c"ncclAllGather", "ncclAllGather
     ["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| ncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
-fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllGather");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1381,7 +1381,7 @@ rt::function!(F_pncclAllGather, C_pncclAllGather, c"pncclAllGather", "pncclAllGa
     ["sendbuff", "recvbuff", "sendcount", "datatype", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| pncclAllGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
-fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllGather");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1447,7 +1447,7 @@ rt::function!(F_ncclRecv, C_ncclRecv, c"ncclRecv", "ncclRecv",
     ["recvbuff", "count", "datatype", "peer", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| ncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
-fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclRecv");
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
@@ -1469,7 +1469,7 @@ rt::function!(F_pncclRecv, C_pncclRecv, c"pncclRecv", "pncclRecv",
     ["recvbuff", "count", "datatype", "peer", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| pncclRecv(py, rt::call::extract(x0, "recvbuff")?, rt::call::extract(x1, "count")?, &x2, rt::call::extract(x3, "peer")?, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
-fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, peer: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclRecv");
     let a_recvbuff = recvbuff.addr();
     let a_count = count.0;
@@ -1491,7 +1491,7 @@ rt::function!(F_ncclGather, C_ncclGather, c"ncclGather", "ncclGather",
     ["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| ncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
-fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclGather");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1514,7 +1514,7 @@ rt::function!(F_pncclGather, C_pncclGather, c"pncclGather", "pncclGather",
     ["sendbuff", "recvbuff", "sendcount", "datatype", "root", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| pncclGather(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "sendcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
-fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sendcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclGather");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1537,7 +1537,7 @@ rt::function!(F_ncclScatter, C_ncclScatter, c"ncclScatter", "ncclScatter",
     ["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| ncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
-fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclScatter");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1560,7 +1560,7 @@ rt::function!(F_pncclScatter, C_pncclScatter, c"pncclScatter", "pncclScatter",
     ["sendbuff", "recvbuff", "recvcount", "datatype", "root", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| pncclScatter(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "recvcount")?, &x3, rt::call::extract(x4, "root")?, rt::call::extract(x5, "comm")?, rt::call::extract(x6, "stream")?));
 
-fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, recvcount: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, root: rt::CInt<i32>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclScatter");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1583,7 +1583,7 @@ rt::function!(F_ncclAllToAll, C_ncclAllToAll, c"ncclAllToAll", "ncclAllToAll",
     ["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| ncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
-fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAll");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1605,7 +1605,7 @@ rt::function!(F_pncclAllToAll, C_pncclAllToAll, c"pncclAllToAll", "pncclAllToAll
     ["sendbuff", "recvbuff", "count", "datatype", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| pncclAllToAll(py, rt::call::extract(x0, "sendbuff")?, rt::call::extract(x1, "recvbuff")?, rt::call::extract(x2, "count")?, &x3, rt::call::extract(x4, "comm")?, rt::call::extract(x5, "stream")?));
 
-fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAll");
     let a_sendbuff = sendbuff.addr();
     let a_recvbuff = recvbuff.addr();
@@ -1627,7 +1627,7 @@ rt::function!(F_ncclAllToAllv, C_ncclAllToAllv, c"ncclAllToAllv", "ncclAllToAllv
     ["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| ncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?));
 
-fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArg, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"ncclAllToAllv");
     let a_sendbuff = sendbuff.addr();
     let p_sendcounts = rt::typed_ptr_arg(sendcounts, None, 8, false)?;
@@ -1656,7 +1656,7 @@ rt::function!(F_pncclAllToAllv, C_pncclAllToAllv, c"pncclAllToAllv", "pncclAllTo
     ["sendbuff", "sendcounts", "sdispls", "recvbuff", "recvcounts", "rdispls", "datatype", "comm", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| pncclAllToAllv(py, rt::call::extract(x0, "sendbuff")?, &x1, &x2, rt::call::extract(x3, "recvbuff")?, &x4, &x5, &x6, rt::call::extract(x7, "comm")?, rt::call::extract(x8, "stream")?));
 
-fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArg, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, PyAny>, sdispls: &Bound<'_, PyAny>, recvbuff: rt::PtrArgMut, recvcounts: &Bound<'_, PyAny>, rdispls: &Bound<'_, PyAny>, datatype: &Bound<'_, PyAny>, comm: rt::PtrArg, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"pncclAllToAllv");
     let a_sendbuff = sendbuff.addr();
     let p_sendcounts = rt::typed_ptr_arg(sendcounts, None, 8, false)?;

@@ -213,7 +213,7 @@ rt::function!(F_rsmi_dev_name_get, C_rsmi_dev_name_get, c"rsmi_dev_name_get", "r
     ["dv_ind", "name", "len"],
     |py, [x0, x1, x2]| rsmi_dev_name_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "len")?));
 
-fn rsmi_dev_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::PtrArg, len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn rsmi_dev_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::PtrArgMut, len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_name_get");
     let a_dv_ind = dv_ind.0;
     let a_name = name.addr();
@@ -232,7 +232,7 @@ rt::function!(F_rsmi_dev_brand_get, C_rsmi_dev_brand_get, c"rsmi_dev_brand_get",
     ["dv_ind", "brand", "len"],
     |py, [x0, x1, x2]| rsmi_dev_brand_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "brand")?, rt::call::extract(x2, "len")?));
 
-fn rsmi_dev_brand_get(py: Python<'_>, dv_ind: rt::CInt<u32>, brand: rt::PtrArg, len: rt::CInt<u32>) -> PyResult<PyObject> {
+fn rsmi_dev_brand_get(py: Python<'_>, dv_ind: rt::CInt<u32>, brand: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_brand_get");
     let a_dv_ind = dv_ind.0;
     let a_brand = brand.addr();
@@ -251,7 +251,7 @@ rt::function!(F_rsmi_dev_vendor_name_get, C_rsmi_dev_vendor_name_get, c"rsmi_dev
     ["dv_ind", "name", "len"],
     |py, [x0, x1, x2]| rsmi_dev_vendor_name_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "len")?));
 
-fn rsmi_dev_vendor_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::PtrArg, len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn rsmi_dev_vendor_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::PtrArgMut, len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_vendor_name_get");
     let a_dv_ind = dv_ind.0;
     let a_name = name.addr();
@@ -270,7 +270,7 @@ rt::function!(F_rsmi_dev_market_name_get, C_rsmi_dev_market_name_get, c"rsmi_dev
     ["dv_ind", "market_name", "len"],
     |py, [x0, x1, x2]| rsmi_dev_market_name_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "market_name")?, rt::call::extract(x2, "len")?));
 
-fn rsmi_dev_market_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, market_name: rt::PtrArg, len: rt::CInt<u32>) -> PyResult<PyObject> {
+fn rsmi_dev_market_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, market_name: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_market_name_get");
     let a_dv_ind = dv_ind.0;
     let a_market_name = market_name.addr();
@@ -289,7 +289,7 @@ rt::function!(F_rsmi_dev_vram_vendor_get, C_rsmi_dev_vram_vendor_get, c"rsmi_dev
     ["dv_ind", "brand", "len"],
     |py, [x0, x1, x2]| rsmi_dev_vram_vendor_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "brand")?, rt::call::extract(x2, "len")?));
 
-fn rsmi_dev_vram_vendor_get(py: Python<'_>, dv_ind: rt::CInt<u32>, brand: rt::PtrArg, len: rt::CInt<u32>) -> PyResult<PyObject> {
+fn rsmi_dev_vram_vendor_get(py: Python<'_>, dv_ind: rt::CInt<u32>, brand: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_vram_vendor_get");
     let a_dv_ind = dv_ind.0;
     let a_brand = brand.addr();
@@ -308,7 +308,7 @@ rt::function!(F_rsmi_dev_serial_number_get, C_rsmi_dev_serial_number_get, c"rsmi
     ["dv_ind", "serial_num", "len"],
     |py, [x0, x1, x2]| rsmi_dev_serial_number_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "serial_num")?, rt::call::extract(x2, "len")?));
 
-fn rsmi_dev_serial_number_get(py: Python<'_>, dv_ind: rt::CInt<u32>, serial_num: rt::PtrArg, len: rt::CInt<u32>) -> PyResult<PyObject> {
+fn rsmi_dev_serial_number_get(py: Python<'_>, dv_ind: rt::CInt<u32>, serial_num: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_serial_number_get");
     let a_dv_ind = dv_ind.0;
     let a_serial_num = serial_num.addr();
@@ -346,7 +346,7 @@ rt::function!(F_rsmi_dev_subsystem_name_get, C_rsmi_dev_subsystem_name_get, c"rs
     ["dv_ind", "name", "len"],
     |py, [x0, x1, x2]| rsmi_dev_subsystem_name_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "name")?, rt::call::extract(x2, "len")?));
 
-fn rsmi_dev_subsystem_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::PtrArg, len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn rsmi_dev_subsystem_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::PtrArgMut, len: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_subsystem_name_get");
     let a_dv_ind = dv_ind.0;
     let a_name = name.addr();
@@ -1476,7 +1476,7 @@ rt::function!(F_rsmi_version_str_get, C_rsmi_version_str_get, c"rsmi_version_str
     ["component", "ver_str", "len"],
     |py, [x0, x1, x2]| rsmi_version_str_get(py, &x0, rt::call::extract(x1, "ver_str")?, rt::call::extract(x2, "len")?));
 
-fn rsmi_version_str_get(py: Python<'_>, component: &Bound<'_, PyAny>, ver_str: rt::PtrArg, len: rt::CInt<u32>) -> PyResult<PyObject> {
+fn rsmi_version_str_get(py: Python<'_>, component: &Bound<'_, PyAny>, ver_str: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_version_str_get");
     let a_component = rt::narrow::<u32>(TYPES.enum_arg(3, component)?)?;
     let a_ver_str = ver_str.addr();
@@ -1495,7 +1495,7 @@ rt::function!(F_rsmi_dev_vbios_version_get, C_rsmi_dev_vbios_version_get, c"rsmi
     ["dv_ind", "vbios", "len"],
     |py, [x0, x1, x2]| rsmi_dev_vbios_version_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "vbios")?, rt::call::extract(x2, "len")?));
 
-fn rsmi_dev_vbios_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>, vbios: rt::PtrArg, len: rt::CInt<u32>) -> PyResult<PyObject> {
+fn rsmi_dev_vbios_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>, vbios: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_vbios_version_get");
     let a_dv_ind = dv_ind.0;
     let a_vbios = vbios.addr();
@@ -1685,7 +1685,7 @@ rt::function!(F_rsmi_counter_control, C_rsmi_counter_control, c"rsmi_counter_con
     ["evt_handle", "cmd", "cmd_args"],
     |py, [x0, x1, x2]| rsmi_counter_control(py, rt::call::extract(x0, "evt_handle")?, &x1, rt::call::extract(x2, "cmd_args")?));
 
-fn rsmi_counter_control(py: Python<'_>, evt_handle: rt::CInt<u64>, cmd: &Bound<'_, PyAny>, cmd_args: rt::PtrArg) -> PyResult<PyObject> {
+fn rsmi_counter_control(py: Python<'_>, evt_handle: rt::CInt<u64>, cmd: &Bound<'_, PyAny>, cmd_args: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_counter_control");
     let a_evt_handle = evt_handle.0;
     let a_cmd = rt::narrow::<u32>(TYPES.enum_arg(6, cmd)?)?;
@@ -1981,7 +1981,7 @@ rt::function!(F_rsmi_dev_compute_partition_get, C_rsmi_dev_compute_partition_get
     ["dv_ind", "compute_partition", "len"],
     |py, [x0, x1, x2]| rsmi_dev_compute_partition_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "compute_partition")?, rt::call::extract(x2, "len")?));
 
-fn rsmi_dev_compute_partition_get(py: Python<'_>, dv_ind: rt::CInt<u32>, compute_partition: rt::PtrArg, len: rt::CInt<u32>) -> PyResult<PyObject> {
+fn rsmi_dev_compute_partition_get(py: Python<'_>, dv_ind: rt::CInt<u32>, compute_partition: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_compute_partition_get");
     let a_dv_ind = dv_ind.0;
     let a_compute_partition = compute_partition.addr();
@@ -2054,7 +2054,7 @@ rt::function!(F_rsmi_dev_memory_partition_get, C_rsmi_dev_memory_partition_get, 
     ["dv_ind", "memory_partition", "len"],
     |py, [x0, x1, x2]| rsmi_dev_memory_partition_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "memory_partition")?, rt::call::extract(x2, "len")?));
 
-fn rsmi_dev_memory_partition_get(py: Python<'_>, dv_ind: rt::CInt<u32>, memory_partition: rt::PtrArg, len: rt::CInt<u32>) -> PyResult<PyObject> {
+fn rsmi_dev_memory_partition_get(py: Python<'_>, dv_ind: rt::CInt<u32>, memory_partition: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_partition_get");
     let a_dv_ind = dv_ind.0;
     let a_memory_partition = memory_partition.addr();
@@ -2073,7 +2073,7 @@ rt::function!(F_rsmi_dev_memory_partition_capabilities_get, C_rsmi_dev_memory_pa
     ["dv_ind", "memory_partition_caps", "len"],
     |py, [x0, x1, x2]| rsmi_dev_memory_partition_capabilities_get(py, rt::call::extract(x0, "dv_ind")?, rt::call::extract(x1, "memory_partition_caps")?, rt::call::extract(x2, "len")?));
 
-fn rsmi_dev_memory_partition_capabilities_get(py: Python<'_>, dv_ind: rt::CInt<u32>, memory_partition_caps: rt::PtrArg, len: rt::CInt<u32>) -> PyResult<PyObject> {
+fn rsmi_dev_memory_partition_capabilities_get(py: Python<'_>, dv_ind: rt::CInt<u32>, memory_partition_caps: rt::PtrArgMut, len: rt::CInt<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"rsmi_dev_memory_partition_capabilities_get");
     let a_dv_ind = dv_ind.0;
     let a_memory_partition_caps = memory_partition_caps.addr();

@@ -1072,6 +1072,7 @@ mod tests {
             usage,
             size_param: None,
             written: false,
+            list: false,
         }
     }
 

@@ -11,7 +11,7 @@
 //! layout, attribute values, direct C calls) stay Python adapters (`cuda/_conventions.py`).
 
 use crate::ir::{AdapterArg, AdapterResult, AliasSet, ApiConventions, Library};
-use crate::names::rust_name;
+use crate::names::{python_name, rust_name};
 use crate::render::model::{ArgType, FfiType, Output, Param, Prep, Var};
 use crate::render::{function_models, FunctionModel};
 use crate::spec::release::SpecFile;
@@ -227,6 +227,7 @@ fn zero_of(ty: &ArgType) -> Option<AdapterValue> {
         | ArgType::Any
         | ArgType::Ptr
         | ArgType::PtrMut
+        | ArgType::PtrWritten
         | ArgType::Bool
         | ArgType::Float { .. } => Some(AdapterValue::Zero { ty: ty.clone() }),
         _ => None,
@@ -290,6 +291,7 @@ fn adapter(
                 return None;
             }
             params.push(Param {
+                py_name: python_name(&p.name),
                 name: name.clone(),
                 ty: ArgType::Any,
                 optional: false,
@@ -299,7 +301,7 @@ fn adapter(
         };
         let ty = &hip.params[j].ty;
         let (ty, optional, value) = if p.kernel_params {
-            if !matches!(ty, ArgType::Ptr | ArgType::PtrMut) {
+            if !matches!(ty, ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten) {
                 return None;
             }
             let fallback = import(imported, false, "cuda._conventions", "_address_of_value");
@@ -315,18 +317,26 @@ fn adapter(
             zero = true;
             let value = AdapterValue::AnyOrZero { name: name.clone() };
             (ArgType::Any, true, value)
-        } else if p.integer && !matches!(ty, ArgType::Ptr | ArgType::PtrMut) {
+        } else if p.integer && !matches!(ty, ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten) {
             return None;
         } else {
             (ty.clone(), false, AdapterValue::Arg { name: name.clone() })
         };
-        params.push(Param { name, ty, optional });
+        params.push(Param {
+            py_name: python_name(&p.name),
+            name,
+            ty,
+            optional,
+        });
         values[j] = Some(value);
     }
     for (j, a) in entry.args.iter().enumerate() {
         if matches!(a, AdapterArg::Zero) {
             let ty = &hip.params[j].ty;
-            zero |= matches!(ty, ArgType::Any | ArgType::Ptr | ArgType::PtrMut);
+            zero |= matches!(
+                ty,
+                ArgType::Any | ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten
+            );
             values[j] = Some(zero_of(ty)?);
         }
     }

@@ -33,9 +33,14 @@ pub fn rust_name(name: &str) -> String {
     }
 }
 
-/// The Python name of a C parameter (`from` is `from_`; Rust's raw `r#type` is `type`).
+/// The Python name of a C parameter: its own, unless it is a Python keyword (`from` is
+/// `from_`). Names only Rust reserves stay (`self`, `Err`, `type`), as in hip-python.
 pub fn python_name(name: &str) -> String {
-    rust_name(name).trim_start_matches("r#").to_string()
+    if PYTHON_KEYWORDS.contains(&name) {
+        format!("{name}_")
+    } else {
+        name.to_string()
+    }
 }
 
 #[cfg(test)]
@@ -49,5 +54,8 @@ mod tests {
         assert_eq!(rust_name("type"), "r#type");
         assert_eq!(python_name("type"), "type");
         assert_eq!(rust_name("self"), "self_");
+        assert_eq!(python_name("self"), "self");
+        assert_eq!(python_name("Err"), "Err");
+        assert_eq!(python_name("from"), "from_");
     }
 }

@@ -486,6 +486,7 @@ impl<'s> Walker<'s> {
                     usage: ir::Usage::In,
                     size_param: None,
                     written: false,
+                    list: false,
                 }
             })
             .collect();
@@ -612,11 +613,21 @@ impl<'s> Walker<'s> {
                 r.aliases.push(std::mem::replace(&mut r.name, api.clone()));
             }
         }
-        // `#define hiprtcJIT_option hipJitOption`: both names name the enum.
+        // `#define hiprtcJIT_option hipJitOption`: both names name the enum. Likewise its
+        // members (`#define HIPRTC_JIT_INPUT_LLVM_BITCODE hipJitInputLLVMBitcode`, HIP 6's
+        // renames of hiprtc's): the old name is an alias member of the same value, so code
+        // written for an earlier release keeps working.
         for e in &mut self.enums {
             if let Some(api) = renames.get(&e.name) {
                 e.aliases.push(api.clone());
             }
+            let old_names: Vec<(String, i64)> = e
+                .members
+                .iter()
+                .filter_map(|(member, value)| Some((renames.get(member)?.clone(), *value)))
+                .filter(|(old, _)| !e.members.iter().any(|(m, _)| m == old))
+                .collect();
+            e.members.extend(old_names);
         }
         let record_renames: HashMap<String, String> = renames
             .iter()

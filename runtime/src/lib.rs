@@ -19,7 +19,7 @@ pub use convert::extra::KernelExtra;
 pub use convert::kernel_params;
 pub use convert::kernel_params::KernelParams;
 pub use convert::number::CInt;
-pub use convert::pointer::{DeviceArray, Pointer, PtrArg, PtrArgMut};
+pub use convert::pointer::{DeviceArray, Pointer, PtrArg, PtrArgMut, PtrArgWritten};
 pub use convert::shared_tuple::shared_tuple;
 pub use convert::strings::{CStrArg, CStrArrayArg};
 pub use load::{platform, platform_reason, HipLoadError, Library, Platform, Symbol};
@@ -80,6 +80,15 @@ pub fn device_array_result(py: Python<'_>, addr: usize, size: u64) -> PyResult<P
         return Ok(py.None());
     }
     DeviceArray::bytes(py, addr, size)
+}
+
+/// Host memory a library returned (`LLVMGetBufferStart`), as an empty byte `DeviceArray` that
+/// `configure(shape=(n,), _force=True)` sizes and `bytes()` reads; None for NULL.
+pub fn host_buffer_result(py: Python<'_>, addr: usize) -> PyResult<PyObject> {
+    if addr == 0 {
+        return Ok(py.None());
+    }
+    DeviceArray::host_bytes(py, addr, 0)
 }
 
 /// Adds the runtime's own classes to a module (`hip._util.types` re-exports them).

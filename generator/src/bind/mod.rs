@@ -15,11 +15,13 @@ pub fn apply(spec: &Spec, lib: &mut Library) -> Result<()> {
     let serialize = compile_all(&spec.serialize)?;
     let destroys = compile_all(&spec.destroys)?;
     let written = compile_all(&spec.written)?;
+    let lists = compile_all(&spec.list_arrays)?;
     for f in &mut lib.functions {
         usage::apply(spec, f)?;
         for p in &mut f.params {
             let target = format!("{}.{}", f.name, p.name);
             p.written = written.iter().any(|r| r.is_match(&target));
+            p.list = lists.iter().any(|r| r.is_match(&target));
         }
         f.keep_gil = keep_gil.iter().any(|r| r.is_match(&f.name));
         f.serialize = serialize.iter().any(|r| r.is_match(&f.name));

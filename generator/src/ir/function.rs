@@ -60,6 +60,9 @@ pub struct Param {
     /// refused there and taken everywhere else.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub written: bool,
+    /// A non-const array of handles that takes a Python list (the spec's `list_arrays`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub list: bool,
 }
 
 /// How a parameter travels between Python and C.

@@ -30,10 +30,14 @@ pub(crate) struct FnCtx<'a> {
     pub(crate) status_idx: Option<usize>,
     /// Value put first in the result of plain-returning functions.
     pub(crate) success_value: Option<i64>,
+    /// Whether it is put first in the result of void functions with outputs too.
+    pub(crate) success_for_void_outputs: bool,
     /// Whether a single result is returned as itself (and none as None), not as a tuple.
     pub(crate) plain_results: bool,
     /// (function regex, the function freeing strings it returns), in spec order.
     pub(crate) owned_strings: &'a [(regex::Regex, String)],
+    /// Functions whose `char *` result is memory, not a string.
+    pub(crate) memory_results: &'a [regex::Regex],
     /// The free functions the rendered functions use.
     pub(crate) frees_used: &'a std::cell::RefCell<BTreeSet<String>>,
 }
@@ -192,6 +196,20 @@ impl FnCtx<'_> {
             raw_outs.push(raw_value(&f.ret).then_some(Var::Ret));
             stub_results.push(stubs::result_type(&f.ret, false));
             returns_doc.push(docstring::describe(&f.ret));
+        } else if self.success_for_void_outputs
+            && f.params
+                .iter()
+                .any(|p| matches!(p.usage, Usage::Out | Usage::OutString))
+        {
+            if let (Some(idx), Some(value)) = (self.status_idx, self.success_value) {
+                outs.push(Output::Success {
+                    ty: self.types.local_ref(idx),
+                    value,
+                });
+                raw_outs.push(None);
+                stub_results.push(status.to_string());
+                returns_doc.push(docstring::success_line(status));
+            }
         }
         for p in &f.params {
             if p.name == "py" || p.name.starts_with("__") {
@@ -288,6 +306,7 @@ impl FnCtx<'_> {
                         holder: "p".into(),
                     });
                     m.params.push(Param {
+                        py_name: crate::names::python_name(&p.name),
                         name: arg,
                         ty: ArgType::Any,
                         optional: false,
@@ -308,6 +327,7 @@ impl FnCtx<'_> {
                         holder: "p".into(),
                     });
                     m.params.push(Param {
+                        py_name: crate::names::python_name(&p.name),
                         name: arg,
                         ty: ArgType::Any,
                         optional: false,
@@ -315,7 +335,7 @@ impl FnCtx<'_> {
                 }
                 Usage::ByRef | Usage::Pointer => {
                     m.stub_params.push(stubs::param(&p.name, &p.ty, p.usage));
-                    let ty = self.pointer_param(&p.ty, p.written, &arg, &c, &mut m.prep)?;
+                    let ty = self.pointer_param(&p.ty, p.written, p.list, &arg, &c, &mut m.prep)?;
                     // A struct or handle pointer (`hipArray_t` of HIP 5, `hiprtcProgram *`):
                     // the Python object is at hand (`ArgType::Any`) to be marked.
                     if f.destroys && m.call_args.is_empty() && matches!(ty, ArgType::Any) {
@@ -326,6 +346,7 @@ impl FnCtx<'_> {
                         });
                     }
                     m.params.push(Param {
+                        py_name: crate::names::python_name(&p.name),
                         name: arg,
                         ty,
                         optional: false,
@@ -335,6 +356,7 @@ impl FnCtx<'_> {
                     m.stub_params.push(stubs::param(&p.name, &p.ty, usage));
                     let (ty, value) = self.in_param(&p.ty, usage, &arg, mirrors)?;
                     m.params.push(Param {
+                        py_name: crate::names::python_name(&p.name),
                         name: arg,
                         ty,
                         optional: false,
@@ -444,6 +466,7 @@ impl FnCtx<'_> {
         &self,
         ty: &CType,
         written: bool,
+        list: bool,
         arg: &str,
         c: &str,
         prep: &mut Vec<Prep>,
@@ -473,7 +496,8 @@ impl FnCtx<'_> {
                     c: c.clone(),
                     arg,
                     ty: self.types.get(name)?,
-                    writable,
+                    // A list the spec allows passes as a temporary array (C only reads it).
+                    writable: writable && !list,
                 });
                 holder(prep, c, "h");
                 Ok(ArgType::Any)
@@ -503,10 +527,10 @@ impl FnCtx<'_> {
                 // does (`hiprtcGetBitcode(prog, bytes(n))`), unless the spec says C writes
                 // there (`written`: hipMemcpy's dst).
                 address(prep, c, arg);
-                Ok(if writable && written {
-                    ArgType::PtrMut
-                } else {
-                    ArgType::Ptr
+                Ok(match (writable, written) {
+                    (false, _) => ArgType::Ptr,
+                    (true, false) => ArgType::PtrMut,
+                    (true, true) => ArgType::PtrWritten,
                 })
             }
         }
@@ -525,6 +549,12 @@ impl FnCtx<'_> {
             CType::Handle { name } => Conversion::Instance {
                 ty: self.types.get(name)?,
             },
+            CType::Pointer { pointee, .. }
+                if pointee.is_char()
+                    && self.memory_results.iter().any(|r| r.is_match(function)) =>
+            {
+                Conversion::HostBuffer
+            }
             CType::Pointer { pointee, is_const } if pointee.is_char() => {
                 // A non-const `char *` of a function the spec's `owned_strings` names is handed
                 // over: copied, then given back to the library's free function.

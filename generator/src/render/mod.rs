@@ -187,8 +187,12 @@ struct Parts<'a> {
     status_idx: Option<usize>,
     /// Value put first in the result of plain-returning functions.
     success_value: Option<i64>,
+    /// Whether it is put first in the result of void functions with outputs too.
+    success_for_void_outputs: bool,
     /// (function regex, the function freeing strings it returns), in spec order.
     owned_strings: Vec<(regex::Regex, String)>,
+    /// Functions whose `char *` result is memory, not a string.
+    memory_results: Vec<regex::Regex>,
 }
 
 impl Parts<'_> {
@@ -204,8 +208,10 @@ impl Parts<'_> {
             status: spec.status.as_ref().map(|s| s.enum_name.as_str()),
             status_idx: self.status_idx,
             success_value: self.success_value,
+            success_for_void_outputs: self.success_for_void_outputs,
             plain_results: spec.plain_results,
             owned_strings: &self.owned_strings,
+            memory_results: &self.memory_results,
             frees_used,
         }
     }
@@ -251,7 +257,10 @@ fn parts<'a>(
             let e = lib
                 .enums
                 .iter()
-                .find(|e| Some(&e.name) == status.map(|s| &s.enum_name))
+                .find(|e| {
+                    status
+                        .is_some_and(|s| e.name == s.enum_name || e.aliases.contains(&s.enum_name))
+                })
                 .context("status enum not found")?;
             Some(
                 e.members
@@ -280,7 +289,9 @@ fn parts<'a>(
         records,
         status_idx,
         success_value,
+        success_for_void_outputs: status.is_some_and(|s| s.success_for_void_outputs),
         owned_strings,
+        memory_results: crate::spec::compile_all(&spec.memory_results)?,
     })
 }
 
@@ -354,7 +365,7 @@ fn module_model(
             ConstValue::Str(s) => str_constants.push((c.name.clone(), s.clone())),
         }
     }
-    let foreign = foreign_types(lib, types)?;
+    let foreign = foreign_types(lib, &spec.reexport_types, types)?;
     let stub = stub_model(lib, spec, types, import_modules, imports, &foreign)?;
     let model = ModuleModel {
         name: lib.name.clone(),
@@ -384,7 +395,12 @@ fn module_model(
         functions,
         int_constants,
         str_constants,
-        pointer_aliases: lib.pointer_aliases.clone(),
+        pointer_aliases: lib
+            .pointer_aliases
+            .iter()
+            .chain(&spec.pointer_classes)
+            .cloned()
+            .collect(),
         foreign,
         stub,
     };
@@ -483,8 +499,13 @@ fn version_check(lib: &Library, spec: &Spec) -> Result<Option<VersionCheckModel>
     }))
 }
 
-/// Imported types named in this library's functions and fields, sorted by name.
-fn foreign_types(lib: &Library, types: &TypeIndex) -> Result<Vec<ForeignModel>> {
+/// Imported types named in this library's functions and fields, and those the spec re-exports
+/// (`reexport`), sorted by name.
+fn foreign_types(
+    lib: &Library,
+    reexport: &[String],
+    types: &TypeIndex,
+) -> Result<Vec<ForeignModel>> {
     /// Adds the named types inside `ty`.
     fn collect(ty: &CType, out: &mut std::collections::BTreeSet<String>) {
         match ty {
@@ -496,7 +517,7 @@ fn foreign_types(lib: &Library, types: &TypeIndex) -> Result<Vec<ForeignModel>> 
             _ => {}
         }
     }
-    let mut names = std::collections::BTreeSet::new();
+    let mut names: std::collections::BTreeSet<String> = reexport.iter().cloned().collect();
     for f in &lib.functions {
         collect(&f.ret, &mut names);
         for p in &f.params {

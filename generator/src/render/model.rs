@@ -87,15 +87,19 @@ pub(crate) enum ArgType {
     Any,
     /// `rt::PtrArg`: anything pointer-like.
     Ptr,
-    /// `rt::PtrArgMut`: anything pointer-like and writable.
+    /// `rt::PtrArgMut`: anything pointer-like, which C may write through.
     PtrMut,
+    /// `rt::PtrArgWritten`: anything pointer-like and writable (the spec's `written`).
+    PtrWritten,
 }
 
 /// A Python parameter of a generated function.
 #[derive(Serialize, Clone, Debug)]
 pub(crate) struct Param {
-    /// Rust identifier (also the Python name, less any `r#`).
+    /// Rust identifier.
     pub(crate) name: String,
+    /// Python name (the C name, unless it is a Python keyword).
+    pub(crate) py_name: String,
     pub(crate) ty: ArgType,
     /// Whether None stands for a default (`Option<...>`).
     pub(crate) optional: bool,
@@ -216,6 +220,8 @@ pub(crate) enum Conversion {
     DeviceArray {
         size: String,
     },
+    /// Host memory of a size the caller learns elsewhere (`LLVMGetBufferStart`).
+    HostBuffer,
     Pointer,
     /// A struct returned by value.
     RecordCopy {

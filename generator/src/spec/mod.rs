@@ -97,6 +97,12 @@ pub struct Spec {
     /// (its users pass `bytes(n)` to `hiprtcGetBitcode` and images to `hiprtcLinkAddData`).
     #[serde(default)]
     pub written: Vec<String>,
+    /// Non-const arrays of handles (`function.param` regexes) that take a Python list, as
+    /// rocm-llvm-python's do (`LLVMFunctionType(ret, [i32, i32], 2, 0)`): the list passes as a
+    /// temporary C array. Elsewhere a list is refused where C may write into the array, since
+    /// what C wrote would be lost.
+    #[serde(default)]
+    pub list_arrays: Vec<String>,
     /// Usage of non-const pointers to numbers, enums and pointers (`out` unless said
     /// otherwise): the math libraries take them as caller-provided buffers (`float *result`,
     /// `int *info`, batched `void *A[]`).
@@ -110,6 +116,21 @@ pub struct Spec {
     /// parameters) the caller must free, and with what; the first entry that matches wins.
     #[serde(default)]
     pub owned_strings: Vec<OwnedStrings>,
+    /// Imported types this module re-exports although none of its functions or fields use
+    /// them, as hip-python does (`hipsparse.hipError_t`, `hiprand.uint4`).
+    #[serde(default)]
+    pub reexport_types: Vec<String>,
+    /// Names bound to `Pointer` beyond the header's `void *` typedefs: typedefs the IR does
+    /// not model, such as arrays, which hip-python exposes as pointer classes
+    /// (`hiprandDirectionVectors32_t`, `unsigned int[32]`).
+    #[serde(default)]
+    pub pointer_classes: Vec<String>,
+    /// Functions (regexes) whose `char *` result points at memory, not at a NUL-terminated
+    /// string (`LLVMGetBufferStart`): returned as a host-memory `DeviceArray` the caller sizes
+    /// with `configure(shape=(n,), _force=True)` and reads with `bytes()`, as rocm-llvm-python
+    /// returns an `NDBuffer`.
+    #[serde(default)]
+    pub memory_results: Vec<String>,
     /// Return a single result as itself, and no result as None, instead of a tuple, as
     /// rocm-llvm-python's LLVM modules do (`LLVMInt32Type()` is the type).
     #[serde(default)]
@@ -272,6 +293,11 @@ pub struct StatusSpec {
     /// (`hipGetErrorString` returns `(hipSuccess, text)`), as hip-python does.
     #[serde(default)]
     pub success_for_plain_returns: Option<String>,
+    /// Whether a function returning nothing but outputs puts that member first too
+    /// (`amd_comgr_get_version` returns `(AMD_COMGR_STATUS_SUCCESS, major, minor)`), as
+    /// rocm-llvm-python does.
+    #[serde(default)]
+    pub success_for_void_outputs: bool,
 }
 
 /// Include and exclude regexes; an empty include list includes everything.

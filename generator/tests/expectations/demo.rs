@@ -443,7 +443,7 @@ rt::function!(F_demoLaunchExtra, C_demoLaunchExtra, c"demoLaunchExtra", "demoLau
     ["extra", "args", "out"],
     |py, [x0, x1, x2]| demoLaunchExtra(py, rt::call::extract(x0, "extra")?, rt::call::extract(x1, "args")?, rt::call::extract(x2, "out")?));
 
-fn demoLaunchExtra(py: Python<'_>, extra: rt::KernelExtra, args: rt::PtrArg, out: rt::PtrArgMut) -> PyResult<PyObject> {
+fn demoLaunchExtra(py: Python<'_>, extra: rt::KernelExtra, args: rt::PtrArg, out: rt::PtrArgWritten) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoLaunchExtra");
     let a_extra = extra.addr();
     let a_args = args.addr();

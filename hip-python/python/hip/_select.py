@@ -159,7 +159,9 @@ def _load() -> tuple[types.ModuleType, dict | None, str | None]:
     with _LOCK:
         if _state is not None:
             return _state
-        placeholders = {name: m for name, m in sys.modules.items() if isinstance(m, Placeholder)}
+        # By their own names: a placeholder may be in sys.modules under an alias too
+        # (`rocm.bindings.hip` is `hip.hip`), and is filled once.
+        placeholders = {m.__name__: m for m in list(sys.modules.values()) if isinstance(m, Placeholder)}
         try:
             entry, why = choose()
             error = None

@@ -3,7 +3,6 @@ its version, and how many of the modules' symbols it exports. Exit status 1 when
 of the build cannot be loaded."""
 
 import argparse
-import ctypes
 import os
 import platform
 import sys
@@ -20,9 +19,8 @@ def _version(library):
         if library == "amd_comgr":
             from rocm.amd_comgr import amd_comgr
 
-            major, minor = ctypes.c_size_t(), ctypes.c_size_t()
-            amd_comgr.amd_comgr_get_version(ctypes.byref(major), ctypes.byref(minor))
-            return f"amd_comgr_get_version: interface {major.value}.{minor.value}"
+            _, major, minor = amd_comgr.amd_comgr_get_version()
+            return f"amd_comgr_get_version: interface {major}.{minor}"
         if library == "LLVM":
             from rocm.llvm.c import core
 

@@ -11,7 +11,7 @@
 
 use crate::convert::extra::KernelExtra;
 use crate::convert::number::{int_arg, is_int_like, CInt};
-use crate::convert::pointer::{not_pointer_like, PtrArg, PtrArgMut};
+use crate::convert::pointer::{not_pointer_like, PtrArg, PtrArgMut, PtrArgWritten};
 use crate::convert::strings::{CStrArg, CStrArrayArg};
 use pyo3::exceptions::PyTypeError;
 use pyo3::impl_::extract_argument::{FunctionDescription, NoVarargs, NoVarkeywords};
@@ -144,14 +144,21 @@ from_arg_by_extract!(bool, f32, f64, CStrArg, CStrArrayArg, KernelExtra);
 impl<'py> FromArg<'py> for PtrArg {
     #[inline]
     fn from_arg(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Self> {
-        pointer_arg(obj, name, false)
+        pointer_arg(obj, name, false, false)
     }
 }
 
 impl<'py> FromArg<'py> for PtrArgMut {
     #[inline]
     fn from_arg(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Self> {
-        pointer_arg(obj, name, true).map(PtrArgMut)
+        pointer_arg(obj, name, true, false).map(PtrArgMut)
+    }
+}
+
+impl<'py> FromArg<'py> for PtrArgWritten {
+    #[inline]
+    fn from_arg(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Self> {
+        pointer_arg(obj, name, true, true).map(PtrArgWritten)
     }
 }
 
@@ -173,9 +180,15 @@ fn exact_int<T: TryFrom<i64>>(obj: &Bound<'_, PyAny>) -> Option<T> {
 }
 
 /// A pointer argument; nothing pointer-like is a TypeError built here, naming `name`.
+/// `may_write`: C may write through it; `need_writable`: read-only buffers are refused.
 #[inline]
-fn pointer_arg(obj: &Bound<'_, PyAny>, name: &str, writable: bool) -> PyResult<PtrArg> {
-    match PtrArg::try_convert(obj, writable) {
+fn pointer_arg(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    may_write: bool,
+    need_writable: bool,
+) -> PyResult<PtrArg> {
+    match PtrArg::try_convert_as(obj, may_write, need_writable) {
         Ok(Some(arg)) => Ok(arg),
         Ok(None) => Err(not_pointer_like(obj, Some(name))),
         Err(e) => Err(argument_error(obj.py(), name, e)),

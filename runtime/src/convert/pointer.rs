@@ -234,15 +234,29 @@ pub struct DeviceArray {
     typestr: String,
     /// Whether consumers may only read.
     read_only: bool,
+    /// Whether the memory is the host's, which `bytes()` may read (memory a library returns,
+    /// such as `LLVMGetBufferStart`'s); a device allocation is never read by the host.
+    host: bool,
 }
 
 impl DeviceArray {
     /// A byte array of `size` bytes at `addr`.
     pub fn bytes(py: Python<'_>, addr: usize, size: u64) -> PyResult<PyObject> {
+        Self::at(py, addr, size, false)
+    }
+
+    /// A byte array of `size` bytes of host memory at `addr`, which `bytes()` reads.
+    pub fn host_bytes(py: Python<'_>, addr: usize, size: u64) -> PyResult<PyObject> {
+        Self::at(py, addr, size, true)
+    }
+
+    /// A byte array at `addr`.
+    fn at(py: Python<'_>, addr: usize, size: u64, host: bool) -> PyResult<PyObject> {
         let init = PyClassInitializer::from(Pointer::at(addr)).add_subclass(DeviceArray {
             shape: vec![size as usize],
             typestr: "|u1".into(),
             read_only: false,
+            host,
         });
         Ok(Bound::new(py, init)?.into_any().unbind())
     }
@@ -309,6 +323,7 @@ impl DeviceArray {
                 shape,
                 typestr,
                 read_only: false,
+                host: false,
             }),
         )
     }
@@ -372,9 +387,9 @@ impl DeviceArray {
         subscript: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
-        let (shape, typestr, read_only) = {
+        let (shape, typestr, read_only, host) = {
             let me = slf.borrow();
-            (me.shape.clone(), me.typestr.clone(), me.read_only)
+            (me.shape.clone(), me.typestr.clone(), me.read_only, me.host)
         };
         let itemsize = typestr_itemsize(&typestr)?;
         let mut subs: Vec<Bound<'py, PyAny>> = if let Ok(t) = subscript.downcast::<PyTuple>() {
@@ -445,8 +460,34 @@ impl DeviceArray {
                     shape: result,
                     typestr,
                     read_only,
+                    host,
                 });
         Ok(Bound::new(py, init)?.into_any())
+    }
+
+    /// The bytes of host memory the array covers (rocm-llvm-python's
+    /// `bytes(LLVMGetBufferStart(buf).configure(_force=True, shape=(n,)))`). Device memory
+    /// is refused: the host cannot read it (copy it with hipMemcpy first).
+    fn __bytes__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
+        let me = slf.borrow();
+        if !me.host {
+            return Err(PyTypeError::new_err(
+                "bytes() of device memory: copy it to the host with hipMemcpy first",
+            ));
+        }
+        let len = me.shape.iter().product::<usize>() * typestr_itemsize(&me.typestr)?;
+        let addr = slf.as_super().get().addr();
+        if addr == 0 && len > 0 {
+            return Err(PyValueError::new_err("bytes() of a NULL pointer"));
+        }
+        let data: &[u8] = if len == 0 {
+            &[]
+        } else {
+            // SAFETY: host memory the library returned, `len` bytes long as the caller
+            // configured it (AMD's NDBuffer trusts the same shape).
+            unsafe { std::slice::from_raw_parts(addr as *const u8, len) }
+        };
+        Ok(pyo3::types::PyBytes::new(slf.py(), data))
     }
 
     /// Changes the shape and element type, keeping the address; returns self.
@@ -599,6 +640,18 @@ impl PtrArg {
     /// `convert`, with None where `obj` is nothing pointer-like (no error built: a failing
     /// argument builds its message once, naming the argument).
     pub fn try_convert(obj: &Bound<'_, PyAny>, writable: bool) -> PyResult<Option<PtrArg>> {
+        PtrArg::try_convert_as(obj, writable, writable)
+    }
+
+    /// `try_convert`, telling apart a pointer C may write through (`may_write`: a
+    /// `createRef()` owner then stands for what C writes) from one whose buffers must be
+    /// writable (`need_writable`: read-only buffers refused).
+    pub(crate) fn try_convert_as(
+        obj: &Bound<'_, PyAny>,
+        may_write: bool,
+        need_writable: bool,
+    ) -> PyResult<Option<PtrArg>> {
+        let writable = need_writable;
         let plain = |addr| Ok(Some(PtrArg { addr, _guard: None }));
         if obj.is_exact_instance_of::<PyInt>() {
             // An address given as a plain int (`ctypes.addressof(params)`): one call into the
@@ -618,7 +671,7 @@ impl PtrArg {
         if let Some(p) = as_pointer(obj) {
             let p = p.get();
             life::check(obj, p)?;
-            if writable && p.owner.is_some() {
+            if may_write && p.owner.is_some() {
                 life::may_be_rewritten(obj, p);
             }
             return plain(p.addr());
@@ -747,16 +800,38 @@ impl<'py> FromPyObject<'py> for PtrArg {
     }
 }
 
-/// A pointer argument the C function writes through: exported buffers must be writable.
+/// A pointer argument the C function may write through (a non-const `void *`): read-only
+/// buffers are taken, as hip-python takes them (`hiprtcGetBitcode(prog, bytes(n))`).
 pub struct PtrArgMut(pub PtrArg);
 
 impl<'py> FromPyObject<'py> for PtrArgMut {
     fn extract_bound(obj: &Bound<'py, PyAny>) -> PyResult<Self> {
-        PtrArg::convert(obj, true).map(PtrArgMut)
+        match PtrArg::try_convert_as(obj, true, false)? {
+            Some(arg) => Ok(PtrArgMut(arg)),
+            None => Err(not_pointer_like(obj, None)),
+        }
     }
 }
 
 impl PtrArgMut {
+    /// The address passed to C.
+    #[inline]
+    pub fn addr(&self) -> usize {
+        self.0.addr
+    }
+}
+
+/// A pointer argument the spec says C writes through (`written`: hipMemcpy's `dst`):
+/// exported buffers must be writable, a `bytes` is a TypeError.
+pub struct PtrArgWritten(pub PtrArg);
+
+impl<'py> FromPyObject<'py> for PtrArgWritten {
+    fn extract_bound(obj: &Bound<'py, PyAny>) -> PyResult<Self> {
+        PtrArg::convert(obj, true).map(PtrArgWritten)
+    }
+}
+
+impl PtrArgWritten {
     /// The address passed to C.
     #[inline]
     pub fn addr(&self) -> usize {

@@ -526,6 +526,16 @@ impl TypeRegistry {
             },
         )?;
         module.add("__dir__", dir)?;
+        // `from module import *` brings the classes too, as in hip-python and
+        // rocm-llvm-python (`from rocm.llvm.c.targetmachine import *` gives
+        // LLVMCodeGenOptLevel): their names are listed, the classes made when imported.
+        if let Ok(all) = module.getattr(pyo3::intern!(py, "__all__")) {
+            if let Ok(all) = all.downcast::<PyList>() {
+                for n in self.all_names().chain(foreign.iter().map(|f| f.0)) {
+                    all.append(n)?;
+                }
+            }
+        }
         Ok(())
     }
 }

@@ -10,6 +10,7 @@ from typing_extensions import Buffer, TypeAlias
 
 from hip._native import DeviceArray, Pointer, Struct
 from hip.hip import ihipStream_t as ihipStream_t
+from hip.hip import uint4 as uint4
 
 class _CudaArrayInterface(Protocol):
     @property
@@ -38,6 +39,8 @@ def _symbol_address(name: str) -> int: ...
 HIPRAND_VERSION: int
 HIPRAND_DEFAULT_MAX_BLOCK_SIZE: int
 HIPRAND_DEFAULT_MIN_WARPS_PER_EU: int
+hiprandDirectionVectors32_t = Pointer
+hiprandDirectionVectors64_t = Pointer
 
 class rocrand_status(enum.IntEnum):
     """rocRAND function call status type"""

@@ -786,6 +786,9 @@ class hipLaunchAttributeID(enum.IntEnum):
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributePriority = 8
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributeCooperative = 2
+    hipKernelNodeAttributePriority = 8
 hipKernelNodeAttrID = hipLaunchAttributeID
 
 class hipGraphExecUpdateResult(enum.IntEnum):

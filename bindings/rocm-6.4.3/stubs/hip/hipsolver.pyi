@@ -71,6 +71,9 @@ class hipblasOperation_t(enum.IntEnum):
     HIPBLAS_OP_N = 111
     HIPBLAS_OP_T = 112
     HIPBLAS_OP_C = 113
+    HIPSOLVER_OP_N = 111
+    HIPSOLVER_OP_T = 112
+    HIPSOLVER_OP_C = 113
 hipsolverOperation_t = hipblasOperation_t
 
 class hipblasFillMode_t(enum.IntEnum):
@@ -78,6 +81,8 @@ class hipblasFillMode_t(enum.IntEnum):
     HIPBLAS_FILL_MODE_UPPER = 121
     HIPBLAS_FILL_MODE_LOWER = 122
     HIPBLAS_FILL_MODE_FULL = 123
+    HIPSOLVER_FILL_MODE_UPPER = 121
+    HIPSOLVER_FILL_MODE_LOWER = 122
 hipsolverFillMode_t = hipblasFillMode_t
 
 class hipblasDiagType_t(enum.IntEnum):
@@ -90,6 +95,8 @@ class hipblasSideMode_t(enum.IntEnum):
     HIPBLAS_SIDE_LEFT = 141
     HIPBLAS_SIDE_RIGHT = 142
     HIPBLAS_SIDE_BOTH = 143
+    HIPSOLVER_SIDE_LEFT = 141
+    HIPSOLVER_SIDE_RIGHT = 142
 hipsolverSideMode_t = hipblasSideMode_t
 
 class hipsolverEigMode_t(enum.IntEnum):

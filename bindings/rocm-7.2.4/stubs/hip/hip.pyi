@@ -854,6 +854,12 @@ class hipLaunchAttributeID(enum.IntEnum):
     hipLaunchAttributeMemSyncDomainMap = 9
     hipLaunchAttributeMemSyncDomain = 10
     hipLaunchAttributeMax = 11
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipDrvLaunchAttributeCooperative = 2
+    hipStreamAttributeSynchronizationPolicy = 3
+    hipKernelNodeAttributePriority = 8
+    hipStreamAttributeMemSyncDomainMap = 9
+    hipStreamAttributeMemSyncDomain = 10
 hipDrvLaunchAttributeID = hipLaunchAttributeID
 
 class hipGraphExecUpdateResult(enum.IntEnum):

@@ -12,6 +12,7 @@ from hip._native import DeviceArray, Pointer, Struct
 from hip.hip import double2 as double2
 from hip.hip import float2 as float2
 from hip.hip import hipDataType as hipDataType
+from hip.hip import hipError_t as hipError_t
 from hip.hip import ihipStream_t as ihipStream_t
 
 class _CudaArrayInterface(Protocol):

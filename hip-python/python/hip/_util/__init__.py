@@ -7,7 +7,7 @@ first access.
 
 def __getattr__(name):
     if name == "types":
-        from hip._util import types
+        import importlib
 
-        return types
+        return importlib.import_module("hip._util.types")
     raise AttributeError(f"module 'hip._util' has no attribute {name!r}")

@@ -34,7 +34,10 @@ def candidates() -> list:
         found.append(os.environ[ENV_VAR])
     roots = [os.environ.get("ROCM_PATH"), os.environ.get("ROCM_HOME"), "/opt/rocm"]
     found += [str(Path(r) / "llvm/lib/libclang.so") for r in roots if r]
-    system = glob.glob("/usr/lib/llvm-*/lib/libclang.so*")
+    # `libclang.so` comes with the -dev package; the library itself is libclang-<N>.so.1.
+    system = glob.glob("/usr/lib/llvm-*/lib/libclang.so*") + glob.glob(
+        "/usr/lib/llvm-*/lib/libclang-[0-9]*.so*"
+    )
     found += sorted(system, key=_version_key, reverse=True)
     return found
 
@@ -44,7 +47,7 @@ def _get_filename(config, _original=_cindex.Config.get_filename):
     exists; LibclangError naming them all if none does."""
     if _cindex.Config.library_file or _cindex.Config.library_path:
         return _original(config)
-    tried = candidates()
+    tried = _cindex.candidates()  # the module's, which a program (or a test) may replace
     for path in tried:
         if os.path.exists(path):
             return path

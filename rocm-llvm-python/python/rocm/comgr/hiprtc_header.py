@@ -97,7 +97,8 @@ def _candidates():
 
 
 def _read_library(library):
-    """The header text a loaded library exports, or None if it lacks the symbols."""
+    """(header text, address of its first byte) of a loaded library; None if it lacks the
+    symbols. The address names the file the system loader chose (dladdr)."""
     try:
         size = ctypes.c_size_t.in_dll(library, HEADER_SIZE_SYMBOL).value
         # The symbol is the array itself, not a pointer to it: take its address.

@@ -1783,6 +1783,9 @@ class CUjit_option_enum(enum.IntEnum):
 HIP_PYTHON_CUjit_option_enum_HALLUCINATE: bool
 
 class CUkernelNodeAttrID(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE = 2
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
     CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5
@@ -1801,27 +1804,45 @@ class CUkernelNodeAttrID(enum.IntEnum):
     CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6
     CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE = 18
     CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributeCooperative = 2
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeCooperative = 2
     cudaLaunchAttributePriority = 8
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributeCooperative = 2
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributePriority = 8
 HIP_PYTHON_CUkernelNodeAttrID_HALLUCINATE: bool
 
 class CUkernelNodeAttrID_enum(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE = 2
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2
     CU_LAUNCH_ATTRIBUTE_PRIORITY = 8
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributeCooperative = 2
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeCooperative = 2
     cudaLaunchAttributePriority = 8
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributeCooperative = 2
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributePriority = 8
 HIP_PYTHON_CUkernelNodeAttrID_enum_HALLUCINATE: bool
 
 class CUlaunchAttributeID(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE = 2
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
     CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5
@@ -1840,21 +1861,36 @@ class CUlaunchAttributeID(enum.IntEnum):
     CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6
     CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE = 18
     CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributeCooperative = 2
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeCooperative = 2
     cudaLaunchAttributePriority = 8
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributeCooperative = 2
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributePriority = 8
 HIP_PYTHON_CUlaunchAttributeID_HALLUCINATE: bool
 
 class CUlaunchAttributeID_enum(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE = 2
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2
     CU_LAUNCH_ATTRIBUTE_PRIORITY = 8
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributeCooperative = 2
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeCooperative = 2
     cudaLaunchAttributePriority = 8
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributeCooperative = 2
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributePriority = 8
@@ -4930,21 +4966,36 @@ class cudaKernelFunctionType(enum.IntEnum):
 HIP_PYTHON_cudaKernelFunctionType_HALLUCINATE: bool
 
 class cudaKernelNodeAttrID(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE = 2
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2
     CU_LAUNCH_ATTRIBUTE_PRIORITY = 8
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributeCooperative = 2
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeCooperative = 2
     cudaLaunchAttributePriority = 8
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributeCooperative = 2
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributePriority = 8
 HIP_PYTHON_cudaKernelNodeAttrID_HALLUCINATE: bool
 
 class cudaLaunchAttributeID(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE = 2
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2
     CU_LAUNCH_ATTRIBUTE_PRIORITY = 8
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributeCooperative = 2
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeClusterDimension = 4
     cudaLaunchAttributeClusterSchedulingPolicyPreference = 5
@@ -4963,6 +5014,9 @@ class cudaLaunchAttributeID(enum.IntEnum):
     cudaLaunchAttributeProgrammaticStreamSerialization = 6
     cudaLaunchAttributeSharedMemoryMode = 18
     cudaLaunchAttributeSynchronizationPolicy = 3
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributeCooperative = 2
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributePriority = 8

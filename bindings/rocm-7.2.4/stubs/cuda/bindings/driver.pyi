@@ -2227,6 +2227,8 @@ class CUkernelNodeAttrID(enum.IntEnum):
 HIP_PYTHON_CUkernelNodeAttrID_HALLUCINATE: bool
 
 class CUlaunchAttributeID(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
     CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5
@@ -2251,6 +2253,8 @@ class CUlaunchAttributeID(enum.IntEnum):
     CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9
     CU_STREAM_ATTRIBUTE_PRIORITY = 8
     CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeCooperative = 2
     cudaLaunchAttributeMemSyncDomain = 10
@@ -2262,6 +2266,9 @@ class CUlaunchAttributeID(enum.IntEnum):
     cudaStreamAttributeMemSyncDomainMap = 9
     cudaStreamAttributePriority = 8
     cudaStreamAttributeSynchronizationPolicy = 3
+    hipDrvLaunchAttributeCooperative = 2
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributeMax = 11
@@ -2269,9 +2276,14 @@ class CUlaunchAttributeID(enum.IntEnum):
     hipLaunchAttributeMemSyncDomainMap = 9
     hipLaunchAttributePriority = 8
     hipLaunchAttributeSynchronizationPolicy = 3
+    hipStreamAttributeMemSyncDomain = 10
+    hipStreamAttributeMemSyncDomainMap = 9
+    hipStreamAttributeSynchronizationPolicy = 3
 HIP_PYTHON_CUlaunchAttributeID_HALLUCINATE: bool
 
 class CUlaunchAttributeID_enum(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2
     CU_LAUNCH_ATTRIBUTE_MAX = 11
@@ -2284,6 +2296,8 @@ class CUlaunchAttributeID_enum(enum.IntEnum):
     CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9
     CU_STREAM_ATTRIBUTE_PRIORITY = 8
     CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeCooperative = 2
     cudaLaunchAttributeMemSyncDomain = 10
@@ -2295,6 +2309,9 @@ class CUlaunchAttributeID_enum(enum.IntEnum):
     cudaStreamAttributeMemSyncDomainMap = 9
     cudaStreamAttributePriority = 8
     cudaStreamAttributeSynchronizationPolicy = 3
+    hipDrvLaunchAttributeCooperative = 2
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributeMax = 11
@@ -2302,6 +2319,9 @@ class CUlaunchAttributeID_enum(enum.IntEnum):
     hipLaunchAttributeMemSyncDomainMap = 9
     hipLaunchAttributePriority = 8
     hipLaunchAttributeSynchronizationPolicy = 3
+    hipStreamAttributeMemSyncDomain = 10
+    hipStreamAttributeMemSyncDomainMap = 9
+    hipStreamAttributeSynchronizationPolicy = 3
 HIP_PYTHON_CUlaunchAttributeID_enum_HALLUCINATE: bool
 
 class CUlaunchAttributePortableClusterMode(enum.IntEnum):
@@ -3455,6 +3475,8 @@ class CUstreamAtomicReductionOpType(enum.IntEnum):
 HIP_PYTHON_CUstreamAtomicReductionOpType_HALLUCINATE: bool
 
 class CUstreamAttrID(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
     CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5
@@ -3479,6 +3501,8 @@ class CUstreamAttrID(enum.IntEnum):
     CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9
     CU_STREAM_ATTRIBUTE_PRIORITY = 8
     CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeCooperative = 2
     cudaLaunchAttributeMemSyncDomain = 10
@@ -3490,6 +3514,9 @@ class CUstreamAttrID(enum.IntEnum):
     cudaStreamAttributeMemSyncDomainMap = 9
     cudaStreamAttributePriority = 8
     cudaStreamAttributeSynchronizationPolicy = 3
+    hipDrvLaunchAttributeCooperative = 2
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributeMax = 11
@@ -3497,9 +3524,14 @@ class CUstreamAttrID(enum.IntEnum):
     hipLaunchAttributeMemSyncDomainMap = 9
     hipLaunchAttributePriority = 8
     hipLaunchAttributeSynchronizationPolicy = 3
+    hipStreamAttributeMemSyncDomain = 10
+    hipStreamAttributeMemSyncDomainMap = 9
+    hipStreamAttributeSynchronizationPolicy = 3
 HIP_PYTHON_CUstreamAttrID_HALLUCINATE: bool
 
 class CUstreamAttrID_enum(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2
     CU_LAUNCH_ATTRIBUTE_MAX = 11
@@ -3512,6 +3544,8 @@ class CUstreamAttrID_enum(enum.IntEnum):
     CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9
     CU_STREAM_ATTRIBUTE_PRIORITY = 8
     CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeCooperative = 2
     cudaLaunchAttributeMemSyncDomain = 10
@@ -3523,6 +3557,9 @@ class CUstreamAttrID_enum(enum.IntEnum):
     cudaStreamAttributeMemSyncDomainMap = 9
     cudaStreamAttributePriority = 8
     cudaStreamAttributeSynchronizationPolicy = 3
+    hipDrvLaunchAttributeCooperative = 2
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributeMax = 11
@@ -3530,6 +3567,9 @@ class CUstreamAttrID_enum(enum.IntEnum):
     hipLaunchAttributeMemSyncDomainMap = 9
     hipLaunchAttributePriority = 8
     hipLaunchAttributeSynchronizationPolicy = 3
+    hipStreamAttributeMemSyncDomain = 10
+    hipStreamAttributeMemSyncDomainMap = 9
+    hipStreamAttributeSynchronizationPolicy = 3
 HIP_PYTHON_CUstreamAttrID_enum_HALLUCINATE: bool
 
 class CUstreamBatchMemOpType(enum.IntEnum):
@@ -5582,6 +5622,8 @@ class cudaJitOption(enum.IntEnum):
 HIP_PYTHON_cudaJitOption_HALLUCINATE: bool
 
 class cudaLaunchAttributeID(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2
     CU_LAUNCH_ATTRIBUTE_MAX = 11
@@ -5594,6 +5636,8 @@ class cudaLaunchAttributeID(enum.IntEnum):
     CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9
     CU_STREAM_ATTRIBUTE_PRIORITY = 8
     CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeClusterDimension = 4
     cudaLaunchAttributeClusterSchedulingPolicyPreference = 5
@@ -5617,6 +5661,9 @@ class cudaLaunchAttributeID(enum.IntEnum):
     cudaStreamAttributeMemSyncDomainMap = 9
     cudaStreamAttributePriority = 8
     cudaStreamAttributeSynchronizationPolicy = 3
+    hipDrvLaunchAttributeCooperative = 2
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributeMax = 11
@@ -5624,6 +5671,9 @@ class cudaLaunchAttributeID(enum.IntEnum):
     hipLaunchAttributeMemSyncDomainMap = 9
     hipLaunchAttributePriority = 8
     hipLaunchAttributeSynchronizationPolicy = 3
+    hipStreamAttributeMemSyncDomain = 10
+    hipStreamAttributeMemSyncDomainMap = 9
+    hipStreamAttributeSynchronizationPolicy = 3
 HIP_PYTHON_cudaLaunchAttributeID_HALLUCINATE: bool
 
 class cudaLaunchMemSyncDomain(enum.IntEnum):
@@ -5974,6 +6024,8 @@ class cudaSharedMemConfig(enum.IntEnum):
 HIP_PYTHON_cudaSharedMemConfig_HALLUCINATE: bool
 
 class cudaStreamAttrID(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2
     CU_LAUNCH_ATTRIBUTE_MAX = 11
@@ -5986,6 +6038,8 @@ class cudaStreamAttrID(enum.IntEnum):
     CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9
     CU_STREAM_ATTRIBUTE_PRIORITY = 8
     CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeCooperative = 2
     cudaLaunchAttributeMemSyncDomain = 10
@@ -5997,6 +6051,9 @@ class cudaStreamAttrID(enum.IntEnum):
     cudaStreamAttributeMemSyncDomainMap = 9
     cudaStreamAttributePriority = 8
     cudaStreamAttributeSynchronizationPolicy = 3
+    hipDrvLaunchAttributeCooperative = 2
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributeMax = 11
@@ -6004,6 +6061,9 @@ class cudaStreamAttrID(enum.IntEnum):
     hipLaunchAttributeMemSyncDomainMap = 9
     hipLaunchAttributePriority = 8
     hipLaunchAttributeSynchronizationPolicy = 3
+    hipStreamAttributeMemSyncDomain = 10
+    hipStreamAttributeMemSyncDomainMap = 9
+    hipStreamAttributeSynchronizationPolicy = 3
 HIP_PYTHON_cudaStreamAttrID_HALLUCINATE: bool
 
 class cudaStreamCaptureMode(enum.IntEnum):

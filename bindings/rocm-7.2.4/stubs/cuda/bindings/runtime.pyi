@@ -1795,6 +1795,8 @@ class CUjit_option_enum(enum.IntEnum):
 HIP_PYTHON_CUjit_option_enum_HALLUCINATE: bool
 
 class CUlaunchAttributeID(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
     CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5
@@ -1819,6 +1821,8 @@ class CUlaunchAttributeID(enum.IntEnum):
     CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9
     CU_STREAM_ATTRIBUTE_PRIORITY = 8
     CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeCooperative = 2
     cudaLaunchAttributeMemSyncDomain = 10
@@ -1830,6 +1834,9 @@ class CUlaunchAttributeID(enum.IntEnum):
     cudaStreamAttributeMemSyncDomainMap = 9
     cudaStreamAttributePriority = 8
     cudaStreamAttributeSynchronizationPolicy = 3
+    hipDrvLaunchAttributeCooperative = 2
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributeMax = 11
@@ -1837,9 +1844,14 @@ class CUlaunchAttributeID(enum.IntEnum):
     hipLaunchAttributeMemSyncDomainMap = 9
     hipLaunchAttributePriority = 8
     hipLaunchAttributeSynchronizationPolicy = 3
+    hipStreamAttributeMemSyncDomain = 10
+    hipStreamAttributeMemSyncDomainMap = 9
+    hipStreamAttributeSynchronizationPolicy = 3
 HIP_PYTHON_CUlaunchAttributeID_HALLUCINATE: bool
 
 class CUlaunchAttributeID_enum(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2
     CU_LAUNCH_ATTRIBUTE_MAX = 11
@@ -1852,6 +1864,8 @@ class CUlaunchAttributeID_enum(enum.IntEnum):
     CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9
     CU_STREAM_ATTRIBUTE_PRIORITY = 8
     CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeCooperative = 2
     cudaLaunchAttributeMemSyncDomain = 10
@@ -1863,6 +1877,9 @@ class CUlaunchAttributeID_enum(enum.IntEnum):
     cudaStreamAttributeMemSyncDomainMap = 9
     cudaStreamAttributePriority = 8
     cudaStreamAttributeSynchronizationPolicy = 3
+    hipDrvLaunchAttributeCooperative = 2
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributeMax = 11
@@ -1870,6 +1887,9 @@ class CUlaunchAttributeID_enum(enum.IntEnum):
     hipLaunchAttributeMemSyncDomainMap = 9
     hipLaunchAttributePriority = 8
     hipLaunchAttributeSynchronizationPolicy = 3
+    hipStreamAttributeMemSyncDomain = 10
+    hipStreamAttributeMemSyncDomainMap = 9
+    hipStreamAttributeSynchronizationPolicy = 3
 HIP_PYTHON_CUlaunchAttributeID_enum_HALLUCINATE: bool
 
 class CUlaunchMemSyncDomain(enum.IntEnum):
@@ -2929,6 +2949,8 @@ class CUsharedconfig_enum(enum.IntEnum):
 HIP_PYTHON_CUsharedconfig_enum_HALLUCINATE: bool
 
 class CUstreamAttrID(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
     CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5
@@ -2953,6 +2975,8 @@ class CUstreamAttrID(enum.IntEnum):
     CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9
     CU_STREAM_ATTRIBUTE_PRIORITY = 8
     CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeCooperative = 2
     cudaLaunchAttributeMemSyncDomain = 10
@@ -2964,6 +2988,9 @@ class CUstreamAttrID(enum.IntEnum):
     cudaStreamAttributeMemSyncDomainMap = 9
     cudaStreamAttributePriority = 8
     cudaStreamAttributeSynchronizationPolicy = 3
+    hipDrvLaunchAttributeCooperative = 2
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributeMax = 11
@@ -2971,9 +2998,14 @@ class CUstreamAttrID(enum.IntEnum):
     hipLaunchAttributeMemSyncDomainMap = 9
     hipLaunchAttributePriority = 8
     hipLaunchAttributeSynchronizationPolicy = 3
+    hipStreamAttributeMemSyncDomain = 10
+    hipStreamAttributeMemSyncDomainMap = 9
+    hipStreamAttributeSynchronizationPolicy = 3
 HIP_PYTHON_CUstreamAttrID_HALLUCINATE: bool
 
 class CUstreamAttrID_enum(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2
     CU_LAUNCH_ATTRIBUTE_MAX = 11
@@ -2986,6 +3018,8 @@ class CUstreamAttrID_enum(enum.IntEnum):
     CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9
     CU_STREAM_ATTRIBUTE_PRIORITY = 8
     CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeCooperative = 2
     cudaLaunchAttributeMemSyncDomain = 10
@@ -2997,6 +3031,9 @@ class CUstreamAttrID_enum(enum.IntEnum):
     cudaStreamAttributeMemSyncDomainMap = 9
     cudaStreamAttributePriority = 8
     cudaStreamAttributeSynchronizationPolicy = 3
+    hipDrvLaunchAttributeCooperative = 2
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributeMax = 11
@@ -3004,6 +3041,9 @@ class CUstreamAttrID_enum(enum.IntEnum):
     hipLaunchAttributeMemSyncDomainMap = 9
     hipLaunchAttributePriority = 8
     hipLaunchAttributeSynchronizationPolicy = 3
+    hipStreamAttributeMemSyncDomain = 10
+    hipStreamAttributeMemSyncDomainMap = 9
+    hipStreamAttributeSynchronizationPolicy = 3
 HIP_PYTHON_CUstreamAttrID_enum_HALLUCINATE: bool
 
 class CUstreamBatchMemOpType(enum.IntEnum):
@@ -5247,6 +5287,8 @@ class cudaKernelFunctionType(enum.IntEnum):
 HIP_PYTHON_cudaKernelFunctionType_HALLUCINATE: bool
 
 class cudaLaunchAttributeID(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2
     CU_LAUNCH_ATTRIBUTE_MAX = 11
@@ -5259,6 +5301,8 @@ class cudaLaunchAttributeID(enum.IntEnum):
     CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9
     CU_STREAM_ATTRIBUTE_PRIORITY = 8
     CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeClusterDimension = 4
     cudaLaunchAttributeClusterSchedulingPolicyPreference = 5
@@ -5282,6 +5326,9 @@ class cudaLaunchAttributeID(enum.IntEnum):
     cudaStreamAttributeMemSyncDomainMap = 9
     cudaStreamAttributePriority = 8
     cudaStreamAttributeSynchronizationPolicy = 3
+    hipDrvLaunchAttributeCooperative = 2
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributeMax = 11
@@ -5289,6 +5336,9 @@ class cudaLaunchAttributeID(enum.IntEnum):
     hipLaunchAttributeMemSyncDomainMap = 9
     hipLaunchAttributePriority = 8
     hipLaunchAttributeSynchronizationPolicy = 3
+    hipStreamAttributeMemSyncDomain = 10
+    hipStreamAttributeMemSyncDomainMap = 9
+    hipStreamAttributeSynchronizationPolicy = 3
 HIP_PYTHON_cudaLaunchAttributeID_HALLUCINATE: bool
 
 class cudaLaunchAttributePortableClusterMode(enum.IntEnum):
@@ -5664,6 +5714,8 @@ class cudaSharedMemoryMode(enum.IntEnum):
 HIP_PYTHON_cudaSharedMemoryMode_HALLUCINATE: bool
 
 class cudaStreamAttrID(enum.IntEnum):
+    CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
+    CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8
     CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
     CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2
     CU_LAUNCH_ATTRIBUTE_MAX = 11
@@ -5676,6 +5728,8 @@ class cudaStreamAttrID(enum.IntEnum):
     CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9
     CU_STREAM_ATTRIBUTE_PRIORITY = 8
     CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3
+    cudaKernelNodeAttributeAccessPolicyWindow = 1
+    cudaKernelNodeAttributePriority = 8
     cudaLaunchAttributeAccessPolicyWindow = 1
     cudaLaunchAttributeCooperative = 2
     cudaLaunchAttributeMemSyncDomain = 10
@@ -5687,6 +5741,9 @@ class cudaStreamAttrID(enum.IntEnum):
     cudaStreamAttributeMemSyncDomainMap = 9
     cudaStreamAttributePriority = 8
     cudaStreamAttributeSynchronizationPolicy = 3
+    hipDrvLaunchAttributeCooperative = 2
+    hipKernelNodeAttributeAccessPolicyWindow = 1
+    hipKernelNodeAttributePriority = 8
     hipLaunchAttributeAccessPolicyWindow = 1
     hipLaunchAttributeCooperative = 2
     hipLaunchAttributeMax = 11
@@ -5694,6 +5751,9 @@ class cudaStreamAttrID(enum.IntEnum):
     hipLaunchAttributeMemSyncDomainMap = 9
     hipLaunchAttributePriority = 8
     hipLaunchAttributeSynchronizationPolicy = 3
+    hipStreamAttributeMemSyncDomain = 10
+    hipStreamAttributeMemSyncDomainMap = 9
+    hipStreamAttributeSynchronizationPolicy = 3
 HIP_PYTHON_cudaStreamAttrID_HALLUCINATE: bool
 
 class cudaStreamCaptureMode(enum.IntEnum):

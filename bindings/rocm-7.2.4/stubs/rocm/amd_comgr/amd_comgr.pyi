@@ -9,6 +9,7 @@ from _ctypes import _CData
 from typing_extensions import Buffer, TypeAlias
 
 from rocm._native import DeviceArray, Pointer, Struct
+from rocm.comgr import comgr as _comgr
 
 class _CudaArrayInterface(Protocol):
     @property
@@ -25,6 +26,7 @@ _CString: TypeAlias = str | bytes | _PointerLike
 _CStringArray: TypeAlias = Sequence[str | bytes] | _PointerLike
 _KernelExtra: TypeAlias = Sequence[Any] | _PointerLike
 
+ext = _comgr
 __rocm_release__: str
 __version__: str
 
@@ -221,7 +223,7 @@ def amd_comgr_status_string(status: amd_comgr_status_s | int) -> tuple[amd_comgr
         status [in]: Status code.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         status_string: bytes
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
@@ -229,14 +231,15 @@ def amd_comgr_status_string(status: amd_comgr_status_s | int) -> tuple[amd_comgr
         status is an invalid status code, or status_string is NULL.
     """
 
-def amd_comgr_get_version() -> tuple[int, int]:
+def amd_comgr_get_version() -> tuple[amd_comgr_status_s, int, int]:
     """Get the version of the code object manager interface
     supported.
 
     An interface is backwards compatible with an implementation with an
     equal major version, and a greater than or equal minor version.
 
-    Returns: a tuple of 2 item(s):
+    Returns: a tuple of 3 item(s):
+        amd_comgr_status_s: always success
         major: int
         minor: int
     """
@@ -250,7 +253,7 @@ def amd_comgr_get_isa_count() -> tuple[amd_comgr_status_s, int]:
     inspection.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         count: int
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
@@ -269,7 +272,7 @@ def amd_comgr_get_isa_name(index: SupportsIndex) -> tuple[amd_comgr_status_s, by
             first isa name is index 0.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         isa_name: bytes
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
@@ -293,7 +296,7 @@ def amd_comgr_get_isa_metadata(isa_name: _CString) -> tuple[amd_comgr_status_s, 
         isa_name [in]: The isa name to query.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         metadata: amd_comgr_metadata_node_s
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
@@ -311,7 +314,7 @@ def amd_comgr_create_data(kind: amd_comgr_data_kind_s | int) -> tuple[amd_comgr_
         kind [in]: The kind of data the object is intended to hold.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         data: amd_comgr_data_s
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
@@ -336,7 +339,7 @@ def amd_comgr_release_data(data: amd_comgr_data_s) -> tuple[amd_comgr_status_s]:
         data [in]: The data object to release.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -353,7 +356,7 @@ def amd_comgr_get_data_kind(data: amd_comgr_data_s) -> tuple[amd_comgr_status_s,
         data [in]: The data object to query.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         kind: amd_comgr_data_kind_s
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
@@ -381,7 +384,7 @@ def amd_comgr_set_data(data: amd_comgr_data_s, size: SupportsIndex, bytes: _CStr
             copied into the data object and can be freed after the call.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -413,7 +416,7 @@ def amd_comgr_set_data_from_file_slice(data: amd_comgr_data_s, file_descriptor: 
         size [in]: Size in bytes of the slice.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The operation is successful.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is an invalid or
         the map operation failed.
@@ -437,7 +440,7 @@ def amd_comgr_set_data_name(data: amd_comgr_data_s, name: _CString) -> tuple[amd
             string.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -461,7 +464,7 @@ def amd_comgr_get_data(data: amd_comgr_data_s, size: _PointerLike, bytes: _Point
             required to copy the data).
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -483,7 +486,7 @@ def amd_comgr_get_data_name(data: amd_comgr_data_s, size: _PointerLike, name: _P
             (useful in order to find the size of buffer required to copy the name).
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -507,7 +510,7 @@ def amd_comgr_get_data_isa_name(data: amd_comgr_data_s, size: _PointerLike, isa_
             required to copy the isa name).
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -533,7 +536,7 @@ def amd_comgr_create_symbolizer_info(code_object: amd_comgr_data_s, print_symbol
             the callback returns.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         symbolizer_info: amd_comgr_symbolizer_info_s
         ::AMD_COMGR_STATUS_SUCCESS The function has been executed
         successfully.
@@ -550,7 +553,7 @@ def amd_comgr_destroy_symbolizer_info(symbolizer_info: amd_comgr_symbolizer_info
         symbolizer_info [in]: A handle to symbolizer info object to destroy.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS on successful execution.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT if @p
         symbolizer_info is invalid.
@@ -584,7 +587,7 @@ def amd_comgr_symbolize(symbolizer_info: amd_comgr_symbolizer_info_s, address: S
             callback as described for symbolizer_info argument.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -598,7 +601,7 @@ def amd_comgr_get_data_metadata(data: amd_comgr_data_s) -> tuple[amd_comgr_statu
         data [in]: The data object to query.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         metadata: amd_comgr_metadata_node_s
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
@@ -616,7 +619,7 @@ def amd_comgr_destroy_metadata(metadata: amd_comgr_metadata_node_s) -> tuple[amd
         metadata [in]: A metadata handle to destroy.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has been executed
         successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT metadata is an invalid
@@ -629,7 +632,7 @@ def amd_comgr_create_data_set() -> tuple[amd_comgr_status_s, amd_comgr_data_set_
     """Create a data set object.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         data_set: amd_comgr_data_set_s
         ::AMD_COMGR_STATUS_SUCCESS The function has been executed
         successfully.
@@ -648,7 +651,7 @@ def amd_comgr_destroy_data_set(data_set: amd_comgr_data_set_s) -> tuple[amd_comg
         data_set [in]: A handle to the data set object to destroy.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has been executed
         successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is an invalid
@@ -669,7 +672,7 @@ def amd_comgr_data_set_add(data_set: amd_comgr_data_set_s, data: amd_comgr_data_
             that data objects are added is preserved.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has been executed
         successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is an invalid
@@ -690,7 +693,7 @@ def amd_comgr_data_set_remove(data_set: amd_comgr_data_set_s, data_kind: amd_com
             AMD_COMGR_DATA_KIND_UNDEF is specified then all data objects are removed.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has been executed
         successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is an invalid
@@ -708,7 +711,7 @@ def amd_comgr_action_data_count(data_set: amd_comgr_data_set_s, data_kind: amd_c
         data_kind [in]: The data kind of the data objects to be counted.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         count: int
         ::AMD_COMGR_STATUS_SUCCESS The function has been executed
         successfully.
@@ -733,7 +736,7 @@ def amd_comgr_action_data_get_data(data_set: amd_comgr_data_set_s, data_kind: am
             the order that they were added to the data set object.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         data: amd_comgr_data_s
         ::AMD_COMGR_STATUS_SUCCESS The function has been executed
         successfully.
@@ -749,7 +752,7 @@ def amd_comgr_create_action_info() -> tuple[amd_comgr_status_s, amd_comgr_action
     """Create an action info object.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         action_info: amd_comgr_action_info_s
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
@@ -766,7 +769,7 @@ def amd_comgr_destroy_action_info(action_info: amd_comgr_action_info_s) -> tuple
         action_info [in]: A handle to the action info object to destroy.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -791,7 +794,7 @@ def amd_comgr_action_info_set_isa_name(action_info: amd_comgr_action_info_s, isa
             https://llvm.org/docs/AMDGPUUsage.html#code-object-target-identification
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -817,7 +820,7 @@ def amd_comgr_action_info_get_isa_name(action_info: amd_comgr_action_info_s, siz
             to copy the name).
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -841,7 +844,7 @@ def amd_comgr_action_info_set_language(action_info: amd_comgr_action_info_s, lan
             AMD_COMGR_LANGUAGE_NONE then the language is cleared.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -860,7 +863,7 @@ def amd_comgr_action_info_get_language(action_info: amd_comgr_action_info_s, lan
             AMD_COMGR_LANGUAGE_NONE if not defined,
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -887,7 +890,7 @@ def amd_comgr_action_info_set_option_list(action_info: amd_comgr_action_info_s, 
         count [in]: The number of null terminated strings in options.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has been executed
         successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT action_info is an
@@ -906,7 +909,7 @@ def amd_comgr_action_info_get_option_list_count(action_info: amd_comgr_action_in
         action_info [in]: The action info object to query.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         count: int
         ::AMD_COMGR_STATUS_SUCCESS The function has been executed
         successfully.
@@ -939,7 +942,7 @@ def amd_comgr_action_info_get_option_list_item(action_info: amd_comgr_action_inf
             buffer required to copy the option string).
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has been executed
         successfully.
         ::AMD_COMGR_STATUS_ERROR The options of action_info were never
@@ -967,7 +970,7 @@ def amd_comgr_action_info_set_bundle_entry_ids(action_info: amd_comgr_action_inf
         count
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -988,7 +991,7 @@ def amd_comgr_action_info_get_bundle_entry_id_count(action_info: amd_comgr_actio
             amd_comgr_get_bundle_entry_id() call.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -1012,7 +1015,7 @@ def amd_comgr_action_info_get_bundle_entry_id(action_info: amd_comgr_action_info
             to find the size of the buffer requried to copy the bundle_entry_id string).
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -1045,7 +1048,7 @@ def amd_comgr_action_info_set_vfs(action_info: amd_comgr_action_info_s, should_u
             use the VFS.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -1065,7 +1068,7 @@ def amd_comgr_action_info_set_device_lib_linking(action_info: amd_comgr_action_i
             link the device libraries.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -1087,7 +1090,7 @@ def amd_comgr_action_info_set_working_directory_path(action_info: amd_comgr_acti
             directory is cleared.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -1113,7 +1116,7 @@ def amd_comgr_action_info_get_working_directory_path(action_info: amd_comgr_acti
             directory path).
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -1131,7 +1134,7 @@ def amd_comgr_action_info_set_logging(action_info: amd_comgr_action_info_s, logg
         logging [in]: Whether logging should be enabled or disable.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -1146,7 +1149,7 @@ def amd_comgr_action_info_get_logging(action_info: amd_comgr_action_info_s, logg
         logging [out]: Whether logging is enabled.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -1170,7 +1173,7 @@ def amd_comgr_do_action(kind: amd_comgr_action_kind_s | int, info: amd_comgr_act
             the action which then adds all data objects produced by the action.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR An error was
@@ -1191,7 +1194,7 @@ def amd_comgr_get_metadata_kind(metadata: amd_comgr_metadata_node_s) -> tuple[am
         metadata [in]: The metadata node to query.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         kind: amd_comgr_metadata_kind_s
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
@@ -1216,7 +1219,7 @@ def amd_comgr_get_metadata_string(metadata: amd_comgr_metadata_node_s, size: _Po
             to copy the string).
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p
@@ -1233,7 +1236,7 @@ def amd_comgr_get_metadata_map_size(metadata: amd_comgr_metadata_node_s) -> tupl
         metadata [in]: The metadata node to query.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         size: int
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
@@ -1261,7 +1264,7 @@ def amd_comgr_iterate_map_metadata(metadata: amd_comgr_metadata_node_s, callback
             callback. Allows context to be passed into the call back function.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR An error was
@@ -1282,7 +1285,7 @@ def amd_comgr_metadata_lookup(metadata: amd_comgr_metadata_node_s, key: _CString
         key [in]: A null terminated string that is the key to lookup.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         value: amd_comgr_metadata_node_s
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
@@ -1303,7 +1306,7 @@ def amd_comgr_get_metadata_list_size(metadata: amd_comgr_metadata_node_s) -> tup
         metadata [in]: The metadata node to query.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         size: int
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
@@ -1323,7 +1326,7 @@ def amd_comgr_index_list_metadata(metadata: amd_comgr_metadata_node_s, index: Su
             is index 0.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         value: amd_comgr_metadata_node_s
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
@@ -1352,7 +1355,7 @@ def amd_comgr_iterate_symbols(data: amd_comgr_data_s, callback: _PointerLike, us
             callback. Allows context to be passed into the call back function.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR An error was
@@ -1377,7 +1380,7 @@ def amd_comgr_symbol_lookup(data: amd_comgr_data_s, name: _CString, symbol: amd_
         symbol [out]: The symbol with the name.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR The machine code object has no symbol
@@ -1401,7 +1404,7 @@ def amd_comgr_symbol_get_info(symbol: amd_comgr_symbol_s, attribute: amd_comgr_s
             type of value returned is specified by amd_comgr_symbol_info_t.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has
         been executed successfully.
         ::AMD_COMGR_STATUS_ERROR The symbol does not have the requested @p
@@ -1437,7 +1440,7 @@ def amd_comgr_create_disassembly_info(isa_name: _CString, read_memory_callback: 
             produced by @c print_instruction_callback.
 
     Returns: a tuple of 2 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         disassembly_info: amd_comgr_disassembly_info_s
         ::AMD_COMGR_STATUS_SUCCESS The disassembly info object was created.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT isa_name is NULL or
@@ -1455,7 +1458,7 @@ def amd_comgr_destroy_disassembly_info(disassembly_info: amd_comgr_disassembly_i
             destroy.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The disassembly info object was
         destroyed.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT disassembly_info is an
@@ -1477,7 +1480,7 @@ def amd_comgr_disassemble_instruction(disassembly_info: amd_comgr_disassembly_in
             instruction, or consumed while failing to decode an invalid instruction.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The disassembly was successful.
         ::AMD_COMGR_STATUS_ERROR The disassembly failed.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT disassembly_info is
@@ -1501,7 +1504,7 @@ def amd_comgr_demangle_symbol_name(mangled_symbol_name: amd_comgr_data_s, demang
             name in case of successful completion. The handle must be released using
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT mangled_symbol_name is
         an invalid data object or not of kind AMD_COMGR_DATA_KIND_BYTES or
@@ -1520,7 +1523,7 @@ def amd_comgr_populate_mangled_names(data: amd_comgr_data_s, count: _PointerLike
             amd_comgr_get_mangled_name() call.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is
         an invalid data object or not of kind AMD_COMGR_DATA_KIND_EXECUTABLE or
@@ -1548,7 +1551,7 @@ def amd_comgr_get_mangled_name(data: amd_comgr_data_s, index: SupportsIndex, siz
             to find the size of the buffer requried to copy the mangled_name string).
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.
         ::AMD_COMGR_STATUS_ERROR data has not been used to
         populate a set of mangled names, or index is greater than the count of
@@ -1570,7 +1573,7 @@ def amd_comgr_populate_name_expression_map(data: amd_comgr_data_s, count: _Point
             amd_comgr_map_name_expression_to_symbol_name() call.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.
         ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is
         an invalid data object or not of kind AMD_COMGR_DATA_KIND_EXECUTABLE or
@@ -1602,7 +1605,7 @@ def amd_comgr_map_name_expression_to_symbol_name(data: amd_comgr_data_s, size: _
             symbol_name string).
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.
         ::AMD_COMGR_STATUS_ERROR data object is not valid (NULL or not of
         type bitcode or code object)
@@ -1628,7 +1631,7 @@ def amd_comgr_lookup_code_object(data: amd_comgr_data_s, info_list: code_object_
         info_list_size
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has been executed
         successfully.
         ::AMD_COMGR_STATUS_ERROR The code object bundle header is incorrect
@@ -1662,7 +1665,7 @@ def amd_comgr_map_elf_virtual_address_to_code_object_offset(data: amd_comgr_data
             above.
 
     Returns: a tuple of 1 item(s):
-        amd_comgr_status_s
+        amd_comgr_status_s: status
         ::AMD_COMGR_STATUS_SUCCESS The function has been executed
         successfully.
         ::AMD_COMGR_STATUS_ERROR The provided code object has an invalid

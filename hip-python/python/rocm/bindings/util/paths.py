@@ -54,7 +54,10 @@ def _rocm_sdk(shortname: str):
 def _system_clang():
     """libclang of the system's newest LLVM installation (Debian's `/usr/lib/llvm-<N>`)."""
     for folder in sorted(glob.glob("/usr/lib/llvm-*/lib"), key=_version_key, reverse=True):
-        found = _versioned(Path(folder), "libclang.so")
+        # `libclang.so` comes with the -dev package; the library itself is libclang-<N>.so.1.
+        found = _versioned(Path(folder), "libclang.so") or next(
+            iter(sorted(Path(folder).glob("libclang-[0-9]*.so*"))), None
+        )
         if found:
             return found
     return None
@@ -83,7 +86,10 @@ def get_clang_resource_dir(libclang_file=None):
     version if there are several; None if there is none."""
     if libclang_file is None:
         libclang_file = os.fsdecode(get_library_path("clang"))
-    folders = [Path(os.fsdecode(libclang_file)).resolve().parent / "clang"]
+    # Beside the file as named (Debian's /usr/lib/llvm-15/lib/libclang.so links elsewhere),
+    # then beside the file it links to.
+    named = Path(os.fsdecode(libclang_file))
+    folders = [named.parent / "clang", named.resolve().parent / "clang"]
     folders += [root / "llvm/lib/clang" for root in _rocm_roots()]
     for folder in folders:
         versions = sorted(glob.glob(str(folder / "*")), key=_version_key)

@@ -74,45 +74,45 @@ def llvm_blake3_version() -> bytes:
         bytes
     """
 
-def llvm_blake3_hasher_init(self_: llvm_blake3_hasher | _PointerLike) -> None:
+def llvm_blake3_hasher_init(self: llvm_blake3_hasher | _PointerLike) -> None:
     """Args:
         self
     """
 
-def llvm_blake3_hasher_init_keyed(self_: llvm_blake3_hasher | _PointerLike, key: _PointerLike) -> None:
+def llvm_blake3_hasher_init_keyed(self: llvm_blake3_hasher | _PointerLike, key: _PointerLike) -> None:
     """Args:
         self
         key
     """
 
-def llvm_blake3_hasher_init_derive_key(self_: llvm_blake3_hasher | _PointerLike, context: _CString) -> None:
+def llvm_blake3_hasher_init_derive_key(self: llvm_blake3_hasher | _PointerLike, context: _CString) -> None:
     """Args:
         self
         context
     """
 
-def llvm_blake3_hasher_init_derive_key_raw(self_: llvm_blake3_hasher | _PointerLike, context: _PointerLike, context_len: SupportsIndex) -> None:
+def llvm_blake3_hasher_init_derive_key_raw(self: llvm_blake3_hasher | _PointerLike, context: _PointerLike, context_len: SupportsIndex) -> None:
     """Args:
         self
         context
         context_len
     """
 
-def llvm_blake3_hasher_update(self_: llvm_blake3_hasher | _PointerLike, input: _PointerLike, input_len: SupportsIndex) -> None:
+def llvm_blake3_hasher_update(self: llvm_blake3_hasher | _PointerLike, input: _PointerLike, input_len: SupportsIndex) -> None:
     """Args:
         self
         input
         input_len
     """
 
-def llvm_blake3_hasher_finalize(self_: llvm_blake3_hasher | _PointerLike, out: _PointerLike, out_len: SupportsIndex) -> None:
+def llvm_blake3_hasher_finalize(self: llvm_blake3_hasher | _PointerLike, out: _PointerLike, out_len: SupportsIndex) -> None:
     """Args:
         self
         out
         out_len
     """
 
-def llvm_blake3_hasher_finalize_seek(self_: llvm_blake3_hasher | _PointerLike, seek: SupportsIndex, out: _PointerLike, out_len: SupportsIndex) -> None:
+def llvm_blake3_hasher_finalize_seek(self: llvm_blake3_hasher | _PointerLike, seek: SupportsIndex, out: _PointerLike, out_len: SupportsIndex) -> None:
     """Args:
         self
         seek
@@ -120,7 +120,7 @@ def llvm_blake3_hasher_finalize_seek(self_: llvm_blake3_hasher | _PointerLike, s
         out_len
     """
 
-def llvm_blake3_hasher_reset(self_: llvm_blake3_hasher | _PointerLike) -> None:
+def llvm_blake3_hasher_reset(self: llvm_blake3_hasher | _PointerLike) -> None:
     """Args:
         self
     """

@@ -903,7 +903,7 @@ def LLVMOrcCreateCustomCAPIDefinitionGenerator(F: LLVMOrcCAPIDefinitionGenerator
         LLVMOrcOpaqueDefinitionGenerator
     """
 
-def LLVMOrcLookupStateContinueLookup(S: LLVMOrcOpaqueLookupState | _PointerLike, Err_: LLVMOpaqueError | _PointerLike) -> None:
+def LLVMOrcLookupStateContinueLookup(S: LLVMOrcOpaqueLookupState | _PointerLike, Err: LLVMOpaqueError | _PointerLike) -> None:
     """Continue a lookup that was suspended in a generator (see
     LLVMOrcCAPIDefinitionGeneratorTryToGenerateFunction).
 

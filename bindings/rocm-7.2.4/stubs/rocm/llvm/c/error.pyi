@@ -40,7 +40,7 @@ LLVMErrorTypeId = Pointer
 class LLVMOpaqueError(Pointer): ...
 LLVMErrorRef = LLVMOpaqueError
 
-def LLVMGetErrorTypeId(Err_: LLVMOpaqueError | _PointerLike) -> Pointer:
+def LLVMGetErrorTypeId(Err: LLVMOpaqueError | _PointerLike) -> Pointer:
     """Returns the type id for the given error instance, which must be a failure
     value (i.e. non-null).
 
@@ -51,7 +51,7 @@ def LLVMGetErrorTypeId(Err_: LLVMOpaqueError | _PointerLike) -> Pointer:
         Pointer
     """
 
-def LLVMConsumeError(Err_: LLVMOpaqueError | _PointerLike) -> None:
+def LLVMConsumeError(Err: LLVMOpaqueError | _PointerLike) -> None:
     """Dispose of the given error without handling it. This operation consumes the
     error, and the given LLVMErrorRef value is not usable once this call returns.
     Note: This method *only* needs to be called if the error is not being passed
@@ -61,7 +61,7 @@ def LLVMConsumeError(Err_: LLVMOpaqueError | _PointerLike) -> None:
         Err
     """
 
-def LLVMGetErrorMessage(Err_: LLVMOpaqueError | _PointerLike) -> bytes:
+def LLVMGetErrorMessage(Err: LLVMOpaqueError | _PointerLike) -> bytes:
     """Returns the given string's error message. This operation consumes the error,
     and the given LLVMErrorRef value is not usable once this call returns.
     The caller is responsible for disposing of the string by calling

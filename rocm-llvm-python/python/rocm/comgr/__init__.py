@@ -1,0 +1,54 @@
+"""`rocm.comgr`: AMD's code object manager from Python, as AMD's rocm-bindings 10.0 has it.
+
+- the helpers of `rocm.comgr.comgr` (compile HIP to bitcode, bitcode to code objects and
+  assembly, read metadata and symbols, disassemble): `compile_hip_to_bc`, `compile_bc`,
+  `parse_code_obj_kernel_names`, `disassemble_code_obj_function`, `Data`/`DataSet`/`Action`...;
+- the generated bindings `rocm.amd_comgr.amd_comgr` (`amd_comgr_*` functions, enums, handles);
+- `amd_hsa_kernel_descriptor`, kernel descriptors read and rendered as assembler directives;
+- `HIPRTC_RUNTIME_HEADER`, the hipRTC runtime header's text, read on first access.
+
+`rocm.amd_comgr.amd_comgr.ext` is `rocm.comgr.comgr` (rocm-llvm-python's name for it).
+"""
+
+from rocm.amd_comgr import amd_comgr as _bindings
+from rocm.amd_comgr.amd_comgr import *  # noqa: F403 - the low-level bindings, as AMD's package
+from rocm.comgr import amd_hsa_kernel_descriptor  # noqa: F401
+from rocm.comgr.comgr import (  # noqa: F401
+    Action,
+    Data,
+    DataSet,
+    Symbol,
+    compile_bc,
+    compile_bc_to_hsa,
+    compile_hip_to_bc,
+    compile_hip_to_hsa,
+    compile_hsa,
+    disassemble_amdhsa_code_obj_v6_kernel,
+    disassemble_code_obj_function,
+    disassemble_program,
+    disassemble_via_action_deprecated,
+    dump_metadata_yaml,
+    get_isa_metadata,
+    get_isa_metadata_all,
+    get_isa_names,
+    parse_code_obj_kernel_names,
+    parse_code_obj_metadata,
+    parse_code_symbols,
+    parse_data_metadata,
+    parse_data_symbols,
+)
+from rocm.comgr.hiprtc_header import get_hiprtc_runtime_header, get_hiprtc_runtime_header_origin  # noqa: F401
+
+
+def __getattr__(name):
+    # Read on first access, not imported above: importing the name would read the header (a
+    # library load) whenever rocm.comgr is imported.
+    if name == "HIPRTC_RUNTIME_HEADER":
+        value = get_hiprtc_runtime_header()
+        globals()[name] = value
+        return value
+    # The bindings' `__all__` (which the star import takes) lists their functions and constants;
+    # their enums and handle types (amd_comgr_data_kind_s, ...) are found here.
+    if name.startswith(("amd_comgr_", "AMD_COMGR_")) and hasattr(_bindings, name):
+        return getattr(_bindings, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
