@@ -241,6 +241,13 @@ if [ "$BUILD_LLVM" = 1 ] && [ -n "$LLVM_SELECTED" ]; then
   fi
 fi
 
+# rocm-llvm-python's dependencies (libclang's Python API), so that the wheelhouse installs
+# without an index; where no index can be reached, pip resolves them at install time instead.
+if [ "$BUILD_LLVM" = 1 ] && [ -n "$LLVM_SELECTED" ]; then
+  mapfile -t llvm_deps < <("$PY" -c 'import sys, tomllib; print(*tomllib.load(open(sys.argv[1], "rb"))["project"]["dependencies"], sep="\n")' rocm-llvm-python/pyproject.toml)
+  "$PY" -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: -d "$OUT" "${llvm_deps[@]}" \
+    || echo "build_pkgs.sh: could not download ${llvm_deps[*]} into $OUT (no index?)" >&2
+fi
 # A wheelhouse: `pip install --find-links dist hip-python` (or --index-url of dist/simple).
 bash tools/wheelhouse.sh "$OUT"
 

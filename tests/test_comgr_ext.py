@@ -87,6 +87,8 @@ def test_bitcode_to_executable(executable):
     assert rocm.comgr.parse_code_obj_kernel_names(executable, len(executable)) == ["scale"]
     metadata = rocm.comgr.parse_code_obj_metadata(executable, len(executable))
     assert metadata["amdhsa.target"] == ISA and metadata["amdhsa.kernels"][0][".symbol"] == "scale.kd"
+    # The older name AMD's own example (hiprtc_amd_comgr_get_jit_kernel_metadata.py) calls.
+    assert rocm.comgr.parse_code_metadata(executable, len(executable)) == metadata
 
 
 @needs_matching_bindings

@@ -105,7 +105,12 @@ def test_generated_functions_take_the_parameters_the_stub_names(name):
 
 def _rocm_modules():
     rocm = pytest.importorskip("rocm")
-    names = [m for m in sys.modules if m.startswith("rocm.") and hasattr(sys.modules[m], "_hipgen_library_")]
+    # Each module under its own name (AMD 10.0's `rocm.bindings.*` names are the same objects).
+    names = [
+        m
+        for m, module in list(sys.modules.items())
+        if m.startswith("rocm.") and hasattr(module, "_hipgen_library_") and module.__name__ == m
+    ]
     assert rocm is not None
     return sorted(names)
 

@@ -178,37 +178,35 @@ impl FnCtx<'_> {
             raw_outs.push(None);
             stub_results.push(stubs::result_type(&f.ret, false));
             returns_doc.push(docstring::status_line(status));
-        } else if f.ret != CType::Void {
-            if let (Some(idx), Some(value)) = (self.status_idx, self.success_value) {
-                outs.push(Output::Success {
-                    ty: self.types.local_ref(idx),
-                    value,
-                });
-                raw_outs.push(None);
-                stub_results.push(status.to_string());
-                returns_doc.push(docstring::success_line(status));
-            }
-            let conversion = self.conversion(&f.name, &f.ret, None)?;
-            outs.push(Output::Value {
-                var: Var::Ret,
-                conversion,
-            });
-            raw_outs.push(raw_value(&f.ret).then_some(Var::Ret));
-            stub_results.push(stubs::result_type(&f.ret, false));
-            returns_doc.push(docstring::describe(&f.ret));
-        } else if self.success_for_void_outputs
-            && f.params
+        } else {
+            // The success member goes first where the result is a value (hip-python's
+            // `(hipSuccess, text)`) or, if the spec says so, where a void function has outputs
+            // (`amd_comgr_get_version` → `(AMD_COMGR_STATUS_SUCCESS, major, minor)`).
+            let has_value = f.ret != CType::Void;
+            let has_outputs = f
+                .params
                 .iter()
-                .any(|p| matches!(p.usage, Usage::Out | Usage::OutString))
-        {
-            if let (Some(idx), Some(value)) = (self.status_idx, self.success_value) {
-                outs.push(Output::Success {
-                    ty: self.types.local_ref(idx),
-                    value,
+                .any(|p| matches!(p.usage, Usage::Out | Usage::OutString));
+            if has_value || (self.success_for_void_outputs && has_outputs) {
+                if let (Some(idx), Some(value)) = (self.status_idx, self.success_value) {
+                    outs.push(Output::Success {
+                        ty: self.types.local_ref(idx),
+                        value,
+                    });
+                    raw_outs.push(None);
+                    stub_results.push(status.to_string());
+                    returns_doc.push(docstring::success_line(status));
+                }
+            }
+            if has_value {
+                let conversion = self.conversion(&f.name, &f.ret, None)?;
+                outs.push(Output::Value {
+                    var: Var::Ret,
+                    conversion,
                 });
-                raw_outs.push(None);
-                stub_results.push(status.to_string());
-                returns_doc.push(docstring::success_line(status));
+                raw_outs.push(raw_value(&f.ret).then_some(Var::Ret));
+                stub_results.push(stubs::result_type(&f.ret, false));
+                returns_doc.push(docstring::describe(&f.ret));
             }
         }
         for p in &f.params {

@@ -31,6 +31,7 @@ from rocm.comgr.comgr import (  # noqa: F401
     get_isa_metadata,
     get_isa_metadata_all,
     get_isa_names,
+    parse_code_metadata,
     parse_code_obj_kernel_names,
     parse_code_obj_metadata,
     parse_code_symbols,

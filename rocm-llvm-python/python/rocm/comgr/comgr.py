@@ -1045,6 +1045,11 @@ def disassemble_via_action_deprecated(
     return result, log, diagnostic
 
 
+#: The name AMD's own examples call (`hiprtc_amd_comgr_get_jit_kernel_metadata.py`), which
+#: rocm-llvm-python's helpers no longer have.
+parse_code_metadata = parse_code_obj_metadata
+
+
 def __getattr__(name):
     # HIPRTC_RUNTIME_HEADER is read on first access: reading it loads hipRTC's builtins
     # library, which a program that never compiles HIP source should neither pay for nor need.
