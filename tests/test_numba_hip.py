@@ -107,7 +107,7 @@ def test_kernel_to_code_object_through_numba_hips_own_steps():
         "from numba.hip.util import llvmutils\n"
         "from rocm import comgr\n"
         "bc, _ = hip.compile_llvm_ir(vadd, SIG, amdgpu_arch='gfx942', link_in_hipdevicelib=False,\n"
-        "                            to_bc=True)\n"
+        "                            to_bc=True, ir_as_str=False)\n"
         "linked = llvmutils.link_modules([bc, hipdevicelib.get_llvm_bc('gfx942')], True)\n"
         "code, log, _ = comgr.compile_bc(bytes(linked), isa_name='amdgcn-amd-amdhsa--gfx942', logging=True)\n"
         "print(bytes(code[:4]), len(code))\n"
