@@ -51,6 +51,26 @@ def test_importing_loads_no_bindings_until_first_use():
     assert out.stdout.split() == ["True", "Placeholder", "True", "True"]
 
 
+def test_a_lazy_module_imported_before_hip_does_not_disturb_the_choice():
+    # CuPy's lazy modules import when asked their `__class__` (as `isinstance` does): the
+    # first hip call must neither trigger that nor fail while sys.modules grows under it.
+    code = (
+        "import sys, types\n"
+        "class Lazy(types.ModuleType):\n"
+        "    def __getattribute__(self, name):\n"
+        "        if name == '__class__':\n"
+        "            sys.modules.setdefault('lazy_loaded', types.ModuleType('lazy_loaded'))\n"
+        "        return super().__getattribute__(name)\n"
+        "sys.modules['lazy_neighbour'] = Lazy('lazy_neighbour')\n"
+        "import hip\n"
+        "from hip import hip as h\n"
+        "print(h.hipGetErrorName(h.hipError_t.hipSuccess)[1], 'lazy_loaded' in sys.modules)\n"
+    )
+    out = run(code)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["hipSuccess", "False"]
+
+
 @multi
 def test_the_runtime_here_picks_the_rocm5_bindings_which_then_work():
     code = (

@@ -160,8 +160,10 @@ def _load() -> tuple[types.ModuleType, dict | None, str | None]:
         if _state is not None:
             return _state
         # By their own names: a placeholder may be in sys.modules under an alias too
-        # (`rocm.bindings.hip` is `hip.hip`), and is filled once.
-        placeholders = {m.__name__: m for m in list(sys.modules.values()) if isinstance(m, Placeholder)}
+        # (`rocm.bindings.hip` is `hip.hip`), and is filled once. A snapshot, tested by exact
+        # type: `isinstance` asks a module's `__class__`, which a lazy module of another package
+        # (CuPy's) answers by importing, changing sys.modules while it is read.
+        placeholders = {m.__name__: m for m in list(sys.modules.values()) if type(m) is Placeholder}
         try:
             entry, why = choose()
             error = None
