@@ -22,8 +22,8 @@ def run_python(code):
 
 def test_import_hip_makes_hip_util_available():
     # numba-hip's dev branch reads `hip._util.types.Pointer` right after `import hip`.
-    out = run_python("import hip\nprint(hip._util.types.Pointer.__name__, 'hip._native' in dir(hip) or True)")
-    assert out.startswith("Pointer")
+    out = run_python("import hip\nprint(hip._util.types.Pointer.__name__)")
+    assert out.split() == ["Pointer"]
 
 
 def installed_aliases():
@@ -102,7 +102,7 @@ def test_no_libclang_is_a_clear_error():
         "import rocm.clang.cindex as rc\n"
         "try:\n    rc.Config().get_filename()\nexcept cindex.LibclangError as e:\n    print(e)\n"
     )
-    assert "libclang was not found" in out and "ROCM_PYTHON_LIBCLANG" in out
+    assert "libclang was not found; tried /nonexistent/libclang.so, /opt/none/llvm/lib/libclang.so." in out
 
 
 def test_llvm_config_and_util():

@@ -117,8 +117,6 @@ def test_compile_releases_the_gil():
 
 TWO_THREADS = """
 import threading
-import pytest
-
 from hip import hiprtc
 SRC = b'extern "C" __global__ void k(float* x) { x[0] = 1; }'
 results = []

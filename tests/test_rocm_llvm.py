@@ -108,8 +108,16 @@ def test_created_objects_are_returned_after_the_result():
     # The program frees the message as rocm-llvm-python's users do: here it is a copy the
     # bindings made (the C string went back to LLVM already), so nothing is freed twice.
     assert core.LLVMDisposeMessage(msg) is None and core.LLVMDisposeMessage(msg) is None
-    # LLVM keeps the bytes of a memory buffer made without a copy: they stay the caller's.
-    assert bytes(ir).startswith(b"define")
+    # A free function given Python memory refuses it rather than free() it.
+    with pytest.raises(TypeError, match="not a string the library allocated"):
+        core.LLVMDisposeMessage(b"not LLVM's")
+    with pytest.raises(TypeError):
+        core.LLVMDisposeMessage(bytearray(8))
+    # LLVM keeps reading a buffer made without a copy: the caller's bytes, NULs and all.
+    data = b"BC\xc0\xde" + bytes(12)
+    buf = core.LLVMCreateMemoryBufferWithMemoryRange(data, len(data), b"nul", 0)
+    start = core.LLVMGetBufferStart(buf).configure(_force=True, shape=(core.LLVMGetBufferSize(buf),))
+    assert int(start) == int(core.LLVMGetBufferStart(buf)) and bytes(start) == data
 
 
 def test_ir_builder_verifier_and_bitcode_round_trip():

@@ -221,7 +221,7 @@ rt::function!(F_hipblasGetVector, C_hipblasGetVector, c"hipblasGetVector", "hipb
     ["n", "elemSize", "x", "incx", "y", "incy"],
     |py, [x0, x1, x2, x3, x4, x5]| hipblasGetVector(py, rt::call::extract(x0, "n")?, rt::call::extract(x1, "elemSize")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?));
 
-fn hipblasGetVector(py: Python<'_>, n: rt::CInt<i32>, elemSize: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArgMut, incy: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasGetVector(py: Python<'_>, n: rt::CInt<i32>, elemSize: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArgWritten, incy: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasGetVector");
     let a_n = n.0;
     let a_elemSize = elemSize.0;
@@ -266,7 +266,7 @@ rt::function!(F_hipblasGetMatrix, C_hipblasGetMatrix, c"hipblasGetMatrix", "hipb
     ["rows", "cols", "elemSize", "AP", "lda", "BP", "ldb"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasGetMatrix(py, rt::call::extract(x0, "rows")?, rt::call::extract(x1, "cols")?, rt::call::extract(x2, "elemSize")?, rt::call::extract(x3, "AP")?, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "BP")?, rt::call::extract(x6, "ldb")?));
 
-fn hipblasGetMatrix(py: Python<'_>, rows: rt::CInt<i32>, cols: rt::CInt<i32>, elemSize: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArgMut, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
+fn hipblasGetMatrix(py: Python<'_>, rows: rt::CInt<i32>, cols: rt::CInt<i32>, elemSize: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArgWritten, ldb: rt::CInt<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasGetMatrix");
     let a_rows = rows.0;
     let a_cols = cols.0;
@@ -312,7 +312,7 @@ rt::function!(F_hipblasGetVectorAsync, C_hipblasGetVectorAsync, c"hipblasGetVect
     ["n", "elemSize", "x", "incx", "y", "incy", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipblasGetVectorAsync(py, rt::call::extract(x0, "n")?, rt::call::extract(x1, "elemSize")?, rt::call::extract(x2, "x")?, rt::call::extract(x3, "incx")?, rt::call::extract(x4, "y")?, rt::call::extract(x5, "incy")?, rt::call::extract(x6, "stream")?));
 
-fn hipblasGetVectorAsync(py: Python<'_>, n: rt::CInt<i32>, elemSize: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArgMut, incy: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipblasGetVectorAsync(py: Python<'_>, n: rt::CInt<i32>, elemSize: rt::CInt<i32>, x: rt::PtrArg, incx: rt::CInt<i32>, y: rt::PtrArgWritten, incy: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasGetVectorAsync");
     let a_n = n.0;
     let a_elemSize = elemSize.0;
@@ -359,7 +359,7 @@ rt::function!(F_hipblasGetMatrixAsync, C_hipblasGetMatrixAsync, c"hipblasGetMatr
     ["rows", "cols", "elemSize", "AP", "lda", "BP", "ldb", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipblasGetMatrixAsync(py, rt::call::extract(x0, "rows")?, rt::call::extract(x1, "cols")?, rt::call::extract(x2, "elemSize")?, rt::call::extract(x3, "AP")?, rt::call::extract(x4, "lda")?, rt::call::extract(x5, "BP")?, rt::call::extract(x6, "ldb")?, rt::call::extract(x7, "stream")?));
 
-fn hipblasGetMatrixAsync(py: Python<'_>, rows: rt::CInt<i32>, cols: rt::CInt<i32>, elemSize: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArgMut, ldb: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipblasGetMatrixAsync(py: Python<'_>, rows: rt::CInt<i32>, cols: rt::CInt<i32>, elemSize: rt::CInt<i32>, AP: rt::PtrArg, lda: rt::CInt<i32>, BP: rt::PtrArgWritten, ldb: rt::CInt<i32>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipblasGetMatrixAsync");
     let a_rows = rows.0;
     let a_cols = cols.0;

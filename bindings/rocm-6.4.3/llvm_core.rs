@@ -115,8 +115,7 @@ rt::function!(F_LLVMDisposeMessage, C_LLVMDisposeMessage, c"LLVMDisposeMessage",
 
 fn LLVMDisposeMessage(py: Python<'_>, Message: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeMessage");
-    if rt::is_cstr_copy(Message)? { return Ok(py.None()); }
-    let p_Message = rt::PtrArg::convert(Message, false)?;
+    let Some(p_Message) = rt::freed_string_arg(Message)? else { return Ok(py.None()); };
     let a_Message = p_Message.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.

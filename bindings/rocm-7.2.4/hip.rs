@@ -1968,7 +1968,7 @@ rt::function!(F_hipPointerGetAttribute, C_hipPointerGetAttribute, c"hipPointerGe
     ["data", "attribute", "ptr"],
     |py, [x0, x1, x2]| hipPointerGetAttribute(py, rt::call::extract(x0, "data")?, &x1, rt::call::extract(x2, "ptr")?));
 
-fn hipPointerGetAttribute(py: Python<'_>, data: rt::PtrArgMut, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipPointerGetAttribute(py: Python<'_>, data: rt::PtrArgWritten, attribute: &Bound<'_, PyAny>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipPointerGetAttribute");
     let a_data = data.addr();
     let a_attribute = rt::narrow::<u32>(TYPES.enum_arg(26, attribute)?)?;
@@ -2512,7 +2512,7 @@ rt::function!(F_hipMemPoolGetAttribute, C_hipMemPoolGetAttribute, c"hipMemPoolGe
     ["mem_pool", "attr", "value"],
     |py, [x0, x1, x2]| hipMemPoolGetAttribute(py, rt::call::extract(x0, "mem_pool")?, &x1, rt::call::extract(x2, "value")?));
 
-fn hipMemPoolGetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_, PyAny>, value: rt::PtrArgMut) -> PyResult<PyObject> {
+fn hipMemPoolGetAttribute(py: Python<'_>, mem_pool: rt::PtrArg, attr: &Bound<'_, PyAny>, value: rt::PtrArgWritten) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemPoolGetAttribute");
     let a_mem_pool = mem_pool.addr();
     let a_attr = rt::narrow::<u32>(TYPES.enum_arg(38, attr)?)?;
@@ -3125,7 +3125,7 @@ rt::function!(F_hipMemcpyAtoHAsync, C_hipMemcpyAtoHAsync, c"hipMemcpyAtoHAsync",
     ["dstHost", "srcArray", "srcOffset", "ByteCount", "stream"],
     |py, [x0, x1, x2, x3, x4]| hipMemcpyAtoHAsync(py, rt::call::extract(x0, "dstHost")?, rt::call::extract(x1, "srcArray")?, rt::call::extract(x2, "srcOffset")?, rt::call::extract(x3, "ByteCount")?, rt::call::extract(x4, "stream")?));
 
-fn hipMemcpyAtoHAsync(py: Python<'_>, dstHost: rt::PtrArgMut, srcArray: rt::PtrArg, srcOffset: rt::CInt<u64>, ByteCount: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyAtoHAsync(py: Python<'_>, dstHost: rt::PtrArgWritten, srcArray: rt::PtrArg, srcOffset: rt::CInt<u64>, ByteCount: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAtoHAsync");
     let a_dstHost = dstHost.addr();
     let a_srcArray = srcArray.addr();
@@ -9605,7 +9605,7 @@ rt::function!(F_hipMemcpy_spt, C_hipMemcpy_spt, c"hipMemcpy_spt", "hipMemcpy_spt
     ["dst", "src", "sizeBytes", "kind"],
     |py, [x0, x1, x2, x3]| hipMemcpy_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, &x3));
 
-fn hipMemcpy_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy_spt(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy_spt");
     let a_dst = dst.addr();
     let a_src = src.addr();
@@ -9646,7 +9646,7 @@ rt::function!(F_hipMemcpyFromSymbol_spt, C_hipMemcpyFromSymbol_spt, c"hipMemcpyF
     ["dst", "symbol", "sizeBytes", "offset", "kind"],
     |py, [x0, x1, x2, x3, x4]| hipMemcpyFromSymbol_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "symbol")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "offset")?, &x4));
 
-fn hipMemcpyFromSymbol_spt(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpyFromSymbol_spt(py: Python<'_>, dst: rt::PtrArgWritten, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromSymbol_spt");
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
@@ -9667,7 +9667,7 @@ rt::function!(F_hipMemcpy2D_spt, C_hipMemcpy2D_spt, c"hipMemcpy2D_spt", "hipMemc
     ["dst", "dpitch", "src", "spitch", "width", "height", "kind"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| hipMemcpy2D_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "spitch")?, rt::call::extract(x4, "width")?, rt::call::extract(x5, "height")?, &x6));
 
-fn hipMemcpy2D_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2D_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2D_spt");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
@@ -9690,7 +9690,7 @@ rt::function!(F_hipMemcpy2DFromArray_spt, C_hipMemcpy2DFromArray_spt, c"hipMemcp
     ["dst", "dpitch", "src", "wOffset", "hOffset", "width", "height", "kind"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DFromArray_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "wOffset")?, rt::call::extract(x4, "hOffset")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7));
 
-fn hipMemcpy2DFromArray_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpy2DFromArray_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffset: rt::CInt<u64>, hOffset: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArray_spt");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
@@ -9732,7 +9732,7 @@ rt::function!(F_hipMemset_spt, C_hipMemset_spt, c"hipMemset_spt", "hipMemset_spt
     ["dst", "value", "sizeBytes"],
     |py, [x0, x1, x2]| hipMemset_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "sizeBytes")?));
 
-fn hipMemset_spt(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemset_spt(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset_spt");
     let a_dst = dst.addr();
     let a_value = value.0;
@@ -9751,7 +9751,7 @@ rt::function!(F_hipMemsetAsync_spt, C_hipMemsetAsync_spt, c"hipMemsetAsync_spt",
     ["dst", "value", "sizeBytes", "stream"],
     |py, [x0, x1, x2, x3]| hipMemsetAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "value")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "stream")?));
 
-fn hipMemsetAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemsetAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, sizeBytes: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemsetAsync_spt");
     let a_dst = dst.addr();
     let a_value = value.0;
@@ -9771,7 +9771,7 @@ rt::function!(F_hipMemset2D_spt, C_hipMemset2D_spt, c"hipMemset2D_spt", "hipMems
     ["dst", "pitch", "value", "width", "height"],
     |py, [x0, x1, x2, x3, x4]| hipMemset2D_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "pitch")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "width")?, rt::call::extract(x4, "height")?));
 
-fn hipMemset2D_spt(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>) -> PyResult<PyObject> {
+fn hipMemset2D_spt(py: Python<'_>, dst: rt::PtrArgWritten, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset2D_spt");
     let a_dst = dst.addr();
     let a_pitch = pitch.0;
@@ -9792,7 +9792,7 @@ rt::function!(F_hipMemset2DAsync_spt, C_hipMemset2DAsync_spt, c"hipMemset2DAsync
     ["dst", "pitch", "value", "width", "height", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| hipMemset2DAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "pitch")?, rt::call::extract(x2, "value")?, rt::call::extract(x3, "width")?, rt::call::extract(x4, "height")?, rt::call::extract(x5, "stream")?));
 
-fn hipMemset2DAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemset2DAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, pitch: rt::CInt<u64>, value: rt::CInt<i32>, width: rt::CInt<u64>, height: rt::CInt<u64>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemset2DAsync_spt");
     let a_dst = dst.addr();
     let a_pitch = pitch.0;
@@ -9853,7 +9853,7 @@ rt::function!(F_hipMemcpyAsync_spt, C_hipMemcpyAsync_spt, c"hipMemcpyAsync_spt",
     ["dst", "src", "sizeBytes", "kind", "stream"],
     |py, [x0, x1, x2, x3, x4]| hipMemcpyAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "sizeBytes")?, &x3, rt::call::extract(x4, "stream")?));
 
-fn hipMemcpyAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBytes: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyAsync_spt");
     let a_dst = dst.addr();
     let a_src = src.addr();
@@ -9893,7 +9893,7 @@ rt::function!(F_hipMemcpy2DAsync_spt, C_hipMemcpy2DAsync_spt, c"hipMemcpy2DAsync
     ["dst", "dpitch", "src", "spitch", "width", "height", "kind", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| hipMemcpy2DAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "spitch")?, rt::call::extract(x4, "width")?, rt::call::extract(x5, "height")?, &x6, rt::call::extract(x7, "stream")?));
 
-fn hipMemcpy2DAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: rt::PtrArg, spitch: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DAsync_spt");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;
@@ -9917,7 +9917,7 @@ rt::function!(F_hipMemcpyFromSymbolAsync_spt, C_hipMemcpyFromSymbolAsync_spt, c"
     ["dst", "symbol", "sizeBytes", "offset", "kind", "stream"],
     |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyFromSymbolAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "symbol")?, rt::call::extract(x2, "sizeBytes")?, rt::call::extract(x3, "offset")?, &x4, rt::call::extract(x5, "stream")?));
 
-fn hipMemcpyFromSymbolAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpyFromSymbolAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, symbol: rt::PtrArg, sizeBytes: rt::CInt<u64>, offset: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromSymbolAsync_spt");
     let a_dst = dst.addr();
     let a_symbol = symbol.addr();
@@ -9961,7 +9961,7 @@ rt::function!(F_hipMemcpyFromArray_spt, C_hipMemcpyFromArray_spt, c"hipMemcpyFro
     ["dst", "src", "wOffsetSrc", "hOffset", "count", "kind"],
     |py, [x0, x1, x2, x3, x4, x5]| hipMemcpyFromArray_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "src")?, rt::call::extract(x2, "wOffsetSrc")?, rt::call::extract(x3, "hOffset")?, rt::call::extract(x4, "count")?, &x5));
 
-fn hipMemcpyFromArray_spt(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, wOffsetSrc: rt::CInt<u64>, hOffset: rt::CInt<u64>, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn hipMemcpyFromArray_spt(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, wOffsetSrc: rt::CInt<u64>, hOffset: rt::CInt<u64>, count: rt::CInt<u64>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpyFromArray_spt");
     let a_dst = dst.addr();
     let a_src = src.addr();
@@ -10007,7 +10007,7 @@ rt::function!(F_hipMemcpy2DFromArrayAsync_spt, C_hipMemcpy2DFromArrayAsync_spt, 
     ["dst", "dpitch", "src", "wOffsetSrc", "hOffsetSrc", "width", "height", "kind", "stream"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| hipMemcpy2DFromArrayAsync_spt(py, rt::call::extract(x0, "dst")?, rt::call::extract(x1, "dpitch")?, rt::call::extract(x2, "src")?, rt::call::extract(x3, "wOffsetSrc")?, rt::call::extract(x4, "hOffsetSrc")?, rt::call::extract(x5, "width")?, rt::call::extract(x6, "height")?, &x7, rt::call::extract(x8, "stream")?));
 
-fn hipMemcpy2DFromArrayAsync_spt(py: Python<'_>, dst: rt::PtrArgMut, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffsetSrc: rt::CInt<u64>, hOffsetSrc: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
+fn hipMemcpy2DFromArrayAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, src: rt::PtrArg, wOffsetSrc: rt::CInt<u64>, hOffsetSrc: rt::CInt<u64>, width: rt::CInt<u64>, height: rt::CInt<u64>, kind: &Bound<'_, PyAny>, stream: rt::PtrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"hipMemcpy2DFromArrayAsync_spt");
     let a_dst = dst.addr();
     let a_dpitch = dpitch.0;

@@ -92,8 +92,7 @@ rt::function!(F_LLVMDisposeErrorMessage, C_LLVMDisposeErrorMessage, c"LLVMDispos
 
 fn LLVMDisposeErrorMessage(py: Python<'_>, ErrMsg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisposeErrorMessage");
-    if rt::is_cstr_copy(ErrMsg)? { return Ok(py.None()); }
-    let p_ErrMsg = rt::PtrArg::convert(ErrMsg, false)?;
+    let Some(p_ErrMsg) = rt::freed_string_arg(ErrMsg)? else { return Ok(py.None()); };
     let a_ErrMsg = p_ErrMsg.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.

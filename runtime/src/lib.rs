@@ -14,7 +14,7 @@ pub mod types;
 
 // The paths generated code and the packages use.
 pub use convert::call;
-pub use convert::cstr::{cstr_class, cstr_result, is_cstr_copy, owned_cstr_result};
+pub use convert::cstr::{cstr_class, cstr_result, freed_string_arg, owned_cstr_result};
 pub use convert::extra::KernelExtra;
 pub use convert::kernel_params;
 pub use convert::kernel_params::KernelParams;

@@ -311,14 +311,13 @@ impl FnCtx<'_> {
                     });
                 }
                 Usage::Pointer if self.frees_strings(&f.name) && p.ty.points_at_char() => {
-                    // A string free function (`LLVMDisposeMessage`) given one of the copies
-                    // the bindings return: nothing to free, the copy is Python's memory.
+                    // A string free function (`LLVMDisposeMessage`): given one of the copies
+                    // the bindings return, nothing to free; given other Python memory, a
+                    // TypeError rather than a free() of it.
                     m.stub_params.push(stubs::param(&p.name, &p.ty, p.usage));
-                    m.prep.push(Prep::SkipCopiedString { arg: arg.clone() });
-                    m.prep.push(Prep::PtrArgOf {
+                    m.prep.push(Prep::FreedString {
                         c: c.clone(),
                         arg: arg.clone(),
-                        writable: false,
                     });
                     m.prep.push(Prep::HolderAddress {
                         c: c.clone(),

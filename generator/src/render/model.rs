@@ -154,9 +154,10 @@ pub(crate) enum Prep {
     },
     /// `a_<c>`: the address held by `<holder>_<c>` (`h`, `p`).
     HolderAddress { c: String, holder: String },
-    /// Returns None at once when the Python object `arg` is a `CStr` copy: the string it
-    /// copied was freed when it was made, and its own memory is Python's.
-    SkipCopiedString { arg: String },
+    /// `p_<c>`: the string given to a library's free function, from the Python object `arg`;
+    /// returns None at once for one of our `CStr` copies (its C string was freed when it was
+    /// made), refuses other Python buffers.
+    FreedString { c: String, arg: String },
 }
 
 /// The C value of an input argument.

@@ -407,8 +407,7 @@ rt::function!(F_demoFree, C_demoFree, c"demoFree", "demoFree",
 
 fn demoFree(py: Python<'_>, s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"demoFree");
-    if rt::is_cstr_copy(s)? { return Ok(py.None()); }
-    let p_s = rt::PtrArg::convert(s, false)?;
+    let Some(p_s) = rt::freed_string_arg(s)? else { return Ok(py.None()); };
     let a_s = p_s.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.

@@ -118,8 +118,27 @@ fn remember(
 /// one over) was freed already. The library's free function given one does nothing: programs
 /// written for rocm-llvm-python free every message (`LLVMDisposeMessage(msg)`), which there
 /// is the library's pointer and here a copy whose memory Python owns.
-pub fn is_cstr_copy(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+fn is_cstr_copy(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
     obj.is_instance(class(obj.py())?.0.bind(obj.py()))
+}
+
+/// The pointer given to a library's string free function (`LLVMDisposeMessage`): None for one
+/// of our `CStr` copies (nothing to free: its C string went back when it was made); a
+/// TypeError for any other Python buffer (`bytes`, `bytearray`, arrays), whose memory the
+/// library never allocated and `free()` would corrupt; else the address (an int, a
+/// `Pointer`, a ctypes pointer) as any pointer argument.
+pub fn freed_string_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<crate::PtrArg>> {
+    if is_cstr_copy(obj)? {
+        return Ok(None);
+    }
+    if crate::convert::buffer::has_buffer(obj) && !crate::convert::pointer::is_ctypes(obj) {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "a {} is Python's memory, not a string the library allocated: pass the string the \
+             library returned",
+            obj.get_type().name()?
+        )));
+    }
+    crate::PtrArg::convert(obj, false).map(Some)
 }
 
 /// A `char *` the library handed over: copied into a `CStr`, then freed with the library's

@@ -475,7 +475,14 @@ impl DeviceArray {
                 "bytes() of device memory: copy it to the host with hipMemcpy first",
             ));
         }
-        let len = me.shape.iter().product::<usize>() * typestr_itemsize(&me.typestr)?;
+        let len = me
+            .shape
+            .iter()
+            .try_fold(typestr_itemsize(&me.typestr)?, |n, &d| n.checked_mul(d))
+            .filter(|&n| n <= isize::MAX as usize)
+            .ok_or_else(|| {
+                PyValueError::new_err("the array's shape covers more bytes than memory has")
+            })?;
         let addr = slf.as_super().get().addr();
         if addr == 0 && len > 0 {
             return Err(PyValueError::new_err("bytes() of a NULL pointer"));
@@ -738,7 +745,7 @@ pub fn not_pointer_like(obj: &Bound<'_, PyAny>, name: Option<&str>) -> PyErr {
 }
 
 /// Whether `obj` is a ctypes object: its class's metatype is one of ctypes' own, not `type`.
-fn is_ctypes(obj: &Bound<'_, PyAny>) -> bool {
+pub(crate) fn is_ctypes(obj: &Bound<'_, PyAny>) -> bool {
     !obj.get_type().get_type().is(obj.py().get_type::<PyType>())
 }
 

@@ -34,6 +34,11 @@ def _versioned(folder: Path, filename: str):
     return Path(found[-1]) if found else None
 
 
+def _folder_version(folder: str):
+    """`/usr/lib/llvm-19/lib` → [19]."""
+    return [int(n) for n in re.findall(r"\d+", folder)]
+
+
 def _version_key(path: str):
     return [int(n) for n in re.findall(r"\d+", os.path.basename(path))]
 
@@ -53,7 +58,8 @@ def _rocm_sdk(shortname: str):
 
 def _system_clang():
     """libclang of the system's newest LLVM installation (Debian's `/usr/lib/llvm-<N>`)."""
-    for folder in sorted(glob.glob("/usr/lib/llvm-*/lib"), key=_version_key, reverse=True):
+    newest_first = sorted(glob.glob("/usr/lib/llvm-*/lib"), key=_folder_version, reverse=True)
+    for folder in newest_first:
         # `libclang.so` comes with the -dev package; the library itself is libclang-<N>.so.1.
         found = _versioned(Path(folder), "libclang.so") or next(
             iter(sorted(Path(folder).glob("libclang-[0-9]*.so*"))), None
