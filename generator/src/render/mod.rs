@@ -257,10 +257,7 @@ fn parts<'a>(
             let e = lib
                 .enums
                 .iter()
-                .find(|e| {
-                    status
-                        .is_some_and(|s| e.name == s.enum_name || e.aliases.contains(&s.enum_name))
-                })
+                .find(|e| Some(&e.name) == status.map(|s| &s.enum_name))
                 .context("status enum not found")?;
             Some(
                 e.members

@@ -10,7 +10,6 @@
 `rocm.amd_comgr.amd_comgr.ext` is `rocm.comgr.comgr` (rocm-llvm-python's name for it).
 """
 
-from rocm.amd_comgr import amd_comgr as _bindings
 from rocm.amd_comgr.amd_comgr import *  # noqa: F403 - the low-level bindings, as AMD's package
 from rocm.comgr import amd_hsa_kernel_descriptor  # noqa: F401
 from rocm.comgr.comgr import (  # noqa: F401
@@ -42,14 +41,10 @@ from rocm.comgr.hiprtc_header import get_hiprtc_runtime_header, get_hiprtc_runti
 
 
 def __getattr__(name):
-    # Read on first access, not imported above: importing the name would read the header (a
-    # library load) whenever rocm.comgr is imported.
+    # Read on first access, by rocm.comgr.comgr (which keeps it), not imported above: that would
+    # read the header (a library load) whenever rocm.comgr is imported.
     if name == "HIPRTC_RUNTIME_HEADER":
-        value = get_hiprtc_runtime_header()
-        globals()[name] = value
-        return value
-    # The bindings' `__all__` (which the star import takes) lists their functions and constants;
-    # their enums and handle types (amd_comgr_data_kind_s, ...) are found here.
-    if name.startswith(("amd_comgr_", "AMD_COMGR_")) and hasattr(_bindings, name):
-        return getattr(_bindings, name)
+        from rocm.comgr import comgr
+
+        return comgr.HIPRTC_RUNTIME_HEADER
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
